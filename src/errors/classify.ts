@@ -1,0 +1,285 @@
+/**
+ * Turns whatever a provider or runtime said into one SdkError, reading the strongest signal first:
+ * abort → the provider's own error type → HTTP status → `x-should-retry` → the runtime's
+ * network-failure shape → message patterns.
+ *
+ * @module
+ */
+
+import { isNetworkFailure } from "./network-failure.ts";
+import { parseRetryDelay } from "./retry-delay.ts";
+import {
+  AbortError,
+  type ErrorCode,
+  isSdkError,
+  ProviderError,
+  RequestError,
+  type SdkError,
+  type SdkErrorFields,
+} from "./sdk-error.ts";
+
+/** Codes that are worth another attempt unless the server says otherwise. */
+const RETRYABLE_CODES = new Set<ErrorCode>([
+  "RATE_LIMITED",
+  "OVERLOADED",
+  "SERVER_ERROR",
+  "TIMEOUT",
+  "NETWORK",
+  "CONFLICT",
+  "STREAM_TRUNCATED",
+]);
+
+/** True when errors with this code are retried by default. */
+export function isRetryableCode(code: ErrorCode): boolean {
+  return RETRYABLE_CODES.has(code);
+}
+
+/** Provider error types and codes (Anthropic `error.type`, OpenAI `error.code`/`type`, Gemini `status`). */
+const PROVIDER_CODES: Record<string, ErrorCode> = {
+  // Anthropic
+  invalid_request_error: "INVALID_REQUEST",
+  authentication_error: "AUTH",
+  billing_error: "BILLING",
+  permission_error: "PERMISSION",
+  not_found_error: "NOT_FOUND",
+  conflict_error: "CONFLICT",
+  request_too_large: "REQUEST_TOO_LARGE",
+  rate_limit_error: "RATE_LIMITED",
+  api_error: "SERVER_ERROR",
+  timeout_error: "TIMEOUT",
+  overloaded_error: "OVERLOADED",
+  // OpenAI and compatible servers
+  context_length_exceeded: "CONTEXT_LENGTH",
+  model_not_found: "MODEL_NOT_FOUND",
+  insufficient_quota: "QUOTA_EXCEEDED",
+  rate_limit_exceeded: "RATE_LIMITED",
+  invalid_api_key: "AUTH",
+  server_error: "SERVER_ERROR",
+  unsupported_parameter: "INVALID_REQUEST",
+  tool_use_failed: "INVALID_REQUEST",
+  // Gemini (google.rpc status)
+  INVALID_ARGUMENT: "INVALID_REQUEST",
+  FAILED_PRECONDITION: "INVALID_REQUEST",
+  UNAUTHENTICATED: "AUTH",
+  PERMISSION_DENIED: "PERMISSION",
+  NOT_FOUND: "NOT_FOUND",
+  RESOURCE_EXHAUSTED: "RATE_LIMITED",
+  INTERNAL: "SERVER_ERROR",
+  UNAVAILABLE: "OVERLOADED",
+  DEADLINE_EXCEEDED: "TIMEOUT",
+};
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: "INVALID_REQUEST",
+  401: "AUTH",
+  402: "BILLING",
+  403: "PERMISSION",
+  404: "NOT_FOUND",
+  408: "TIMEOUT",
+  409: "CONFLICT",
+  413: "REQUEST_TOO_LARGE",
+  422: "INVALID_REQUEST",
+  429: "RATE_LIMITED",
+  503: "OVERLOADED",
+  504: "TIMEOUT",
+  529: "OVERLOADED",
+};
+
+function codeFromStatus(status: number): ErrorCode {
+  return STATUS_CODES[status] ?? (status >= 500 ? "SERVER_ERROR" : "UNKNOWN");
+}
+
+const CONTEXT_PATTERN =
+  /prompt is too long|context length|context window|maximum context|too many tokens|exceeds the context/i;
+
+/** The last, weakest signal: the words of the message. */
+function codeFromMessage(message: string): ErrorCode | undefined {
+  if (CONTEXT_PATTERN.test(message)) return "CONTEXT_LENGTH";
+  if (/overloaded/i.test(message)) return "OVERLOADED";
+  if (/rate limit/i.test(message)) return "RATE_LIMITED";
+  return undefined;
+}
+
+/** Refines a code using the message where the type alone is too coarse. */
+function refine(code: ErrorCode, message: string): ErrorCode {
+  if (code === "INVALID_REQUEST" && CONTEXT_PATTERN.test(message)) return "CONTEXT_LENGTH";
+  if (code === "NOT_FOUND" && /\bmodel\b/i.test(message)) return "MODEL_NOT_FOUND";
+  if (code === "SERVER_ERROR" && /overloaded/i.test(message)) return "OVERLOADED";
+  return code;
+}
+
+/** An error object as providers send it, normalized. */
+interface ErrorPayload {
+  type?: string;
+  code?: string;
+  status?: number;
+  message: string;
+  requestId?: string;
+  spendLimit: boolean;
+  retryDelayMs?: number;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function stringField(record: Record<string, unknown> | undefined, key: string): string | undefined {
+  const value = record?.[key];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Reads Anthropic, OpenAI, Gemini, OpenRouter and Groq error bodies (`{error: …}` or the bare object). */
+function readPayload(body: unknown): ErrorPayload | undefined {
+  const outer = asRecord(body);
+  if (outer === undefined) return undefined;
+  const inner = asRecord(outer.error) ?? outer;
+  const message = stringField(inner, "message") ?? "";
+  const rawCode = inner.code;
+  const payload: ErrorPayload = {
+    message,
+    spendLimit: asRecord(inner.details)?.error_code === "enforced_spend_limit_reached",
+  };
+  const type = stringField(inner, "type");
+  if (type !== undefined) payload.type = type;
+  if (typeof rawCode === "string" && rawCode !== "") payload.code = rawCode;
+  if (typeof rawCode === "number") payload.status = rawCode;
+  const statusCode = inner.status_code;
+  if (typeof statusCode === "number") payload.status = statusCode;
+  const grpcStatus = stringField(inner, "status");
+  if (grpcStatus !== undefined) payload.type = grpcStatus;
+  const requestId = stringField(outer, "request_id")?.trim();
+  if (requestId) payload.requestId = requestId;
+  if (Array.isArray(inner.details)) {
+    for (const detail of inner.details) {
+      const delay = stringField(asRecord(detail), "retryDelay");
+      const ms = delay === undefined ? undefined : parseRetryDelay(delay);
+      if (ms !== undefined) payload.retryDelayMs = ms;
+    }
+  }
+  if (!message && payload.type === undefined && payload.code === undefined) return undefined;
+  return payload;
+}
+
+/** What is known about a provider failure besides its body. */
+export interface ProviderFailure {
+  provider: string;
+  status?: number;
+  headers?: Headers;
+  /** The parsed JSON body or error event, or the raw text when it was not JSON. */
+  body?: unknown;
+}
+
+/**
+ * Classifies an error answer from a provider: an HTTP error response, or an error event / error chunk
+ * that arrived inside a 200 stream.
+ */
+export function classifyProviderFailure(failure: ProviderFailure): ProviderError {
+  const payload = readPayload(failure.body);
+  const status = failure.status ?? payload?.status;
+  const message =
+    payload?.message ||
+    (typeof failure.body === "string" && failure.body.trim() !== ""
+      ? failure.body.trim().slice(0, 500)
+      : "") ||
+    (status === undefined ? "The provider reported an error" : `HTTP ${status}`);
+  const providerCode = payload?.code ?? payload?.type;
+
+  let code: ErrorCode | undefined =
+    (payload?.code && PROVIDER_CODES[payload.code]) ||
+    (payload?.type && PROVIDER_CODES[payload.type]) ||
+    undefined;
+  if (code === undefined && status !== undefined) code = codeFromStatus(status);
+  code = code === undefined ? (codeFromMessage(message) ?? "UNKNOWN") : refine(code, message);
+  if (payload?.spendLimit) code = "QUOTA_EXCEEDED";
+
+  let retryable = isRetryableCode(code);
+  const shouldRetry = failure.headers?.get("x-should-retry");
+  if (shouldRetry === "true") retryable = true;
+  if (shouldRetry === "false") retryable = false;
+
+  const fields: SdkErrorFields = { code, retryable, provider: failure.provider };
+  if (status !== undefined) fields.status = status;
+  if (providerCode !== undefined) fields.providerCode = providerCode;
+  const requestId =
+    payload?.requestId ??
+    failure.headers?.get("request-id") ??
+    failure.headers?.get("x-request-id") ??
+    undefined;
+  if (requestId) fields.requestId = requestId;
+  const retryAfterMs = retryAfterFromHeaders(failure.headers) ?? payload?.retryDelayMs;
+  if (retryAfterMs !== undefined) fields.retryAfterMs = retryAfterMs;
+  return new ProviderError(message, fields);
+}
+
+/**
+ * The wait a server asked for: `retry-after-ms`, else `retry-after` as seconds or an HTTP date.
+ * Undefined when absent or unreadable.
+ */
+export function retryAfterFromHeaders(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (headers === undefined) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && ms.trim() !== "") {
+    const value = Number(ms);
+    if (Number.isFinite(value) && value >= 0) return value;
+  }
+  const after = headers.get("retry-after");
+  if (after === null || after.trim() === "") return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** What the transport knows when something was thrown. */
+export interface ThrownContext {
+  provider: string;
+  /** The caller's signal: when it is aborted, the failure is an abort whatever was thrown. */
+  signal?: AbortSignal | undefined;
+  /** Set when Wisp's own timeout fired, with the timeout's description. */
+  timeout?: string | undefined;
+}
+
+/** Builds the AbortError for an aborted signal, keeping its reason as `cause`. */
+export function abortErrorFrom(signal: AbortSignal, provider?: string): AbortError {
+  const reason: unknown = signal.reason;
+  const detail =
+    reason instanceof Error && reason.name === "TimeoutError"
+      ? "The signal's timeout expired"
+      : "The run was aborted";
+  const fields: SdkErrorFields = { code: "ABORTED", retryable: false, cause: reason };
+  if (provider !== undefined) fields.provider = provider;
+  return new AbortError(detail, fields);
+}
+
+/** Classifies something thrown by `fetch` or by a body read. */
+export function classifyThrown(error: unknown, context: ThrownContext): SdkError {
+  if (context.signal?.aborted) return abortErrorFrom(context.signal, context.provider);
+  if (isSdkError(error)) return error;
+  if (context.timeout !== undefined) {
+    return new RequestError(context.timeout, {
+      code: "TIMEOUT",
+      retryable: true,
+      provider: context.provider,
+      cause: error,
+    });
+  }
+  if (isNetworkFailure(error)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new RequestError(`Network failure: ${message}`, {
+      code: "NETWORK",
+      retryable: true,
+      provider: context.provider,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const code = codeFromMessage(message) ?? "UNKNOWN";
+  return new RequestError(message || "Request failed", {
+    code,
+    retryable: isRetryableCode(code),
+    provider: context.provider,
+    cause: error,
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * Reads Server-Sent Events from a `Response.body`. Bytes are decoded incrementally, so a chunk may end
+ * anywhere (inside a line, inside a UTF-8 sequence); `\n`, `\r\n` and a lone `\r` all end a line
+ * (eventsource-parser follows the WHATWG rules). Comments (`: keep-alive`) are dropped.
+ *
+ * @module
+ */
+
+import { createParser } from "eventsource-parser";
+
+/** One SSE event: its `event:` name (if any) and its joined `data:` lines. */
+export interface SseEvent {
+  event: string | undefined;
+  data: string;
+}
+
+/** Callbacks of {@link readSse}. */
+export interface SseHandlers {
+  /** Each event, in order. Throwing stops the read and rejects {@link readSse}. */
+  onEvent(event: SseEvent): void;
+  /** Each chunk of bytes, before it is parsed (used to reset an idle timer). */
+  onChunk?(): void;
+  /** Returns true once the handler needs nothing more; the read then stops and the body is released. */
+  isDone?(): boolean;
+}
+
+/** Thrown by {@link readSse} when its signal aborts; callers classify by the signal, not by this. */
+export class ReadAborted extends Error {
+  override readonly name = "ReadAborted";
+}
+
+/**
+ * Reads `body` to its end, calling `handlers.onEvent` for each event. Resolves when the body ends (or
+ * the handler is done), rejects with whatever the read or a handler threw. The reader is always
+ * released; on failure the body is cancelled so the connection closes.
+ */
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  handlers: SseHandlers,
+  signal?: AbortSignal,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  const parser = createParser({
+    onEvent: (message) => handlers.onEvent({ event: message.event, data: message.data }),
+  });
+  const reader = body.getReader();
+  let bodyEnded = false;
+  // Cancelling on abort ends a pending read at once, even with a fetch that ignores its signal.
+  const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    if (signal?.aborted) throw new ReadAborted("aborted");
+    while (true) {
+      const { value, done } = await reader.read();
+      if (signal?.aborted) throw new ReadAborted("aborted");
+      if (done) {
+        bodyEnded = true;
+        break;
+      }
+      handlers.onChunk?.();
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (handlers.isDone?.()) return;
+    }
+    const rest = decoder.decode();
+    if (rest !== "") parser.feed(rest);
+    parser.reset({ consume: true });
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    if (bodyEnded) reader.releaseLock();
+    // Stopped early or failed: cancel the body so the transfer stops and the server sees the close.
+    else reader.cancel().catch(() => {});
+  }
+}

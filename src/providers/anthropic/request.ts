@@ -1,0 +1,146 @@
+/**
+ * Maps a normalized request to an Anthropic Messages API request (`POST /v1/messages`, streaming).
+ *
+ * @module
+ */
+
+import { ConfigError } from "../../errors/sdk-error.ts";
+import type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  Message,
+  ModelRequest,
+  ThinkingLevel,
+  ToolResultMessage,
+  UserMessage,
+} from "../../types.ts";
+import type { ProviderConfig, WireRequest } from "../provider.ts";
+
+/** The output limit sent when the caller sets none (Anthropic requires one). */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+/** Thinking budget tokens per level. With thinking on, `max_tokens` = `maxTokens` + budget. */
+export const ANTHROPIC_THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
+  minimal: 1024,
+  low: 4096,
+  medium: 10_240,
+  high: 24_576,
+};
+
+function userContent(message: UserMessage): JsonObject[] {
+  const blocks: JsonObject[] = [];
+  for (const part of message.content) {
+    if (part.type === "text") {
+      if (part.text !== "") blocks.push({ type: "text", text: part.text });
+    } else if (part.data !== undefined) {
+      blocks.push({
+        type: "image",
+        source: { type: "base64", media_type: part.mimeType ?? "image/png", data: part.data },
+      });
+    } else if (part.url !== undefined) {
+      blocks.push({ type: "image", source: { type: "url", url: part.url } });
+    }
+  }
+  return blocks;
+}
+
+function assistantContent(message: AssistantMessage): JsonObject[] {
+  const own = message.provider === "anthropic";
+  const blocks: JsonObject[] = [];
+  for (const part of message.content) {
+    switch (part.type) {
+      case "text":
+        if (part.text !== "") blocks.push({ type: "text", text: part.text });
+        break;
+      case "thinking":
+        // A signed block goes back as is; reasoning from another provider (or unsigned) becomes text.
+        if (own && part.signature)
+          blocks.push({ type: "thinking", thinking: part.text, signature: part.signature });
+        else if (part.text !== "") blocks.push({ type: "text", text: part.text });
+        break;
+      case "redacted_thinking":
+        if (own) blocks.push({ type: "redacted_thinking", data: part.data });
+        break;
+      case "tool_call":
+        blocks.push({ type: "tool_use", id: part.id, name: part.name, input: part.args });
+        break;
+      case "provider":
+        if (part.provider === "anthropic") blocks.push(part.block);
+        break;
+    }
+  }
+  return blocks;
+}
+
+function toolResultContent(message: ToolResultMessage): JsonObject[] {
+  return message.content.map((part) => ({
+    type: "tool_result",
+    tool_use_id: part.toolCallId,
+    content: part.output,
+    is_error: part.isError,
+  }));
+}
+
+/** Converts the conversation to Anthropic `messages`, dropping messages left with no content. */
+export function toAnthropicMessages(messages: Message[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const message of messages) {
+    const role = message.role === "assistant" ? "assistant" : "user";
+    const content =
+      message.role === "user"
+        ? userContent(message)
+        : message.role === "assistant"
+          ? assistantContent(message)
+          : toolResultContent(message);
+    if (content.length > 0) out.push({ role, content });
+  }
+  return out;
+}
+
+/** Builds the HTTP request for one streamed Anthropic turn. */
+export function buildAnthropicRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
+  const thinking = request.thinking ?? "off";
+  const maxTokens = request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+  const body: JsonObject = {
+    model: config.model,
+    max_tokens: maxTokens,
+    stream: true,
+    messages: toAnthropicMessages(request.messages),
+  };
+  if (thinking !== "off") {
+    if (request.temperature !== undefined && request.temperature !== 1) {
+      throw new ConfigError("Anthropic accepts no temperature other than 1 while thinking is on", {
+        code: "CONFIG_INVALID",
+        provider: "anthropic",
+        path: "temperature",
+      });
+    }
+    const budget = ANTHROPIC_THINKING_BUDGETS[thinking];
+    body.max_tokens = maxTokens + budget;
+    body.thinking = { type: "enabled", budget_tokens: budget };
+  } else if (request.temperature !== undefined) {
+    body.temperature = request.temperature;
+  }
+  if (request.systemPrompt) body.system = request.systemPrompt;
+  if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
+  if (request.tools?.length) {
+    body.tools = request.tools.map(
+      (tool): JsonValue => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+      }),
+    );
+  }
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+    "anthropic-version": "2023-06-01",
+    // Lets the same code call Anthropic from a browser page; servers ignore it.
+    "anthropic-dangerous-direct-browser-access": "true",
+  };
+  if (config.apiKey !== undefined) headers["x-api-key"] = config.apiKey;
+  Object.assign(headers, config.headers);
+  return { url: `${config.baseURL.replace(/\/+$/, "")}/v1/messages`, headers, body };
+}

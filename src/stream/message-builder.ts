@@ -1,0 +1,227 @@
+/**
+ * Builds one assistant message from a provider's stream and emits the normalized turn events as it
+ * goes. Providers speak to it in their own terms: a part is opened under a key the provider chooses
+ * (Anthropic's block index, OpenAI's tool-call index), grown with deltas, and closed. Whatever happens,
+ * the message it holds is always a valid partial message.
+ *
+ * @module
+ */
+
+import type { SdkError } from "../errors/sdk-error.ts";
+import type {
+  AssistantContentPart,
+  AssistantMessage,
+  JsonObject,
+  ProviderId,
+  StopReason,
+  ToolCallPart,
+  TurnEvent,
+  Usage,
+} from "../types.ts";
+import { costOf, type ModelPrice } from "../usage/prices.ts";
+import { emptyUsage } from "../usage/usage.ts";
+
+interface OpenPart {
+  index: number;
+  kind: "text" | "thinking" | "tool";
+  /** Argument fragments of a tool call, joined when it closes. */
+  args?: string[];
+}
+
+/** Parses streamed tool arguments; `""` is `{}` (a tool without arguments). */
+export function parseToolArgs(text: string): { args: JsonObject; rawArgs?: string } {
+  if (text.trim() === "") return { args: {} };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return { args: value as JsonObject };
+  } catch {
+    // fall through: keep the text so nothing is lost
+  }
+  return { args: {}, rawArgs: text };
+}
+
+/** Accumulates one assistant message and emits its events. */
+export class MessageBuilder {
+  readonly message: AssistantMessage;
+  /** True once any content event was emitted: from then on a failure is not silently retried. */
+  hasOutput = false;
+  readonly #open = new Map<string, OpenPart>();
+  readonly #emit: (event: TurnEvent) => void;
+  readonly #price: ModelPrice | undefined;
+
+  constructor(provider: ProviderId, model: string, emit: (event: TurnEvent) => void, price?: ModelPrice) {
+    this.#emit = emit;
+    this.#price = price;
+    this.message = {
+      id: crypto.randomUUID(),
+      role: "assistant",
+      content: [],
+      timestamp: Date.now(),
+      provider,
+      model,
+      usage: emptyUsage(),
+      stopReason: "complete",
+    };
+  }
+
+  #add(part: AssistantContentPart): number {
+    this.message.content.push(part);
+    return this.message.content.length - 1;
+  }
+
+  #openPart(key: string, kind: OpenPart["kind"], part: AssistantContentPart): OpenPart {
+    const open: OpenPart = { index: this.#add(part), kind };
+    this.#open.set(key, open);
+    this.hasOutput = true;
+    return open;
+  }
+
+  /** True when a part is open under `key`. */
+  isOpen(key: string): boolean {
+    return this.#open.has(key);
+  }
+
+  /** Appends text to the text part under `key`, opening it first if needed. */
+  text(key: string, delta: string): void {
+    let open = this.#open.get(key);
+    if (open === undefined) {
+      open = this.#openPart(key, "text", { type: "text", text: "" });
+      this.#emit({ type: "text-start", index: open.index });
+    }
+    if (delta === "") return;
+    const part = this.message.content[open.index] as { text: string };
+    part.text += delta;
+    this.#emit({ type: "text-delta", index: open.index, delta });
+  }
+
+  /** Attaches a citation (kept verbatim) to the text part under `key`. */
+  citation(key: string, citation: JsonObject): void {
+    const open = this.#open.get(key);
+    if (open === undefined) return;
+    const part = this.message.content[open.index];
+    if (part?.type !== "text") return;
+    (part.citations ??= []).push(citation);
+  }
+
+  /** Appends reasoning to the thinking part under `key`, opening it first if needed. */
+  thinking(key: string, delta: string): void {
+    let open = this.#open.get(key);
+    if (open === undefined) {
+      open = this.#openPart(key, "thinking", { type: "thinking", text: "" });
+      this.#emit({ type: "thinking-start", index: open.index });
+    }
+    if (delta === "") return;
+    const part = this.message.content[open.index] as { text: string };
+    part.text += delta;
+    this.#emit({ type: "thinking-delta", index: open.index, delta });
+  }
+
+  /** Sets the signature of the thinking part under `key` (opening an empty one if needed). */
+  signature(key: string, signature: string): void {
+    if (!this.#open.has(key)) this.thinking(key, "");
+    const open = this.#open.get(key) as OpenPart;
+    const part = this.message.content[open.index];
+    if (part?.type === "thinking") part.signature = (part.signature ?? "") + signature;
+  }
+
+  /** Opens a tool call under `key`. An empty id is replaced by a generated one. */
+  toolCallStart(key: string, id: string, name: string): void {
+    this.close(key);
+    const callId = id === "" ? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}` : id;
+    const open = this.#openPart(key, "tool", { type: "tool_call", id: callId, name, args: {} });
+    open.args = [];
+    this.#emit({ type: "tool-call-start", index: open.index, id: callId, name });
+  }
+
+  /** Appends an argument fragment to the tool call under `key`. */
+  toolCallArgs(key: string, delta: string): void {
+    const open = this.#open.get(key);
+    if (open?.args === undefined || delta === "") return;
+    open.args.push(delta);
+    this.#emit({ type: "tool-call-delta", index: open.index, delta });
+  }
+
+  /** Adds a redacted thinking block, which arrives whole. */
+  redactedThinking(data: string): void {
+    const part = { type: "redacted_thinking" as const, data };
+    const index = this.#add(part);
+    this.hasOutput = true;
+    this.#emit({ type: "thinking-start", index });
+    this.#emit({ type: "thinking-end", index, part });
+  }
+
+  /** Adds a provider-specific block kept verbatim (server tool use and results). */
+  providerPart(block: JsonObject): number {
+    const part = { type: "provider" as const, provider: this.message.provider, block };
+    const index = this.#add(part);
+    this.hasOutput = true;
+    this.#emit({ type: "provider-part", index, part });
+    return index;
+  }
+
+  /** Closes the part under `key`, emitting its end event. Closing an unknown key does nothing. */
+  close(key: string): void {
+    const open = this.#open.get(key);
+    if (open === undefined) return;
+    this.#open.delete(key);
+    const part = this.message.content[open.index];
+    if (part === undefined) return;
+    if (part.type === "text") {
+      this.#emit({ type: "text-end", index: open.index, text: part.text });
+    } else if (part.type === "thinking") {
+      this.#emit({ type: "thinking-end", index: open.index, part });
+    } else if (part.type === "tool_call") {
+      const parsed = parseToolArgs((open.args ?? []).join(""));
+      part.args = parsed.args;
+      if (parsed.rawArgs !== undefined) part.rawArgs = parsed.rawArgs;
+      this.#emit({ type: "tool-call", index: open.index, toolCall: part });
+    }
+  }
+
+  /** Closes every open part, in content order. */
+  closeAll(): void {
+    const keys = [...this.#open.entries()].sort((a, b) => a[1].index - b[1].index).map(([key]) => key);
+    for (const key of keys) this.close(key);
+  }
+
+  /** Replaces the usage (providers report cumulative figures) and emits it. */
+  setUsage(usage: Usage): void {
+    this.message.usage = usage;
+    this.#emit({ type: "usage", usage });
+  }
+
+  /** Records the stop reason, unified and raw. */
+  setStop(stopReason: StopReason, raw: string | undefined, stopSequence?: string): void {
+    this.message.stopReason = stopReason;
+    if (raw !== undefined) this.message.rawStopReason = raw;
+    if (stopSequence !== undefined) this.message.stopSequence = stopSequence;
+  }
+
+  /** The tool calls completed so far. */
+  toolCalls(): ToolCallPart[] {
+    return this.message.content.filter((part): part is ToolCallPart => part.type === "tool_call");
+  }
+
+  #settle(): void {
+    this.closeAll();
+    const usage = this.message.usage;
+    if (usage.costUsd === undefined && this.#price !== undefined) usage.costUsd = costOf(usage, this.#price);
+  }
+
+  /** Ends the turn successfully and emits `turn-end`. */
+  finish(): AssistantMessage {
+    this.#settle();
+    this.#emit({ type: "turn-end", message: this.message });
+    return this.message;
+  }
+
+  /** Ends the turn with `error`, keeping the partial content, and emits the final `error` event. */
+  fail(error: SdkError): AssistantMessage {
+    this.#settle();
+    this.message.stopReason = error.code === "ABORTED" ? "aborted" : "error";
+    this.message.error = error.toJSON();
+    this.#emit({ type: "error", error, message: this.message });
+    return this.message;
+  }
+}

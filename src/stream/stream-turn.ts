@@ -1,0 +1,198 @@
+/**
+ * `streamTurn`: one model turn, streamed. A normalized request goes in; normalized events come out as
+ * an async iterable, and `.message` resolves to the final assistant message. After the call nothing
+ * throws: every failure (bad config, HTTP error, network, timeout, malformed or cut stream, abort)
+ * ends the stream with an `error` event that carries the partial message, and `.message` resolves to
+ * that partial message with stopReason `error` or `aborted`.
+ *
+ * @module
+ */
+
+import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
+import { isSdkError, ParseError, type SdkError } from "../errors/sdk-error.ts";
+import { abortableSleep } from "../http/abortable-sleep.ts";
+import { AttemptTimer } from "../http/attempt-timer.ts";
+import { readSse } from "../http/read-sse.ts";
+import { type RetryOptions, retryDelay, retryPolicy } from "../http/retry-policy.ts";
+import type { CompatOptions, Provider, ProviderConfig } from "../providers/provider.ts";
+import { type ProviderName, resolveModel } from "../providers/registry.ts";
+import type { AssistantMessage, ModelRequest, TurnEvent } from "../types.ts";
+import { DEFAULT_PRICES, findPrice, type PriceTable } from "../usage/prices.ts";
+import { EventQueue } from "./event-queue.ts";
+import { MessageBuilder } from "./message-builder.ts";
+
+/** How to reach the model, and how hard to try. */
+export interface TurnOptions {
+  /** `"anthropic/claude-sonnet-4-5"`, `"openai/gpt-4o"`, or a bare model id with `provider`. */
+  model: string;
+  provider?: ProviderName;
+  apiKey?: string;
+  /** Defaults to the provider's public endpoint. For OpenAI-compatible servers include `/v1`. */
+  baseURL?: string;
+  /** Extra request headers (they override Wisp's own). */
+  headers?: Record<string, string>;
+  /** A fetch to use instead of the global one (a proxy, a test double, the scripted model). */
+  fetch?: typeof fetch;
+  /** Aborting it ends the turn at once with stopReason `aborted` and code ABORTED. */
+  signal?: AbortSignal;
+  retry?: RetryOptions;
+  /** Total time one attempt may take, headers and body (default 10 minutes). */
+  timeoutMs?: number;
+  /** Longest silence while waiting for headers or between chunks (default 60 s). */
+  idleTimeoutMs?: number;
+  /** Prices that extend or override the built-in table. */
+  prices?: PriceTable;
+  compat?: CompatOptions;
+}
+
+/** A streamed model turn. Iterate it once for events; `.message` works with or without iterating. */
+export interface TurnStream extends AsyncIterable<TurnEvent> {
+  /** The final (or partial) assistant message. Never rejects. */
+  readonly message: Promise<AssistantMessage>;
+  /** Aborts the turn (idempotent). */
+  abort(reason?: unknown): void;
+}
+
+const DEFAULT_TIMEOUT_MS = 600_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+async function readErrorBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+interface Attempt {
+  provider: Provider;
+  config: ProviderConfig;
+  request: ModelRequest;
+  options: TurnOptions;
+  runSignal: AbortSignal;
+  builder: MessageBuilder;
+}
+
+/** One HTTP attempt: resolves with the finished message or throws what went wrong. */
+async function attempt({ provider, config, request, options, runSignal, builder }: Attempt): Promise<void> {
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(runSignal.reason);
+  runSignal.addEventListener("abort", forward, { once: true });
+  const timer = new AttemptTimer(
+    controller,
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  );
+  try {
+    const wire = provider.buildRequest(request, config);
+    const doFetch = options.fetch ?? globalThis.fetch;
+    const response = await doFetch(wire.url, {
+      method: "POST",
+      headers: wire.headers,
+      body: JSON.stringify(wire.body),
+      signal: controller.signal,
+    });
+    timer.touch();
+    if (!response.ok) {
+      const body = await readErrorBody(response);
+      throw classifyProviderFailure({
+        provider: provider.id,
+        status: response.status,
+        headers: response.headers,
+        body,
+      });
+    }
+    if (response.body === null) {
+      throw new ParseError("The response has no body", { code: "STREAM_TRUNCATED", provider: provider.id });
+    }
+    const handler = provider.createStreamHandler(builder);
+    await readSse(
+      response.body,
+      { onEvent: handler.onEvent, onChunk: () => timer.touch(), isDone: handler.isDone },
+      controller.signal,
+    );
+    handler.end();
+  } catch (thrown) {
+    throw classifyThrown(thrown, { provider: provider.id, signal: runSignal, timeout: timer.fired });
+  } finally {
+    timer.clear();
+    runSignal.removeEventListener("abort", forward);
+  }
+}
+
+/**
+ * Streams one model turn.
+ *
+ * @example
+ * ```ts
+ * const turn = streamTurn(
+ *   { messages: [{ id: "1", role: "user", content: [{ type: "text", text: "Hi" }], timestamp: Date.now() }] },
+ *   { model: "anthropic/claude-sonnet-4-5", apiKey },
+ * );
+ * for await (const event of turn) if (event.type === "text-delta") print(event.delta);
+ * const message = await turn.message; // stopReason, usage, content
+ * ```
+ */
+export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStream {
+  const run = new AbortController();
+  const queue = new EventQueue<TurnEvent>(() =>
+    run.abort(new DOMException("The consumer stopped reading the stream", "AbortError")),
+  );
+  const emit = (event: TurnEvent): void => queue.push(event);
+  const userSignal = options.signal;
+  const forward = (): void => run.abort(userSignal?.reason);
+  if (userSignal?.aborted) run.abort(userSignal.reason);
+  else userSignal?.addEventListener("abort", forward, { once: true });
+
+  const execute = async (): Promise<AssistantMessage> => {
+    let resolved: ReturnType<typeof resolveModel>;
+    try {
+      resolved = resolveModel(options.model, options.provider);
+    } catch (error) {
+      // No provider could be resolved: the partial message names the model as given.
+      return new MessageBuilder("anthropic", options.model, emit).fail(error as SdkError);
+    }
+    const { provider, model } = resolved;
+    const price = findPrice(
+      model,
+      options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES,
+    );
+    const config: ProviderConfig = { model, baseURL: options.baseURL ?? provider.defaultBaseURL };
+    if (options.apiKey !== undefined) config.apiKey = options.apiKey;
+    if (options.headers !== undefined) config.headers = options.headers;
+    if (options.compat !== undefined) config.compat = options.compat;
+    const policy = retryPolicy(options.retry);
+    emit({ type: "turn-start", provider: provider.id, model });
+
+    for (let attemptNumber = 0; ; attemptNumber++) {
+      const builder = new MessageBuilder(provider.id, model, emit, price);
+      if (run.signal.aborted) return builder.fail(abortErrorFrom(run.signal, provider.id));
+      try {
+        await attempt({ provider, config, request, options, runSignal: run.signal, builder });
+        return builder.finish();
+      } catch (thrown) {
+        const error = isSdkError(thrown)
+          ? thrown
+          : classifyThrown(thrown, { provider: provider.id, signal: run.signal });
+        const delay =
+          builder.hasOutput || run.signal.aborted ? undefined : retryDelay(error, attemptNumber, policy);
+        if (delay === undefined) return builder.fail(error);
+        emit({ type: "retry", attempt: attemptNumber + 1, delayMs: delay, error });
+        if (!(await abortableSleep(delay, run.signal)))
+          return builder.fail(abortErrorFrom(run.signal, provider.id));
+      }
+    }
+  };
+
+  const message = execute().finally(() => {
+    userSignal?.removeEventListener("abort", forward);
+    queue.close();
+  });
+
+  return {
+    message,
+    abort: (reason?: unknown) => run.abort(reason ?? new DOMException("The turn was aborted", "AbortError")),
+    [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+  };
+}

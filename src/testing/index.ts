@@ -1,0 +1,24 @@
+/**
+ * `wisp/testing`: the scripted model, for Wisp's own tests, benchmarks and demo, and for yours.
+ *
+ * @module
+ */
+
+export type {
+  Fault,
+  HttpFault,
+  RecordedRequest,
+  ScriptedTurn,
+  ScriptPart,
+  ScriptRedactedThinking,
+  ScriptText,
+  ScriptThinking,
+  ScriptToolCall,
+  StreamFault,
+} from "./script.ts";
+export type { ScriptedModel, ScriptedModelOptions } from "./scripted-model.ts";
+export { createScriptedModel } from "./scripted-model.ts";
+export { anthropicErrorBody, anthropicErrorEvent, speakAnthropic } from "./speak-anthropic.ts";
+export { openAIErrorBody, openAIErrorEvent, speakOpenAIChat } from "./speak-openai-chat.ts";
+export type { WireEvent } from "./wire-event.ts";
+export { frameEvent } from "./wire-event.ts";

@@ -1,0 +1,289 @@
+/**
+ * The scripted model: a `Request → Response` handler that answers exactly as Anthropic and OpenAI
+ * Chat Completions do on the wire, driven by a script of turns and faults. Use `fetch` in-process, or
+ * put `handle` behind a server (`wisp/testing/node`) for other processes. It records every request
+ * and counts the clients that went away before their stream ended.
+ *
+ * @module
+ */
+
+import { abortableSleep } from "../http/abortable-sleep.ts";
+import type { JsonObject } from "../types.ts";
+import type { HttpFault, RecordedRequest, ScriptedTurn, StreamFault } from "./script.ts";
+import {
+  anthropicErrorBody,
+  anthropicErrorEvent,
+  anthropicErrorType,
+  speakAnthropic,
+} from "./speak-anthropic.ts";
+import { openAIErrorBody, openAIErrorEvent, speakOpenAIChat } from "./speak-openai-chat.ts";
+import { frameEvent, randomId, type WireEvent } from "./wire-event.ts";
+
+/** Options of {@link createScriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Answers in order, one per request. */
+  script?: ScriptedTurn[];
+  /** Called when the script is empty; without it an exhausted script answers HTTP 500. */
+  respond?: (request: RecordedRequest, index: number) => ScriptedTurn;
+}
+
+/** A scripted model instance. */
+export interface ScriptedModel {
+  /** Answers one request. */
+  handle(request: Request): Promise<Response>;
+  /** A fetch that calls `handle` in-process, honouring `init.signal` as a real fetch does. */
+  fetch: typeof fetch;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** How many streams ended because the client went away (abort or disconnect). */
+  readonly disconnects: number;
+  /** How many streams were sent to their end. */
+  readonly completed: number;
+  /** Appends turns to the script. */
+  push(...turns: ScriptedTurn[]): void;
+  /** Resolves at the next client disconnect. */
+  nextDisconnect(): Promise<void>;
+}
+
+type Provider = RecordedRequest["provider"];
+
+function providerOf(url: URL): Provider {
+  if (url.pathname.endsWith("/v1/messages")) return "anthropic";
+  if (url.pathname.endsWith("/chat/completions")) return "openai-chat";
+  return "unknown";
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function httpFaultResponse(provider: Provider, fault: HttpFault): Response {
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
+  if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
+  if (fault.shouldRetry !== undefined) headers["x-should-retry"] = String(fault.shouldRetry);
+  const message = fault.message ?? `Scripted HTTP ${fault.status}`;
+  if (provider === "anthropic") {
+    headers["request-id"] = randomId("req_");
+    // Anthropic's 413 comes from Cloudflare in front of the API, without the usual JSON body.
+    if (fault.status === 413 && fault.errorType === undefined) {
+      return new Response("<html><body>413 Request Entity Too Large</body></html>", {
+        status: 413,
+        headers: { "content-type": "text/html", ...headers },
+      });
+    }
+    return json(
+      fault.status,
+      anthropicErrorBody(fault.errorType ?? anthropicErrorType(fault.status), message),
+      headers,
+    );
+  }
+  headers["x-request-id"] = randomId("req_");
+  return json(fault.status, openAIErrorBody(fault.status, message, fault.errorType), headers);
+}
+
+function faultEvent(provider: Provider, fault: StreamFault): string {
+  if (fault.type === "malformed-json") {
+    return provider === "anthropic"
+      ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_de\n\n'
+      : 'data: {"id":"chatcmpl-x","choices":[{"index":0,"delta":{"content":"x"\n\n';
+  }
+  const event: WireEvent =
+    provider === "anthropic"
+      ? anthropicErrorEvent(fault.errorType, fault.message)
+      : openAIErrorEvent(fault.errorType, fault.message);
+  return frameEvent(event);
+}
+
+/** The error a runtime's fetch reports when the server resets the connection mid-body (undici's shape). */
+function connectionReset(): TypeError {
+  const cause = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+  return new TypeError("terminated", { cause });
+}
+
+/**
+ * Creates a scripted model.
+ *
+ * @example
+ * ```ts
+ * const model = createScriptedModel({ script: [{ content: [{ type: "text", text: "Hello!" }] }] });
+ * const turn = streamTurn(request, { model: "anthropic/claude-sonnet-4-5", fetch: model.fetch });
+ * ```
+ */
+export function createScriptedModel(options: ScriptedModelOptions = {}): ScriptedModel {
+  const script = [...(options.script ?? [])];
+  const requests: RecordedRequest[] = [];
+  let disconnects = 0;
+  let completed = 0;
+  let waiters: (() => void)[] = [];
+
+  const disconnected = (): void => {
+    disconnects++;
+    const current = waiters;
+    waiters = [];
+    for (const resolve of current) resolve();
+  };
+
+  const streamBody = (
+    provider: Provider,
+    frames: string[],
+    turn: ScriptedTurn,
+    signal: AbortSignal,
+  ): ReadableStream<Uint8Array> => {
+    const encoder = new TextEncoder();
+    const gone = new AbortController();
+    const fault = turn.fault?.type === "http" ? undefined : turn.fault;
+    let sent = 0;
+    let finished = false;
+    const leave = (): void => {
+      if (finished) return;
+      finished = true;
+      gone.abort();
+      disconnected();
+    };
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        signal.addEventListener(
+          "abort",
+          () => {
+            if (finished) return;
+            leave();
+            try {
+              controller.error(signal.reason);
+            } catch {
+              // already closed
+            }
+          },
+          { once: true },
+        );
+      },
+      async pull(controller) {
+        if (sent > 0 && turn.delayMs) await abortableSleep(turn.delayMs, gone.signal);
+        if (gone.signal.aborted) return;
+        if (fault !== undefined && sent === fault.afterEvents) {
+          if (fault.type === "stall") {
+            await new Promise<void>((resolve) =>
+              gone.signal.addEventListener("abort", () => resolve(), { once: true }),
+            );
+            return;
+          }
+          finished = true;
+          if (fault.type === "reset") return controller.error(connectionReset());
+          if (fault.type !== "truncate") controller.enqueue(encoder.encode(faultEvent(provider, fault)));
+          completed++;
+          return controller.close();
+        }
+        const frame = frames[sent++];
+        if (frame === undefined) {
+          finished = true;
+          completed++;
+          return controller.close();
+        }
+        controller.enqueue(encoder.encode(frame));
+      },
+      cancel() {
+        leave();
+      },
+    });
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const provider = providerOf(url);
+    const bodyText = await request.text();
+    let body: unknown = bodyText;
+    try {
+      body = JSON.parse(bodyText);
+    } catch {
+      // recorded as text
+    }
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    const recorded: RecordedRequest = {
+      provider,
+      method: request.method,
+      url: request.url,
+      headers,
+      body,
+      bodyText,
+    };
+    requests.push(recorded);
+    if (provider === "unknown")
+      return json(404, { error: { message: `No scripted API at ${url.pathname}` } });
+
+    const turn = script.shift() ?? options.respond?.(recorded, requests.length - 1);
+    if (turn === undefined) {
+      return httpFaultResponse(provider, {
+        type: "http",
+        status: 500,
+        message: "The scripted model has no more turns",
+      });
+    }
+    if (turn.headersDelayMs) {
+      if (!(await abortableSleep(turn.headersDelayMs, request.signal))) {
+        disconnected();
+        throw request.signal.reason;
+      }
+    }
+    if (turn.fault?.type === "http") return httpFaultResponse(provider, turn.fault);
+
+    const requestBody = (typeof body === "object" && body !== null ? body : {}) as JsonObject;
+    const model = typeof requestBody.model === "string" ? requestBody.model : "scripted";
+    const streamOptions = requestBody.stream_options as JsonObject | undefined;
+    const events =
+      provider === "anthropic"
+        ? speakAnthropic(turn, model)
+        : speakOpenAIChat(turn, model, streamOptions?.include_usage === true);
+    const responseHeaders: Record<string, string> = {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      [provider === "anthropic" ? "request-id" : "x-request-id"]: randomId("req_"),
+    };
+    return new Response(streamBody(provider, events.map(frameEvent), turn, request.signal), {
+      status: 200,
+      headers: responseHeaders,
+    });
+  };
+
+  const scriptedFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const signal = init?.signal ?? undefined;
+    if (signal?.aborted) throw signal.reason;
+    const request = new Request(input, init);
+    if (signal === undefined) return handle(request);
+    return await new Promise<Response>((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      handle(request).then(
+        (response) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(response);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
+  };
+
+  return {
+    handle,
+    fetch: scriptedFetch as typeof fetch,
+    requests,
+    get disconnects() {
+      return disconnects;
+    },
+    get completed() {
+      return completed;
+    },
+    push: (...turns) => {
+      script.push(...turns);
+    },
+    nextDisconnect: () => new Promise<void>((resolve) => waiters.push(resolve)),
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * A stream event as the scripted model sends it, and its SSE framing.
+ *
+ * @module
+ */
+
+/** One SSE event: an optional `event:` name and its `data:` text. */
+export interface WireEvent {
+  event?: string;
+  data: string;
+}
+
+/** The SSE bytes of one event, as the providers frame them (`\n` line endings). */
+export function frameEvent(event: WireEvent): string {
+  return event.event === undefined
+    ? `data: ${event.data}\n\n`
+    : `event: ${event.event}\ndata: ${event.data}\n\n`;
+}
+
+/** Splits text into word-sized pieces, the way models stream it. */
+export function toPieces(text: string | string[]): string[] {
+  if (Array.isArray(text)) return text;
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** Splits a JSON string into a few fragments, cutting inside strings as providers do. */
+export function toFragments(json: string, size = 12): string[] {
+  const fragments: string[] = [];
+  for (let i = 0; i < json.length; i += size) fragments.push(json.slice(i, i + size));
+  return fragments;
+}
+
+/** A short random id with a prefix (`msg_…`, `toolu_…`). */
+export function randomId(prefix: string, length = 24): string {
+  return prefix + crypto.randomUUID().replaceAll("-", "").slice(0, length);
+}
+
+/** Token estimate for scripted usage: about four characters a token. */
+export function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}

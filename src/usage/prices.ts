@@ -1,0 +1,63 @@
+/**
+ * Model prices in USD per million tokens, and the cost of a usage record. The table holds list prices
+ * of current Anthropic and OpenAI models (as published in late 2025); callers override or extend it
+ * with the `prices` option. Dated model ids (`claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`) match
+ * their undated entry.
+ *
+ * @module
+ */
+
+import type { Usage } from "../types.ts";
+
+/** USD per million tokens. `cacheWrite` defaults to `input`, `cacheRead` to `input`. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** Prices keyed by model id (without provider prefix). */
+export type PriceTable = Record<string, ModelPrice>;
+
+/** The built-in price table. */
+export const DEFAULT_PRICES: PriceTable = {
+  "claude-opus-4-5": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+  "claude-opus-4-1": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+  "claude-opus-4": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+  "claude-sonnet-4-5": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  "claude-sonnet-4": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  "claude-3-7-sonnet": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  "claude-haiku-4-5": { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+  "claude-3-5-haiku": { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
+  "gpt-5": { input: 1.25, output: 10, cacheRead: 0.125 },
+  "gpt-5-mini": { input: 0.25, output: 2, cacheRead: 0.025 },
+  "gpt-5-nano": { input: 0.05, output: 0.4, cacheRead: 0.005 },
+  "gpt-4.1": { input: 2, output: 8, cacheRead: 0.5 },
+  "gpt-4.1-mini": { input: 0.4, output: 1.6, cacheRead: 0.1 },
+  "gpt-4.1-nano": { input: 0.1, output: 0.4, cacheRead: 0.025 },
+  "gpt-4o": { input: 2.5, output: 10, cacheRead: 1.25 },
+  "gpt-4o-mini": { input: 0.15, output: 0.6, cacheRead: 0.075 },
+  o3: { input: 2, output: 8, cacheRead: 0.5 },
+  "o3-mini": { input: 1.1, output: 4.4, cacheRead: 0.55 },
+  "o4-mini": { input: 1.1, output: 4.4, cacheRead: 0.275 },
+};
+
+const DATE_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2})$/;
+
+/** The price of `model` in `table`, trying the exact id first and then the id without its date. */
+export function findPrice(model: string, table: PriceTable = DEFAULT_PRICES): ModelPrice | undefined {
+  return table[model] ?? table[model.replace(DATE_SUFFIX, "")];
+}
+
+/** The USD cost of `usage` at `price`. */
+export function costOf(usage: Usage, price: ModelPrice): number {
+  const perToken = 1 / 1_000_000;
+  return (
+    (usage.input * price.input +
+      usage.output * price.output +
+      usage.cacheRead * (price.cacheRead ?? price.input) +
+      usage.cacheWrite * (price.cacheWrite ?? price.input)) *
+    perToken
+  );
+}
