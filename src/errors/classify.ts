@@ -103,7 +103,7 @@ function codeFromMessage(message: string): ErrorCode | undefined {
 /** Refines a code using the message where the type alone is too coarse. */
 function refine(code: ErrorCode, message: string): ErrorCode {
   if (code === "INVALID_REQUEST" && CONTEXT_PATTERN.test(message)) return "CONTEXT_LENGTH";
-  if (code === "NOT_FOUND" && /\bmodel\b/i.test(message)) return "MODEL_NOT_FOUND";
+  if (code === "NOT_FOUND" && /\bmodels?\b/i.test(message)) return "MODEL_NOT_FOUND";
   if (code === "SERVER_ERROR" && /overloaded/i.test(message)) return "OVERLOADED";
   return code;
 }

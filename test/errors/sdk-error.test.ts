@@ -1,0 +1,62 @@
+/**
+ * The SdkError family: real Errors, tagged, JSON-safe, recognizable across package copies.
+ */
+import { describe, expect, it } from "vitest";
+import { AbortError, ConfigError, isSdkError, ProviderError, SdkError, sdkErrorFromJSON } from "../../src/index.ts";
+
+describe("SdkError", () => {
+  const error = new ProviderError("Overloaded", {
+    code: "OVERLOADED",
+    retryable: true,
+    status: 529,
+    retryAfterMs: 1000,
+    provider: "anthropic",
+    requestId: "req_1",
+    providerCode: "overloaded_error",
+    cause: new Error("inner"),
+  });
+
+  it("is a real Error with a stack, a cause and a literal name", () => {
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(SdkError);
+    expect(error.name).toBe("ProviderError");
+    expect(error._tag).toBe("ProviderError");
+    expect(error.stack).toContain("ProviderError");
+    expect((error.cause as Error).message).toBe("inner");
+  });
+
+  it("round-trips through JSON and back to a live error of the same class", () => {
+    const json = JSON.parse(JSON.stringify(error));
+    expect(json).toEqual({
+      _tag: "ProviderError",
+      name: "ProviderError",
+      code: "OVERLOADED",
+      message: "Overloaded",
+      retryable: true,
+      status: 529,
+      retryAfterMs: 1000,
+      provider: "anthropic",
+      requestId: "req_1",
+      providerCode: "overloaded_error",
+    });
+    const revived = sdkErrorFromJSON(json);
+    expect(revived).toBeInstanceOf(ProviderError);
+    expect(revived.toJSON()).toEqual(json);
+  });
+
+  it("survives structuredClone as JSON (what postMessage carries)", () => {
+    expect(structuredClone(error.toJSON())).toEqual(error.toJSON());
+  });
+
+  it("is recognized by its Symbol.for marker, also for an object from another copy of the package", () => {
+    expect(isSdkError(new ConfigError("bad", { code: "CONFIG_INVALID", path: "model" }))).toBe(true);
+    const foreign = Object.defineProperty(new Error("x"), Symbol.for("wisp.sdk-error"), { value: true });
+    expect(isSdkError(foreign)).toBe(true);
+    expect(isSdkError(new Error("plain"))).toBe(false);
+    expect(isSdkError(null)).toBe(false);
+  });
+
+  it("an AbortError is never retryable", () => {
+    expect(new AbortError("stop", { code: "ABORTED" }).retryable).toBe(false);
+  });
+});
