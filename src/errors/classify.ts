@@ -57,6 +57,8 @@ const PROVIDER_CODES: Record<string, ErrorCode> = {
   server_error: "SERVER_ERROR",
   unsupported_parameter: "INVALID_REQUEST",
   tool_use_failed: "INVALID_REQUEST",
+  request_forbidden: "PERMISSION",
+  unsupported_country_region_territory: "PERMISSION",
   // Gemini (google.rpc status)
   INVALID_ARGUMENT: "INVALID_REQUEST",
   FAILED_PRECONDITION: "INVALID_REQUEST",
@@ -84,6 +86,9 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   504: "TIMEOUT",
   529: "OVERLOADED",
 };
+
+/** Codes too coarse to beat a specific HTTP status. */
+const GENERIC_CODES = new Set<ErrorCode>(["INVALID_REQUEST", "SERVER_ERROR", "UNKNOWN"]);
 
 function codeFromStatus(status: number): ErrorCode {
   return STATUS_CODES[status] ?? (status >= 500 ? "SERVER_ERROR" : "UNKNOWN");
@@ -190,7 +195,11 @@ export function classifyProviderFailure(failure: ProviderFailure): ProviderError
     (payload?.code && PROVIDER_CODES[payload.code]) ||
     (payload?.type && PROVIDER_CODES[payload.type]) ||
     undefined;
-  if (code === undefined && status !== undefined) code = codeFromStatus(status);
+  if (status !== undefined && (code === undefined || GENERIC_CODES.has(code))) {
+    // A generic type ("invalid_request_error" is also sent for other 4xx) yields to a specific status.
+    const fromStatus = codeFromStatus(status);
+    if (code === undefined || !GENERIC_CODES.has(fromStatus)) code = fromStatus;
+  }
   code = code === undefined ? (codeFromMessage(message) ?? "UNKNOWN") : refine(code, message);
   if (payload?.spendLimit) code = "QUOTA_EXCEEDED";
 

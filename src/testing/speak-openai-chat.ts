@@ -15,7 +15,7 @@ import { randomId, toFragments, toPieces, type WireEvent } from "./wire-event.ts
 const STATUS_ERRORS: Record<number, { type: string; code: string | null }> = {
   400: { type: "invalid_request_error", code: null },
   401: { type: "invalid_request_error", code: "invalid_api_key" },
-  403: { type: "invalid_request_error", code: "unsupported_country_region_territory" },
+  403: { type: "request_forbidden", code: "unsupported_country_region_territory" },
   404: { type: "invalid_request_error", code: "model_not_found" },
   413: { type: "invalid_request_error", code: "request_too_large" },
   429: { type: "requests", code: "rate_limit_exceeded" },
