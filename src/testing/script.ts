@@ -34,6 +34,8 @@ export interface ScriptToolCall {
   name: string;
   args: JsonObject | string;
   id?: string;
+  /** The exact argument fragments to stream (default: the JSON cut every 12 characters). */
+  chunks?: string[];
 }
 
 /** One content part of a scripted answer. */

@@ -9,7 +9,7 @@
 import type { JsonObject } from "../types.ts";
 import type { ScriptedTurn } from "./script.ts";
 import { scriptedUsage } from "./scripted-usage.ts";
-import { randomId, toFragments, toPieces, type WireEvent } from "./wire-event.ts";
+import { argumentFragments, randomId, toPieces, type WireEvent } from "./wire-event.ts";
 
 const event = (data: JsonObject): WireEvent => ({ event: String(data.type), data: JSON.stringify(data) });
 
@@ -88,9 +88,8 @@ function blockEvents(part: NonNullable<ScriptedTurn["content"]>[number], index: 
           content_block: { type: "tool_use", id, name: part.name, input: {} },
         }),
       );
-      const json = typeof part.args === "string" ? part.args : JSON.stringify(part.args);
       delta({ type: "input_json_delta", partial_json: "" });
-      for (const partial_json of toFragments(json)) delta({ type: "input_json_delta", partial_json });
+      for (const partial_json of argumentFragments(part)) delta({ type: "input_json_delta", partial_json });
       break;
     }
   }

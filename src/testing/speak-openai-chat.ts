@@ -10,7 +10,7 @@
 import type { JsonObject, JsonValue } from "../types.ts";
 import type { ScriptedTurn } from "./script.ts";
 import { scriptedUsage } from "./scripted-usage.ts";
-import { randomId, toFragments, toPieces, type WireEvent } from "./wire-event.ts";
+import { argumentFragments, randomId, toPieces, type WireEvent } from "./wire-event.ts";
 
 const STATUS_ERRORS: Record<number, { type: string; code: string | null }> = {
   400: { type: "invalid_request_error", code: null },
@@ -72,8 +72,7 @@ export function speakOpenAIChat(turn: ScriptedTurn, model: string, includeUsage:
         function: { name: part.name, arguments: "" },
       };
       events.push(chunk({ tool_calls: [call] }));
-      const json = typeof part.args === "string" ? part.args : JSON.stringify(part.args);
-      for (const fragment of toFragments(json)) {
+      for (const fragment of argumentFragments(part)) {
         events.push(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
       }
     }

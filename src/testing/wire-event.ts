@@ -23,7 +23,15 @@ export function toPieces(text: string | string[]): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-/** Splits a JSON string into a few fragments, cutting inside strings as providers do. */
+/** The argument fragments of a scripted tool call: its own chunks, or its JSON cut into pieces. */
+export function argumentFragments(call: { args: unknown; chunks?: string[] }): string[] {
+  if (call.chunks !== undefined) return call.chunks;
+  const json = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
+  // A tool without arguments streams no fragment at all (Anthropic sends only its empty first delta).
+  return json === "{}" ? [] : toFragments(json);
+}
+
+/** Splits a JSON string into fragments, cutting inside strings as providers do. */
 export function toFragments(json: string, size = 12): string[] {
   const fragments: string[] = [];
   for (let i = 0; i < json.length; i += size) fragments.push(json.slice(i, i + size));

@@ -61,7 +61,11 @@ describe("classifying recorded error bodies", () => {
   it("OpenAI 400 unsupported_parameter (body only) is INVALID_REQUEST", () => {
     const body = fixtureJson("openai-chat/error-400-unsupported_parameter.body.json");
     const error = classifyProviderFailure({ provider: "openai-chat", status: 400, body });
-    expect(error).toMatchObject({ code: "INVALID_REQUEST", providerCode: "unsupported_parameter", retryable: false });
+    expect(error).toMatchObject({
+      code: "INVALID_REQUEST",
+      providerCode: "unsupported_parameter",
+      retryable: false,
+    });
   });
 
   it("OpenAI Responses 400 model_not_found with param model is MODEL_NOT_FOUND despite the 400", () => {
@@ -71,7 +75,12 @@ describe("classifying recorded error bodies", () => {
 
   it("Gemini 404 NOT_FOUND naming a model is MODEL_NOT_FOUND", () => {
     const error = fromFixture("gemini/error-404-not-found.json", "gemini");
-    expect(error).toMatchObject({ code: "MODEL_NOT_FOUND", status: 404, providerCode: "NOT_FOUND", retryable: false });
+    expect(error).toMatchObject({
+      code: "MODEL_NOT_FOUND",
+      status: 404,
+      providerCode: "NOT_FOUND",
+      retryable: false,
+    });
   });
 
   it("Gemini 429 RESOURCE_EXHAUSTED is RATE_LIMITED and takes RetryInfo.retryDelay as the wait", () => {
@@ -85,14 +94,20 @@ describe("classifying by signal strength", () => {
   it("an overloaded_error event with no status is OVERLOADED and retryable", () => {
     const error = classifyProviderFailure({
       provider: "anthropic",
-      body: { type: "error", error: { details: null, type: "overloaded_error", message: "Overloaded" }, request_id: "  req_x" },
+      body: {
+        type: "error",
+        error: { details: null, type: "overloaded_error", message: "Overloaded" },
+        request_id: "  req_x",
+      },
     });
     expect(error).toMatchObject({ code: "OVERLOADED", retryable: true, requestId: "req_x" });
     expect(error.status).toBeUndefined();
   });
 
   it("a 529 with a non-JSON body is OVERLOADED from the status alone", () => {
-    expect(classifyProviderFailure({ provider: "anthropic", status: 529, body: "<html>busy</html>" })).toMatchObject({
+    expect(
+      classifyProviderFailure({ provider: "anthropic", status: 529, body: "<html>busy</html>" }),
+    ).toMatchObject({
       code: "OVERLOADED",
       retryable: true,
     });
@@ -130,7 +145,11 @@ describe("classifying by signal strength", () => {
       status: 429,
       body: {
         type: "error",
-        error: { type: "rate_limit_error", message: "limit", details: { error_code: "enforced_spend_limit_reached" } },
+        error: {
+          type: "rate_limit_error",
+          message: "limit",
+          details: { error_code: "enforced_spend_limit_reached" },
+        },
       },
     });
     expect(error).toMatchObject({ code: "QUOTA_EXCEEDED", retryable: false });
@@ -140,7 +159,9 @@ describe("classifying by signal strength", () => {
     const quota = classifyProviderFailure({
       provider: "openai-chat",
       status: 429,
-      body: { error: { message: "quota", type: "insufficient_quota", param: null, code: "insufficient_quota" } },
+      body: {
+        error: { message: "quota", type: "insufficient_quota", param: null, code: "insufficient_quota" },
+      },
     });
     expect(quota).toMatchObject({ code: "QUOTA_EXCEEDED", retryable: false });
     const rate = classifyProviderFailure({
@@ -157,7 +178,8 @@ describe("classifying by signal strength", () => {
       status: 400,
       body: {
         error: {
-          message: "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens.",
+          message:
+            "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens.",
           type: "invalid_request_error",
           param: "messages",
           code: "context_length_exceeded",
@@ -168,7 +190,13 @@ describe("classifying by signal strength", () => {
     const anthropic = classifyProviderFailure({
       provider: "anthropic",
       status: 400,
-      body: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" } },
+      body: {
+        type: "error",
+        error: {
+          type: "invalid_request_error",
+          message: "prompt is too long: 208310 tokens > 200000 maximum",
+        },
+      },
     });
     expect(anthropic.code).toBe("CONTEXT_LENGTH");
   });
@@ -179,7 +207,9 @@ describe("retry-after", () => {
     expect(retryAfterFromHeaders(new Headers({ "retry-after-ms": "1500", "retry-after": "9" }))).toBe(1500);
     expect(retryAfterFromHeaders(new Headers({ "retry-after": "2" }))).toBe(2000);
     const now = Date.parse("2026-11-22T10:00:00Z");
-    expect(retryAfterFromHeaders(new Headers({ "retry-after": "Sun, 22 Nov 2026 10:00:07 GMT" }), now)).toBe(7000);
+    expect(retryAfterFromHeaders(new Headers({ "retry-after": "Sun, 22 Nov 2026 10:00:07 GMT" }), now)).toBe(
+      7000,
+    );
     expect(retryAfterFromHeaders(new Headers({ "retry-after": "soon" }))).toBeUndefined();
     expect(retryAfterFromHeaders(new Headers())).toBeUndefined();
   });
@@ -195,7 +225,9 @@ describe("retry-after", () => {
 
 describe("thrown errors", () => {
   it("recognizes the network failures of each runtime", () => {
-    const undici = new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) });
+    const undici = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }),
+    });
     for (const error of [
       undici,
       new TypeError("terminated"),
@@ -204,7 +236,9 @@ describe("thrown errors", () => {
       new TypeError("Load failed"),
       new TypeError("error sending request for url (http://127.0.0.1:1/): connection refused"),
       new Error("Network connection lost."),
-      Object.assign(new Error("Unable to connect. Is the computer able to access the url?"), { code: "ConnectionRefused" }),
+      Object.assign(new Error("Unable to connect. Is the computer able to access the url?"), {
+        code: "ConnectionRefused",
+      }),
     ]) {
       expect(isNetworkFailure(error)).toBe(true);
       expect(classifyThrown(error, { provider: "anthropic" })).toMatchObject({
@@ -220,7 +254,10 @@ describe("thrown errors", () => {
     const controller = new AbortController();
     const reason = new Error("user pressed stop");
     controller.abort(reason);
-    const error = classifyThrown(new TypeError("terminated"), { provider: "openai-chat", signal: controller.signal });
+    const error = classifyThrown(new TypeError("terminated"), {
+      provider: "openai-chat",
+      signal: controller.signal,
+    });
     expect(error).toMatchObject({ _tag: "AbortError", code: "ABORTED", retryable: false });
     expect(error.cause).toBe(reason);
   });
@@ -230,6 +267,11 @@ describe("thrown errors", () => {
       provider: "anthropic",
       timeout: "No data arrived for 50 ms",
     });
-    expect(error).toMatchObject({ _tag: "RequestError", code: "TIMEOUT", retryable: true, message: "No data arrived for 50 ms" });
+    expect(error).toMatchObject({
+      _tag: "RequestError",
+      code: "TIMEOUT",
+      retryable: true,
+      message: "No data arrived for 50 ms",
+    });
   });
 });

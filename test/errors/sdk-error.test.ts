@@ -2,7 +2,14 @@
  * The SdkError family: real Errors, tagged, JSON-safe, recognizable across package copies.
  */
 import { describe, expect, it } from "vitest";
-import { AbortError, ConfigError, isSdkError, ProviderError, SdkError, sdkErrorFromJSON } from "../../src/index.ts";
+import {
+  AbortError,
+  ConfigError,
+  isSdkError,
+  ProviderError,
+  SdkError,
+  sdkErrorFromJSON,
+} from "../../src/index.ts";
 
 describe("SdkError", () => {
   const error = new ProviderError("Overloaded", {

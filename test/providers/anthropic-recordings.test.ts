@@ -3,13 +3,20 @@
  * whole and re-chunked at random byte boundaries. Expected values were read off the recordings.
  */
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage, ProviderPart, TextPart, ThinkingPart, ToolCallPart } from "../../src/index.ts";
+import type {
+  AssistantMessage,
+  ProviderPart,
+  TextPart,
+  ThinkingPart,
+  ToolCallPart,
+} from "../../src/index.ts";
 import { chunksToSse, fixtureBytes, rechunk } from "../support/fixtures.ts";
 import { replay } from "../support/replay.ts";
 
 const parts = <T extends AssistantMessage["content"][number]["type"]>(message: AssistantMessage, type: T) =>
   message.content.filter((part) => part.type === type);
-const text = (message: AssistantMessage) => (parts(message, "text") as TextPart[]).map((part) => part.text).join("");
+const text = (message: AssistantMessage) =>
+  (parts(message, "text") as TextPart[]).map((part) => part.text).join("");
 
 interface Case {
   file: string;
@@ -89,7 +96,11 @@ const cases: Case[] = [
   {
     file: "anthropic/redacted-thinking.sse",
     check(message) {
-      expect(message.content.map((part) => part.type)).toEqual(["redacted_thinking", "redacted_thinking", "text"]);
+      expect(message.content.map((part) => part.type)).toEqual([
+        "redacted_thinking",
+        "redacted_thinking",
+        "text",
+      ]);
       for (const part of message.content.slice(0, 2)) {
         expect(part.type === "redacted_thinking" && part.data.length > 100).toBe(true);
       }
@@ -101,7 +112,13 @@ const cases: Case[] = [
   {
     file: "anthropic/server-tool-code-execution.sse",
     check(message) {
-      expect(message.content.map((part) => part.type)).toEqual(["thinking", "text", "provider", "provider", "text"]);
+      expect(message.content.map((part) => part.type)).toEqual([
+        "thinking",
+        "text",
+        "provider",
+        "provider",
+        "text",
+      ]);
       const [use, result] = message.content.slice(2, 4) as [ProviderPart, ProviderPart];
       expect(use.provider).toBe("anthropic");
       expect(use.block).toEqual({
@@ -146,7 +163,9 @@ const cases: Case[] = [
       const blocks = (parts(message, "provider") as ProviderPart[]).map((part) => part.block.type);
       expect(blocks.filter((type) => type === "server_tool_use")).toHaveLength(11);
       expect(blocks.filter((type) => type === "web_search_tool_result")).toHaveLength(10);
-      expect((message.content[2] as ProviderPart).block.input).toEqual({ query: "San Francisco weather today" });
+      expect((message.content[2] as ProviderPart).block.input).toEqual({
+        query: "San Francisco weather today",
+      });
       expect(message.stopReason).toBe("pauseTurn");
       expect(message.rawStopReason).toBe("pause_turn");
       expect(message.usage).toMatchObject({ input: 404500, output: 943, reasoning: 261 });
@@ -157,7 +176,12 @@ const cases: Case[] = [
     check(message) {
       expect(message.content).toEqual([
         { type: "text", text: "I'll check the current weather in Paris for you." },
-        { type: "tool_call", id: "toolu_01NRLabsLyVHZPKxbKvkfSMn", name: "get_weather", args: { location: "Paris" } },
+        {
+          type: "tool_call",
+          id: "toolu_01NRLabsLyVHZPKxbKvkfSMn",
+          name: "get_weather",
+          args: { location: "Paris" },
+        },
       ]);
       expect(message.stopReason).toBe("toolUse");
       expect(message.usage).toMatchObject({ input: 377, output: 65 });
@@ -172,9 +196,9 @@ const cases: Case[] = [
       expect(call.name).toBe("make_file");
       // The arguments were cut off by max_tokens: nothing parsed, the raw text kept.
       expect(call.args).toEqual({});
-      expect(call.rawArgs?.startsWith('{"filename": "taxes.txt", "lines_of_text": [\n"# COMPREHENSIVE TAX GUIDE')).toBe(
-        true,
-      );
+      expect(
+        call.rawArgs?.startsWith('{"filename": "taxes.txt", "lines_of_text": [\n"# COMPREHENSIVE TAX GUIDE'),
+      ).toBe(true);
       expect(call.rawArgs?.endsWith('\n"Filing taxes')).toBe(true);
       expect(message.stopReason).toBe("maxTokens");
       expect(message.usage).toMatchObject({ input: 450, output: 124 });
@@ -195,7 +219,10 @@ describe("Anthropic recordings", () => {
       const bytes = fixtureBytes(file);
       const whole = await replay("anthropic/claude-sonnet-4-5", [bytes]);
       for (const seed of [1, 2, 3]) {
-        const { message } = await replay("anthropic/claude-sonnet-4-5", rechunk(bytes, seed, bytes.length > 50_000 ? 400 : 24));
+        const { message } = await replay(
+          "anthropic/claude-sonnet-4-5",
+          rechunk(bytes, seed, bytes.length > 50_000 ? 400 : 24),
+        );
         check(message);
         expect({ ...message, id: "", timestamp: 0 }).toEqual({ ...whole.message, id: "", timestamp: 0 });
       }

@@ -11,7 +11,9 @@ import { replay } from "../support/replay.ts";
 const text = (message: AssistantMessage) =>
   (message.content.filter((part) => part.type === "text") as TextPart[]).map((part) => part.text).join("");
 const thinking = (message: AssistantMessage) =>
-  (message.content.filter((part) => part.type === "thinking") as ThinkingPart[]).map((part) => part.text).join("");
+  (message.content.filter((part) => part.type === "thinking") as ThinkingPart[])
+    .map((part) => part.text)
+    .join("");
 
 interface Case {
   file: string;
@@ -65,7 +67,9 @@ const cases: Case[] = [
     file: "openai-chat/n2-multiple-choices.sse",
     check(message) {
       // Only choice 0 is read; choice 1's chunks interleave and are ignored.
-      expect(text(message).startsWith("I'm unable to provide real-time weather updates. To get the latest")).toBe(true);
+      expect(
+        text(message).startsWith("I'm unable to provide real-time weather updates. To get the latest"),
+      ).toBe(true);
       expect(text(message)).toHaveLength(277);
       expect(message.usage).toMatchObject({ input: 26, output: 104 });
     },
@@ -74,7 +78,12 @@ const cases: Case[] = [
     file: "openai-chat/tool-call-obfuscation.sse",
     check(message) {
       expect(message.content).toEqual([
-        { type: "tool_call", id: "call_ZR5UUuTt3pf61kjwAJIYdVMj", name: "get_capital", args: { country: "UK" } },
+        {
+          type: "tool_call",
+          id: "call_ZR5UUuTt3pf61kjwAJIYdVMj",
+          name: "get_capital",
+          args: { country: "UK" },
+        },
       ]);
       expect(message.stopReason).toBe("toolUse");
       expect(message.usage).toMatchObject({ input: 53, output: 15 });
@@ -112,7 +121,9 @@ const cases: Case[] = [
     check(message) {
       expect(thinking(message)).toBe("This is a simple arithmetic question. 2+2 equals 4.");
       const part = message.content[0] as ThinkingPart;
-      expect(part.signature?.startsWith("Et0BCkgIChACGAIqQA2s7h7tA7IG35fbwVkou9PM2hANVJNUwcEM4q12fTRDK6y3v6Y")).toBe(true);
+      expect(
+        part.signature?.startsWith("Et0BCkgIChACGAIqQA2s7h7tA7IG35fbwVkou9PM2hANVJNUwcEM4q12fTRDK6y3v6Y"),
+      ).toBe(true);
       expect(text(message)).toBe("2 + 2 = 4");
       // OpenRouter reports the cost itself; it wins over the price table.
       expect(message.usage).toMatchObject({ input: 43, output: 36, reasoning: 13, costUsd: 0.000669 });
@@ -154,7 +165,9 @@ describe("OpenAI Chat Completions and compatible recordings", () => {
         retryable: false,
       });
       expect(message.error?.message.startsWith("Tool call validation failed")).toBe(true);
-      expect(thinking(message).startsWith("We need to call the tool with invalid parameters first, then")).toBe(true);
+      expect(
+        thinking(message).startsWith("We need to call the tool with invalid parameters first, then"),
+      ).toBe(true);
       expect(thinking(message)).toHaveLength(412);
       expect(events.at(-1)?.type).toBe("error");
     }
@@ -165,7 +178,11 @@ describe("OpenAI Chat Completions and compatible recordings", () => {
       fixtureBytes("openai-compatible/openrouter-error-chunk-midstream.sse"),
     ]);
     expect(message.stopReason).toBe("error");
-    expect(message.error).toMatchObject({ _tag: "ProviderError", status: 400, message: "Token limit reached" });
+    expect(message.error).toMatchObject({
+      _tag: "ProviderError",
+      status: 400,
+      message: "Token limit reached",
+    });
     expect(thinking(message)).toBe("We need to respond to a greeting. The user");
   });
 });

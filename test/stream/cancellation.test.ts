@@ -5,10 +5,10 @@
  * text delta until the client leaves, so a turn that did not really stop would hang past the timeout.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LoopbackServer } from "../../runtime/node/index.ts";
 import { serveScriptedModel } from "../../runtime/node/index.ts";
 import { streamTurn, type TurnOptions } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedModel } from "../../src/testing/index.ts";
-import type { LoopbackServer } from "../../runtime/node/index.ts";
 import { HELLO } from "../support/replay.ts";
 
 const TEXT = { content: [{ type: "text" as const, text: ["first ", "second ", "third"] }] };

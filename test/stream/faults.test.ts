@@ -17,7 +17,10 @@ const ANSWER: ScriptedTurn = { content: [{ type: "text", text: "Hello there frie
 
 async function run(script: ScriptedTurn[], model: string, options: Partial<TurnOptions> = {}) {
   const scripted = createScriptedModel({ script });
-  const turn = streamTurn({ messages: [HELLO] }, { model, apiKey: "k", fetch: scripted.fetch, retry: FAST_RETRY, ...options });
+  const turn = streamTurn(
+    { messages: [HELLO] },
+    { model, apiKey: "k", fetch: scripted.fetch, retry: FAST_RETRY, ...options },
+  );
   const events: TurnEvent[] = [];
   for await (const event of turn) events.push(event);
   const message = await turn.message;
@@ -43,7 +46,11 @@ for (const { name, model } of PROVIDERS) {
     for (const expected of HTTP_CASES) {
       it(`HTTP ${expected.status} fails as ${expected.code} after ${expected.retryable ? 2 : 0} retries`, async () => {
         const fault: ScriptedTurn = {
-          fault: { type: "http", status: expected.status, message: expected.status === 404 ? "model: nope" : "scripted" },
+          fault: {
+            type: "http",
+            status: expected.status,
+            message: expected.status === 404 ? "model: nope" : "scripted",
+          },
         };
         const { message, retries, scripted } = await run([fault, fault, fault], model);
         expect(message.stopReason).toBe("error");
@@ -65,19 +72,29 @@ for (const { name, model } of PROVIDERS) {
         model,
       );
       expect(retries).toHaveLength(1);
-      expect(retries[0]).toMatchObject({ attempt: 1, delayMs: 30, error: { code: "RATE_LIMITED", retryAfterMs: 30 } });
+      expect(retries[0]).toMatchObject({
+        attempt: 1,
+        delayMs: 30,
+        error: { code: "RATE_LIMITED", retryAfterMs: 30 },
+      });
       expect(message.stopReason).toBe("complete");
       expect(message.content).toEqual([{ type: "text", text: "Hello there friend" }]);
     });
 
     it("a retry-after longer than the cap is not waited for: the error reports the wait", async () => {
-      const { message, retries } = await run([{ fault: { type: "http", status: 429, retryAfter: 120 } }, ANSWER], model);
+      const { message, retries } = await run(
+        [{ fault: { type: "http", status: 429, retryAfter: 120 } }, ANSWER],
+        model,
+      );
       expect(retries).toHaveLength(0);
       expect(message.error).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: 120_000 });
     });
 
     it("x-should-retry: false stops the retry of a 529", async () => {
-      const { message, retries } = await run([{ fault: { type: "http", status: 529, shouldRetry: false } }, ANSWER], model);
+      const { message, retries } = await run(
+        [{ fault: { type: "http", status: 529, shouldRetry: false } }, ANSWER],
+        model,
+      );
       expect(retries).toHaveLength(0);
       expect(message.error).toMatchObject({ code: "OVERLOADED", retryable: false });
     });
@@ -100,12 +117,17 @@ for (const { name, model } of PROVIDERS) {
       expect(message.error).toMatchObject({ _tag: "ProviderError", retryable: true });
       expect(message.error?.code).toBe(name === "anthropic" ? "OVERLOADED" : "SERVER_ERROR");
       const text = message.content[0];
-      expect(text?.type === "text" && text.text.length > 0 && "Hello there friend".startsWith(text.text)).toBe(true);
+      expect(
+        text?.type === "text" && text.text.length > 0 && "Hello there friend".startsWith(text.text),
+      ).toBe(true);
       expect(events.at(-1)).toMatchObject({ type: "error", message });
     });
 
     it("a mid-stream error event before any output is retried", async () => {
-      const { message, retries } = await run([{ ...ANSWER, fault: { type: "error-event", afterEvents: 1 } }, ANSWER], model);
+      const { message, retries } = await run(
+        [{ ...ANSWER, fault: { type: "error-event", afterEvents: 1 } }, ANSWER],
+        model,
+      );
       expect(retries).toHaveLength(1);
       expect(message.stopReason).toBe("complete");
       expect(message.content).toEqual([{ type: "text", text: "Hello there friend" }]);
@@ -125,9 +147,13 @@ for (const { name, model } of PROVIDERS) {
     });
 
     it("a stalled stream hits the idle timeout: TIMEOUT, with the partial text", async () => {
-      const { message, scripted } = await run([{ ...ANSWER, fault: { type: "stall", afterEvents: 4 } }], model, {
-        idleTimeoutMs: 80,
-      });
+      const { message, scripted } = await run(
+        [{ ...ANSWER, fault: { type: "stall", afterEvents: 4 } }],
+        model,
+        {
+          idleTimeoutMs: 80,
+        },
+      );
       expect(message.error).toMatchObject({ _tag: "RequestError", code: "TIMEOUT", retryable: true });
       expect(message.error?.message).toContain("80 ms");
       expect(message.content[0]?.type).toBe("text");
@@ -135,14 +161,19 @@ for (const { name, model } of PROVIDERS) {
     });
 
     it("headers that never come hit the idle timeout and are retried", async () => {
-      const { message, retries } = await run([{ ...ANSWER, headersDelayMs: 5_000 }, ANSWER], model, { idleTimeoutMs: 60 });
+      const { message, retries } = await run([{ ...ANSWER, headersDelayMs: 5_000 }, ANSWER], model, {
+        idleTimeoutMs: 60,
+      });
       expect(retries).toHaveLength(1);
       expect(retries[0]?.error.code).toBe("TIMEOUT");
       expect(message.stopReason).toBe("complete");
     });
 
     it("malformed JSON in the stream is STREAM_MALFORMED and keeps what came before", async () => {
-      const { message } = await run([{ ...ANSWER, fault: { type: "malformed-json", afterEvents: 4 } }], model);
+      const { message } = await run(
+        [{ ...ANSWER, fault: { type: "malformed-json", afterEvents: 4 } }],
+        model,
+      );
       expect(message.error).toMatchObject({ _tag: "ParseError", code: "STREAM_MALFORMED", retryable: false });
       expect(message.content[0]?.type).toBe("text");
     });
@@ -153,7 +184,12 @@ for (const { name, model } of PROVIDERS) {
         model,
       );
       expect(message.stopReason).toBe("toolUse");
-      expect(message.content[0]).toMatchObject({ type: "tool_call", name: "calc", args: {}, rawArgs: '{"a": 1, "b": ' });
+      expect(message.content[0]).toMatchObject({
+        type: "tool_call",
+        name: "calc",
+        args: {},
+        rawArgs: '{"a": 1, "b": ',
+      });
     });
   });
 }

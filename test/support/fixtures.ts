@@ -48,6 +48,8 @@ export function rechunk(bytes: Uint8Array, seed: number, maxSize = 40): Uint8Arr
 
 /** A `.chunks.jsonl` recording (data payloads only) framed back into SSE bytes. */
 export function chunksToSse(name: string): Uint8Array {
-  const lines = fixtureText(name).split("\n").filter((line) => line.trim() !== "");
+  const lines = fixtureText(name)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   return new TextEncoder().encode(lines.map((line) => `data: ${line}\n\n`).join(""));
 }

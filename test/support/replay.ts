@@ -2,7 +2,7 @@
  * Replays recorded response bytes through the whole `streamTurn` path: an injected fetch answers with
  * a Response whose body yields the given chunks.
  */
-import { streamTurn, type TurnEvent, type AssistantMessage } from "../../src/index.ts";
+import { type AssistantMessage, streamTurn, type TurnEvent } from "../../src/index.ts";
 
 /** A response body that yields `chunks` one by one. */
 export function bodyOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
@@ -33,4 +33,9 @@ export async function replay(
 }
 
 /** The user message most tests send. */
-export const HELLO = { id: "u1", role: "user" as const, content: [{ type: "text" as const, text: "hi" }], timestamp: 0 };
+export const HELLO = {
+  id: "u1",
+  role: "user" as const,
+  content: [{ type: "text" as const, text: "hi" }],
+  timestamp: 0,
+};

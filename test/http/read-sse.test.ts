@@ -1,0 +1,85 @@
+/**
+ * SSE framing: every line ending, chunks split anywhere (inside UTF-8 sequences too), comments.
+ */
+import { describe, expect, it } from "vitest";
+import { readSse, type SseEvent } from "../../src/http/read-sse.ts";
+import { rechunk } from "../support/fixtures.ts";
+import { bodyOf } from "../support/replay.ts";
+
+async function read(chunks: Uint8Array[]): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  await readSse(bodyOf(chunks), { onEvent: (event) => events.push(event) });
+  return events;
+}
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const EXPECTED: SseEvent[] = [
+  { event: "message_start", data: '{"text":"héllo 😊 世界"}' },
+  { event: undefined, data: "line one\nline two" },
+  { event: undefined, data: "[DONE]" },
+];
+
+describe("readSse", () => {
+  for (const [name, eol] of [
+    ["\\n", "\n"],
+    ["\\r\\n", "\r\n"],
+    ["\\r", "\r"],
+  ] as const) {
+    it(`reads events with ${name} line endings, comments dropped, multi-line data joined`, async () => {
+      const text = [
+        ": OPENROUTER PROCESSING",
+        "",
+        "event: message_start",
+        'data: {"text":"héllo 😊 世界"}',
+        "",
+        "data: line one",
+        "data: line two",
+        "",
+        "data: [DONE]",
+        "",
+        "",
+      ].join(eol);
+      expect(await read([encode(text)])).toEqual(EXPECTED);
+      for (const seed of [1, 2, 3, 4, 5])
+        expect(await read(rechunk(encode(text), seed, 3))).toEqual(EXPECTED);
+      // One byte at a time: every split point, including inside each multi-byte character.
+      expect(await read(rechunk(encode(text), 9, 1))).toEqual(EXPECTED);
+    });
+  }
+
+  it("stops reading and cancels the body once the handler is done", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encode("data: 1\n\ndata: 2\n\n"));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const seen: string[] = [];
+    await readSse(body, { onEvent: (event) => seen.push(event.data), isDone: () => seen.length > 0 });
+    expect(seen).toEqual(["1", "2"]);
+    expect(cancelled).toBe(true);
+  });
+
+  it("a handler that throws rejects the read and cancels the body", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encode("data: bad\n\n"));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    await expect(
+      readSse(body, {
+        onEvent: () => {
+          throw new Error("bad event");
+        },
+      }),
+    ).rejects.toThrow("bad event");
+    expect(cancelled).toBe(true);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * The scripted model speaks the real wire formats: for the same content as a recording, it sends the
+ * same events in the same order, with the same JSON structure. Ids, timestamps and token counts
+ * differ by nature and are compared by type only; fields that only newer API versions add are listed
+ * and skipped.
+ */
+import { describe, expect, it } from "vitest";
+import { createScriptedModel, type ScriptPart } from "../../src/testing/index.ts";
+import { fixtureText } from "../support/fixtures.ts";
+
+interface Event {
+  event: string | undefined;
+  data: unknown;
+}
+
+function parseSse(text: string): Event[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .map((block) => {
+      let event: string | undefined;
+      const data: string[] = [];
+      for (const line of block.split(/\r?\n/)) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      }
+      return { event, raw: data.join("\n") };
+    })
+    .filter((entry) => entry.raw !== "")
+    .map(({ event, raw }) => ({ event, data: raw === "[DONE]" ? raw : JSON.parse(raw) }));
+}
+
+/** Fields real recordings carry that the scripted model leaves out (newer API additions, telemetry). */
+const RECORDING_ONLY = new Set([
+  "cache_creation",
+  "service_tier",
+  "inference_geo",
+  "stop_details",
+  "caller",
+  "obfuscation",
+]);
+/** Fields whose values are content and must match exactly. */
+const EXACT = new Set([
+  "type",
+  "text",
+  "thinking",
+  "partial_json",
+  "name",
+  "stop_reason",
+  "role",
+  "content",
+  "finish_reason",
+  "object",
+  "arguments",
+  "refusal",
+  "index",
+  "input",
+]);
+
+/** Fields that real servers send as a string or as null (older models have no system_fingerprint). */
+const NULLABLE_STRING = new Set(["system_fingerprint"]);
+
+function shape(value: unknown, key = ""): unknown {
+  if (NULLABLE_STRING.has(key)) return "string|null";
+  if (Array.isArray(value)) return value.map((item) => shape(item));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [child, inner] of Object.entries(value))
+      if (!RECORDING_ONLY.has(child)) out[child] = shape(inner, child);
+    return out;
+  }
+  if (EXACT.has(key) || value === null) return value;
+  return typeof value;
+}
+
+async function speak(
+  url: string,
+  body: object,
+  content: ScriptPart[],
+  stopReason?: string,
+): Promise<Event[]> {
+  const model = createScriptedModel({
+    script: [stopReason === undefined ? { content } : { content, stopReason }],
+  });
+  const response = await model.fetch(url, { method: "POST", body: JSON.stringify(body) });
+  return parseSse(await response.text());
+}
+
+/** The content parts of an Anthropic recording, with its exact delta pieces. */
+function anthropicScript(events: Event[]): ScriptPart[] {
+  const parts: ScriptPart[] = [];
+  for (const { data } of events) {
+    const event = data as Record<string, any>;
+    if (event.type === "content_block_start") {
+      const block = event.content_block;
+      if (block.type === "text") parts.push({ type: "text", text: [] });
+      if (block.type === "thinking") parts.push({ type: "thinking", text: [] });
+      if (block.type === "tool_use")
+        parts.push({ type: "tool_call", name: block.name, id: block.id, args: {}, chunks: [] });
+    }
+    if (event.type === "content_block_delta") {
+      const part = parts.at(-1) as any;
+      const delta = event.delta;
+      if (delta.type === "text_delta" || delta.type === "thinking_delta")
+        part.text.push(delta.text ?? delta.thinking);
+      if (delta.type === "signature_delta") part.signature = delta.signature;
+      if (delta.type === "input_json_delta" && delta.partial_json !== "")
+        part.chunks.push(delta.partial_json);
+    }
+  }
+  return parts;
+}
+
+/** The content parts of a Chat Completions recording (choice 0), with its exact pieces. */
+function openAIScript(events: Event[]): ScriptPart[] {
+  const parts: ScriptPart[] = [];
+  for (const { data } of events) {
+    if (data === "[DONE]") continue;
+    const delta = (data as any).choices?.[0]?.delta;
+    if (delta?.content) {
+      if (parts.at(-1)?.type !== "text") parts.push({ type: "text", text: [] });
+      ((parts.at(-1) as any).text as string[]).push(delta.content);
+    }
+    for (const call of delta?.tool_calls ?? []) {
+      if (call.id)
+        parts.push({ type: "tool_call", id: call.id, name: call.function.name, args: {}, chunks: [] });
+      else (parts.at(-1) as any).chunks.push(call.function.arguments);
+    }
+  }
+  return parts;
+}
+
+describe("the scripted model matches the recordings event for event", () => {
+  for (const file of [
+    "anthropic/text-sonnet-4-5.sse",
+    "anthropic/thinking-signature.sse",
+    "anthropic/tool-use-parallel-no-args.sse",
+  ]) {
+    it(`Anthropic: ${file}`, async () => {
+      const recorded = parseSse(fixtureText(file));
+      const stop = (recorded.find((e) => (e.data as any).type === "message_delta")?.data as any).delta
+        .stop_reason;
+      const spoken = await speak(
+        "https://api.anthropic.com/v1/messages",
+        { model: "claude-sonnet-4-5", stream: true },
+        anthropicScript(recorded),
+        stop,
+      );
+      expect(spoken.map((e) => e.event)).toEqual(recorded.map((e) => e.event));
+      expect(spoken.map((e) => shape(e.data))).toEqual(recorded.map((e) => shape(e.data)));
+    });
+  }
+
+  for (const file of [
+    "openai-chat/text-include-usage.sse",
+    "openai-chat/parallel-tool-calls-include-usage.sse",
+  ]) {
+    it(`OpenAI Chat Completions: ${file}`, async () => {
+      const recorded = parseSse(fixtureText(file));
+      const spoken = await speak(
+        "https://api.openai.com/v1/chat/completions",
+        { model: "gpt-4o-mini", stream: true, stream_options: { include_usage: true } },
+        openAIScript(recorded),
+      );
+      expect(spoken.map((e) => e.event)).toEqual(recorded.map((e) => e.event));
+      expect(spoken.map((e) => shape(e.data))).toEqual(recorded.map((e) => shape(e.data)));
+    });
+  }
+});
