@@ -177,12 +177,13 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
           return controller.close();
         }
         const frame = frames[sent++];
-        if (frame === undefined) {
+        if (frame !== undefined) controller.enqueue(encoder.encode(frame));
+        // Like a real server, end the response together with its last event.
+        if (sent >= frames.length && (fault === undefined || fault.afterEvents > frames.length)) {
           finished = true;
           completed++;
-          return controller.close();
+          controller.close();
         }
-        controller.enqueue(encoder.encode(frame));
       },
       cancel() {
         leave();

@@ -137,8 +137,8 @@ describe("the scripted model matches the recordings event for event", () => {
   ]) {
     it(`Anthropic: ${file}`, async () => {
       const recorded = parseSse(fixtureText(file));
-      const stop = (recorded.find((e) => (e.data as any).type === "message_delta")?.data as any).delta
-        .stop_reason;
+      const messageDelta = recorded.find((e) => (e.data as any).type === "message_delta")?.data as any;
+      const stop: string = messageDelta.delta.stop_reason;
       const spoken = await speak(
         "https://api.anthropic.com/v1/messages",
         { model: "claude-sonnet-4-5", stream: true },
