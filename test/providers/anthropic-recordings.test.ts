@@ -12,18 +12,14 @@ import type {
 } from "../../src/index.ts";
 import { chunksToSse, fixtureBytes, rechunk } from "../support/fixtures.ts";
 import { replay } from "../support/replay.ts";
+import { itReplaysRecordings, type RecordingCase } from "../support/replay-cases.ts";
 
 const parts = <T extends AssistantMessage["content"][number]["type"]>(message: AssistantMessage, type: T) =>
   message.content.filter((part) => part.type === type);
 const text = (message: AssistantMessage) =>
   (parts(message, "text") as TextPart[]).map((part) => part.text).join("");
 
-interface Case {
-  file: string;
-  check(message: AssistantMessage): void;
-}
-
-const cases: Case[] = [
+const cases: RecordingCase[] = [
   {
     file: "anthropic/text-sonnet-4-5.sse",
     check(message) {
@@ -207,27 +203,7 @@ const cases: Case[] = [
 ];
 
 describe("Anthropic recordings", () => {
-  for (const { file, check } of cases) {
-    it(`${file} replays whole to the recorded content, usage and stop reason`, async () => {
-      const { message, events } = await replay("anthropic/claude-sonnet-4-5", [fixtureBytes(file)]);
-      expect(message.error).toBeUndefined();
-      check(message);
-      expect(events.at(-1)).toEqual({ type: "turn-end", message });
-    });
-
-    it(`${file} gives the same message when split at random byte boundaries`, async () => {
-      const bytes = fixtureBytes(file);
-      const whole = await replay("anthropic/claude-sonnet-4-5", [bytes]);
-      for (const seed of [1, 2, 3]) {
-        const { message } = await replay(
-          "anthropic/claude-sonnet-4-5",
-          rechunk(bytes, seed, bytes.length > 50_000 ? 400 : 24),
-        );
-        check(message);
-        expect({ ...message, id: "", timestamp: 0 }).toEqual({ ...whole.message, id: "", timestamp: 0 });
-      }
-    });
-  }
+  itReplaysRecordings("anthropic/claude-sonnet-4-5", cases, [1, 2, 3]);
 
   it("takes the later input_tokens from message_delta over message_start (compatible endpoint)", async () => {
     const { message } = await replay("anthropic/claude-opus-4-5", [

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AssistantMessage, TextPart, ThinkingPart } from "../../src/index.ts";
 import { fixtureBytes, rechunk } from "../support/fixtures.ts";
 import { replay } from "../support/replay.ts";
+import { itReplaysRecordings, type RecordingCase } from "../support/replay-cases.ts";
 
 const text = (message: AssistantMessage) =>
   (message.content.filter((part) => part.type === "text") as TextPart[]).map((part) => part.text).join("");
@@ -15,12 +16,7 @@ const thinking = (message: AssistantMessage) =>
     .map((part) => part.text)
     .join("");
 
-interface Case {
-  file: string;
-  check(message: AssistantMessage): void;
-}
-
-const cases: Case[] = [
+const cases: RecordingCase[] = [
   {
     file: "openai-chat/text-include-usage.sse",
     check(message) {
@@ -132,23 +128,7 @@ const cases: Case[] = [
 ];
 
 describe("OpenAI Chat Completions and compatible recordings", () => {
-  for (const { file, check } of cases) {
-    it(`${file} replays whole to the recorded content, usage and stop reason`, async () => {
-      const { message } = await replay("openai/gpt-4o-mini", [fixtureBytes(file)]);
-      expect(message.error).toBeUndefined();
-      check(message);
-    });
-
-    it(`${file} gives the same message when split at random byte boundaries`, async () => {
-      const bytes = fixtureBytes(file);
-      const whole = await replay("openai/gpt-4o-mini", [bytes]);
-      for (const seed of [11, 12, 13]) {
-        const { message } = await replay("openai/gpt-4o-mini", rechunk(bytes, seed, 24));
-        check(message);
-        expect({ ...message, id: "", timestamp: 0 }).toEqual({ ...whole.message, id: "", timestamp: 0 });
-      }
-    });
-  }
+  itReplaysRecordings("openai/gpt-4o-mini", cases, [11, 12, 13]);
 
   it("Groq's event: error inside a 200 stream ends the turn with a typed error and keeps the reasoning", async () => {
     for (const chunks of [
