@@ -10,7 +10,7 @@ import type {
   ThinkingPart,
   ToolCallPart,
 } from "../../src/index.ts";
-import { chunksToSse, fixtureBytes, rechunk } from "../support/fixtures.ts";
+import { chunksToSse, fixtureBytes } from "../support/fixtures.ts";
 import { replay } from "../support/replay.ts";
 import { itReplaysRecordings, type RecordingCase } from "../support/replay-cases.ts";
 
