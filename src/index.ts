@@ -3,13 +3,57 @@
  *
  * @example
  * ```ts
- * import { streamTurn } from "wisp";
- * const turn = streamTurn({ messages }, { model: "anthropic/claude-sonnet-4-5", apiKey });
- * for await (const event of turn) if (event.type === "text-delta") console.log(event.delta);
+ * import { defineTool, runAgent } from "wisp";
+ * import { z } from "zod";
+ * const add = defineTool({ name: "add", description: "Adds", input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+ * const result = await runAgent({ model: "anthropic/claude-sonnet-4-5", apiKey, prompt: "2+3?", tools: [add] });
+ * if (result.ok) console.log(result.value.text);
  * ```
  *
  * @module
  */
+
+export type {
+  AgentEvent,
+  AgentResult,
+  AgentRun,
+  AgentRunResult,
+  ToolCallRecord,
+} from "./agent/agent-events.ts";
+export type { AgentConfig, AgentOptions } from "./agent/agent-options.ts";
+export { DEFAULT_MAX_STOP_BLOCKS, DEFAULT_TOOL_TIMEOUT_MS } from "./agent/agent-options.ts";
+export type { Budget, BudgetDetails } from "./agent/budget.ts";
+export { DEFAULT_MAX_TURNS } from "./agent/budget.ts";
+export type {
+  JsonSchemaToolDefinition,
+  ParsedArgs,
+  SchemaToolDefinition,
+  Tool,
+  ToolContext,
+  ToolOutput,
+} from "./agent/define-tool.ts";
+export { defineTool, formatIssues } from "./agent/define-tool.ts";
+export type {
+  HookDecisions,
+  HookEntry,
+  HookEvent,
+  HookFailurePolicy,
+  HookHandler,
+  HookInputBase,
+  HookInputs,
+  HookList,
+  Hooks,
+  PostToolUseDecision,
+  PostToolUseFailureDecision,
+  PreToolUseDecision,
+  PromptDecision,
+  StopHookDecision,
+  StopRunDecision,
+} from "./agent/hooks.ts";
+export { DEFAULT_HOOK_FAILURE_POLICY, DEFAULT_HOOK_TIMEOUTS } from "./agent/hooks.ts";
+export type { Err, Ok, Result } from "./agent/result.ts";
+export { runAgent, runAgentStream } from "./agent/run-agent.ts";
+export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from "./agent/standard-schema.ts";
 
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";
 export {

@@ -29,8 +29,14 @@ export type ErrorCode =
   | "STREAM_MALFORMED"
   | "STREAM_TRUNCATED"
   | "HOOK_FAILED"
+  | "HOOK_TIMEOUT"
+  | "HOOK_INVALID_DECISION"
   | "TOOL_FAILED"
+  | "TOOL_TIMEOUT"
+  | "TOOL_NOT_FOUND"
+  | "TOOL_INPUT_INVALID"
   | "BUDGET_EXCEEDED"
+  | "MAX_TURNS"
   | "UNKNOWN";
 
 /** The kinds of SdkError, one per class. */
@@ -56,6 +62,8 @@ export interface SdkErrorFields {
   providerCode?: string;
   /** Where in an input the problem is, for ConfigError (`messages.3.content`). */
   path?: string;
+  /** Structured facts about the failure (a budget's limit and usage, a hook's name and event). Plain JSON. */
+  details?: { [key: string]: unknown };
   cause?: unknown;
 }
 
@@ -72,6 +80,7 @@ export interface SerializedSdkError {
   requestId?: string;
   providerCode?: string;
   path?: string;
+  details?: { [key: string]: unknown };
 }
 
 const MARKER = Symbol.for("wisp.sdk-error");
@@ -90,6 +99,7 @@ export abstract class SdkError extends Error {
   readonly requestId?: string;
   readonly providerCode?: string;
   readonly path?: string;
+  readonly details?: { [key: string]: unknown };
 
   constructor(message: string, fields: SdkErrorFields) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -102,6 +112,7 @@ export abstract class SdkError extends Error {
     if (fields.requestId !== undefined) this.requestId = fields.requestId;
     if (fields.providerCode !== undefined) this.providerCode = fields.providerCode;
     if (fields.path !== undefined) this.path = fields.path;
+    if (fields.details !== undefined) this.details = fields.details;
   }
 
   /** A plain-JSON copy that survives `JSON.stringify` and `postMessage`. */
@@ -119,6 +130,7 @@ export abstract class SdkError extends Error {
     if (this.requestId !== undefined) json.requestId = this.requestId;
     if (this.providerCode !== undefined) json.providerCode = this.providerCode;
     if (this.path !== undefined) json.path = this.path;
+    if (this.details !== undefined) json.details = this.details;
     return json;
   }
 }

@@ -43,6 +43,11 @@ export interface TurnOptions {
   /** Prices that extend or override the built-in table. */
   prices?: PriceTable;
   compat?: CompatOptions;
+  /**
+   * Receives every event as it happens, instead of the iterator (which then yields nothing). Cheaper
+   * when the caller forwards events anyway; a throw from it is not caught.
+   */
+  onEvent?: (event: TurnEvent) => void;
 }
 
 /** A streamed model turn. Iterate it once for events; `.message` works with or without iterating. */
@@ -139,7 +144,7 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
   const queue = new EventQueue<TurnEvent>(() =>
     run.abort(new DOMException("The consumer stopped reading the stream", "AbortError")),
   );
-  const emit = (event: TurnEvent): void => queue.push(event);
+  const emit = options.onEvent ?? ((event: TurnEvent): void => queue.push(event));
   const userSignal = options.signal;
   const forward = (): void => run.abort(userSignal?.reason);
   if (userSignal?.aborted) run.abort(userSignal.reason);

@@ -1,0 +1,147 @@
+/**
+ * The turn loop: call the model, run the tools it asked for, repeat — until it stops asking, or a stop
+ * condition holds (abort, error, budget, turn limit, a hook). Whatever ends the run, every tool call in
+ * the conversation has a result, so the messages are always valid to continue from.
+ *
+ * @module
+ */
+
+import { abortErrorFrom } from "../errors/classify.ts";
+import type { SdkError } from "../errors/sdk-error.ts";
+import { streamTurn, type TurnOptions } from "../stream/stream-turn.ts";
+import type {
+  AssistantMessage,
+  ModelRequest,
+  ToolCallPart,
+  ToolResultPart,
+  TurnEvent,
+  Usage,
+} from "../types.ts";
+import { addUsage } from "../usage/usage.ts";
+import type { ToolCallRecord } from "./agent-events.ts";
+import { type Budget, checkBudget, maxTurnsReached } from "./budget.ts";
+import { endFrom, type LoopEnd } from "./loop-end.ts";
+import type { RunContext } from "./run-context.ts";
+import { runHooks } from "./run-hooks.ts";
+import { notRunResult, runToolCalls } from "./run-tool-calls.ts";
+import { userMessage } from "./user-message.ts";
+
+/** What the loop needs besides the run context. */
+export interface LoopSetup {
+  /** The request, less the messages (they come from the run context each turn). */
+  request: Omit<ModelRequest, "messages">;
+  /** How to reach the model; the loop adds the signal and the event forwarding. */
+  turnOptions: Omit<TurnOptions, "signal" | "onEvent">;
+  budget: Budget | undefined;
+  maxTurns: number;
+  maxStopBlocks: number;
+}
+
+/** Totals the loop keeps as it goes. */
+export interface LoopTally {
+  usage: Usage;
+  toolCalls: ToolCallRecord[];
+}
+
+function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
+  return message.content.filter((part): part is ToolCallPart => part.type === "tool_call");
+}
+
+function pushResults(run: RunContext, results: ToolResultPart[]): void {
+  if (results.length === 0) return;
+  run.messages.push({
+    id: crypto.randomUUID(),
+    role: "tool_result",
+    content: results,
+    timestamp: Date.now(),
+  });
+}
+
+/** Gives every tool call of `message` a "not run" result, so no call is left without one. */
+function closeToolCalls(run: RunContext, message: AssistantMessage, why: string): void {
+  pushResults(
+    run,
+    toolCallsOf(message).map((call) => notRunResult(call, why)),
+  );
+}
+
+/** One model turn, its events forwarded to the run. Resolves with the message and the turn's error. */
+async function modelTurn(
+  run: RunContext,
+  setup: LoopSetup,
+): Promise<{ message: AssistantMessage; error?: SdkError }> {
+  let error: SdkError | undefined;
+  const onEvent = (event: TurnEvent): void => {
+    if (event.type === "turn-start") run.emit({ ...event, turn: run.turn });
+    else {
+      if (event.type === "error") error = event.error;
+      run.emit(event);
+    }
+  };
+  const turn = streamTurn(
+    { ...setup.request, messages: run.messages.slice() },
+    { ...setup.turnOptions, signal: run.signal, onEvent },
+  );
+  const message = await turn.message;
+  return error === undefined ? { message } : { message, error };
+}
+
+/** Runs turns until the run ends; appends every message to `run.messages` and sums into `tally`. */
+export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<LoopEnd> {
+  let stopBlocks = 0;
+  for (;;) {
+    if (run.signal.aborted) return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
+    run.turn++;
+    const { message, error } = await modelTurn(run, setup);
+    run.messages.push(message);
+    tally.usage = addUsage(tally.usage, message.usage);
+    if (error !== undefined) {
+      closeToolCalls(
+        run,
+        message,
+        error.code === "ABORTED" ? "the run was aborted" : "the model turn failed",
+      );
+      return { stopReason: message.stopReason, error };
+    }
+    const toolCalls = toolCallsOf(message);
+    const wantsMore = toolCalls.length > 0 || message.stopReason === "pauseTurn";
+    const over =
+      checkBudget(setup.budget, tally.usage, run.turn, wantsMore) ??
+      (wantsMore && run.turn >= setup.maxTurns ? maxTurnsReached(setup.maxTurns, tally.usage) : undefined);
+    if (over !== undefined) {
+      closeToolCalls(run, message, over.message);
+      const limit = String(over.details?.limit);
+      return {
+        stopReason: over.code === "MAX_TURNS" ? "maxTurns" : "budget",
+        error: over,
+        stopDetail: limit,
+      };
+    }
+    if (toolCalls.length > 0) {
+      const outcome = await runToolCalls(toolCalls, run);
+      pushResults(run, outcome.results);
+      tally.toolCalls.push(...outcome.records);
+      const ended = endFrom(outcome.control, run.signal);
+      if (ended !== undefined) return ended;
+      continue;
+    }
+    if (wantsMore) continue; // pauseTurn: the provider paused a long turn; sending it back resumes it
+    if (stopBlocks >= setup.maxStopBlocks) return { stopReason: message.stopReason };
+    const stop = await runHooks(
+      "stop",
+      {
+        sessionId: run.sessionId,
+        messages: run.messages,
+        turn: run.turn,
+        message,
+        stopReason: message.stopReason,
+      },
+      run,
+    );
+    const ended = endFrom(stop, run.signal);
+    if (ended !== undefined) return ended;
+    if (stop.kind !== "block") return { stopReason: message.stopReason };
+    stopBlocks++;
+    run.messages.push(userMessage([{ type: "text", text: stop.reason }]));
+  }
+}

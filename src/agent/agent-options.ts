@@ -1,0 +1,53 @@
+/**
+ * The options of an agent run: how to reach the model (everything `streamTurn` takes), the model
+ * parameters, the tools and hooks, and the limits.
+ *
+ * @module
+ */
+
+import type { TurnOptions } from "../stream/stream-turn.ts";
+import type { ImagePart, Message, ThinkingLevel, UserContentPart } from "../types.ts";
+import type { Budget } from "./budget.ts";
+import type { Tool } from "./define-tool.ts";
+import type { Hooks } from "./hooks.ts";
+
+/** Everything that configures runs, apart from their input. Sessions keep this between runs. */
+export interface AgentConfig extends Omit<TurnOptions, "signal" | "onEvent"> {
+  systemPrompt?: string;
+  tools?: ReadonlyArray<Tool<unknown>>;
+  hooks?: Hooks;
+  /** How hard the model thinks: mapped to Anthropic's budget_tokens, OpenAI's reasoning_effort. Default off. */
+  thinking?: ThinkingLevel;
+  /** The output limit per turn (the answer; Anthropic's thinking budget comes on top). */
+  maxTokens?: number;
+  temperature?: number;
+  stopSequences?: string[];
+  /** Model turns per run; default {@link DEFAULT_MAX_TURNS}. Reaching it ends the run with stopReason `maxTurns`. */
+  maxTurns?: number;
+  budget?: Budget;
+  /** Longest time one tool call may run, unless the tool sets its own (default 2 minutes). */
+  toolTimeoutMs?: number;
+  /** `parallel` (default) runs a turn's tool calls together; `sequential` one by one. */
+  toolExecution?: "parallel" | "sequential";
+  /** How often `stop` hooks may block the end of one run (default 3); after that the run ends. */
+  maxStopBlocks?: number;
+}
+
+/** The options of {@link runAgent} and {@link runAgentStream}. */
+export interface AgentOptions extends AgentConfig {
+  /** The user's message: text, or text and image parts. */
+  prompt: string | UserContentPart[];
+  /** Images added to the prompt. */
+  attachments?: ImagePart[];
+  /** The conversation before the prompt (a previous run's `messages`, for example). */
+  messages?: Message[];
+  signal?: AbortSignal;
+  /** Default: a new random UUID. */
+  sessionId?: string;
+}
+
+/** The default per-call tool timeout. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+
+/** The default bound on `stop` hooks blocking the end of a run. */
+export const DEFAULT_MAX_STOP_BLOCKS = 3;

@@ -1,0 +1,151 @@
+/**
+ * Tools: what the model may call. `defineTool` takes a Standard Schema (zod 4, valibot, arktype) for
+ * the input, or a plain JSON Schema; the schema becomes the JSON Schema the provider sees, and the
+ * model's arguments are validated against it before `execute` runs, so `execute` gets typed arguments.
+ *
+ * @module
+ */
+
+import { ConfigError } from "../errors/sdk-error.ts";
+import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
+import type { InferOutput, StandardIssue, StandardSchema } from "./standard-schema.ts";
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  /** Aborts when the run is aborted or the tool's timeout expires. Pass it on to fetches. */
+  signal: AbortSignal;
+  toolCallId: string;
+  sessionId: string;
+  /** The model turn (1-based) that asked for this call. */
+  turn: number;
+  /** The conversation so far. Read it; do not change it. */
+  messages: readonly Message[];
+}
+
+/** What `execute` may return: text is sent as is, any other JSON value as its JSON text. */
+// biome-ignore lint/suspicious/noConfusingVoidType: lets `execute` be a function that returns nothing
+export type ToolOutput = string | JsonValue | undefined | void;
+
+/** The arguments after validation, or what was wrong with them. */
+export type ParsedArgs<Args> = { ok: true; args: Args } | { ok: false; message: string };
+
+/**
+ * A tool the agent can run. Build one with {@link defineTool}. `Tool<unknown>` accepts every tool,
+ * whatever its arguments.
+ */
+export interface Tool<Args = JsonObject> {
+  readonly name: string;
+  readonly description: string;
+  /** The JSON Schema of the input, as sent to the provider. */
+  readonly inputSchema: JsonObject;
+  /** Longest time `execute` may take; overrides the run's `toolTimeoutMs`. */
+  readonly timeoutMs?: number;
+  /** Validates the model's arguments. Absent for plain JSON Schema tools, whose arguments pass as they are. */
+  parseArgs?(args: JsonObject): Promise<ParsedArgs<Args>>;
+  /** Runs the tool. A throw becomes an error result the model can read. */
+  execute(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
+
+interface ToolBase {
+  /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
+  name: string;
+  description: string;
+  timeoutMs?: number;
+}
+
+/** A tool whose input is a Standard Schema (a zod 4 object, for example). */
+export interface SchemaToolDefinition<S extends StandardSchema> extends ToolBase {
+  input: S;
+  /** The JSON Schema to send, for schemas that cannot convert themselves (zod/mini: `toJSONSchema(schema)`). */
+  inputSchema?: JsonObject;
+  execute(args: InferOutput<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
+
+/** A tool described by a plain JSON Schema; its arguments are not validated. */
+export interface JsonSchemaToolDefinition extends ToolBase {
+  inputSchema: JsonObject;
+  execute(args: JsonObject, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+function invalid(message: string, path: string): ConfigError {
+  return new ConfigError(message, { code: "CONFIG_INVALID", path });
+}
+
+function schemaOf(definition: SchemaToolDefinition<StandardSchema> | JsonSchemaToolDefinition): JsonObject {
+  if (definition.inputSchema !== undefined) return definition.inputSchema;
+  const converter = "input" in definition ? definition.input["~standard"].jsonSchema : undefined;
+  if (converter === undefined) {
+    throw invalid(
+      `Tool "${definition.name}": its schema cannot convert itself to JSON Schema; pass inputSchema too`,
+      "inputSchema",
+    );
+  }
+  const { $schema: _, ...schema } = converter.input({ target: "draft-2020-12" });
+  return schema as JsonObject;
+}
+
+/** Formats validation issues as one line the model can act on: `city: expected string; days: too big`. */
+export function formatIssues(issues: ReadonlyArray<StandardIssue>): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? [])
+        .map((segment) => String(typeof segment === "object" ? segment.key : segment))
+        .join(".");
+      return path === "" ? issue.message : `${path}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+/**
+ * Defines a tool. With `input` (a Standard Schema such as a zod 4 object) the arguments are validated
+ * and typed; with `inputSchema` alone they arrive as plain JSON.
+ *
+ * @example
+ * ```ts
+ * const weather = defineTool({
+ *   name: "get_weather",
+ *   description: "Current weather for a city",
+ *   input: z.object({ city: z.string() }),
+ *   execute: async ({ city }, { signal }) => (await fetch(`https://wttr.in/${city}?format=3`, { signal })).text(),
+ * });
+ * ```
+ */
+export function defineTool<S extends StandardSchema>(
+  definition: SchemaToolDefinition<S>,
+): Tool<InferOutput<S>>;
+export function defineTool(definition: JsonSchemaToolDefinition): Tool<JsonObject>;
+export function defineTool(
+  definition: SchemaToolDefinition<StandardSchema> | JsonSchemaToolDefinition,
+): Tool<unknown> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw invalid(`Tool name "${definition.name}" must match ${TOOL_NAME.source}`, "name");
+  }
+  const inputSchema = schemaOf(definition);
+  if (inputSchema.type !== "object") {
+    throw invalid(`Tool "${definition.name}": the input schema must describe an object`, "inputSchema.type");
+  }
+  const tool: Tool<unknown> = {
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    execute: definition.execute as Tool<unknown>["execute"],
+  };
+  if (definition.timeoutMs !== undefined) Object.assign(tool, { timeoutMs: definition.timeoutMs });
+  if ("input" in definition) {
+    const validate = definition.input["~standard"].validate;
+    tool.parseArgs = async (args) => {
+      const result = await validate(args);
+      return result.issues === undefined
+        ? { ok: true, args: result.value }
+        : { ok: false, message: formatIssues(result.issues) };
+    };
+  }
+  return tool;
+}
+
+/** The provider-facing description of a tool. */
+export function toolSpec(tool: Tool<unknown>): ToolSpec {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}

@@ -1,0 +1,146 @@
+/**
+ * Hook types: the lifecycle events of a run, what each hook receives, and the decisions it may return.
+ * A hook is a function, or an entry with a name, a timeout and a failure policy; an event takes one
+ * hook or a list, run in order.
+ *
+ * @module
+ */
+
+import type {
+  AssistantMessage,
+  JsonObject,
+  Message,
+  StopReason,
+  ToolCallPart,
+  ToolResultPart,
+  UserMessage,
+} from "../types.ts";
+
+/** The events hooks attach to. */
+export type HookEvent =
+  | "sessionStart"
+  | "userPromptSubmit"
+  | "preToolUse"
+  | "postToolUse"
+  | "postToolUseFailure"
+  | "stop"
+  | "sessionEnd";
+
+/** What every hook receives. */
+export interface HookInputBase {
+  sessionId: string;
+  /** Aborts when the run is aborted or the hook's timeout expires. */
+  signal: AbortSignal;
+  /** The conversation so far. Read it; do not change it. */
+  messages: readonly Message[];
+  /** Model turns completed so far in this run. */
+  turn: number;
+}
+
+/** The input of each event. */
+export interface HookInputs {
+  sessionStart: HookInputBase;
+  userPromptSubmit: HookInputBase & { prompt: UserMessage };
+  preToolUse: HookInputBase & { toolCall: ToolCallPart };
+  postToolUse: HookInputBase & { toolCall: ToolCallPart; result: ToolResultPart };
+  postToolUseFailure: HookInputBase & {
+    toolCall: ToolCallPart;
+    result: ToolResultPart;
+    error: { code: string; message: string };
+  };
+  stop: HookInputBase & { message: AssistantMessage; stopReason: StopReason };
+  sessionEnd: HookInputBase & { stopReason: StopReason };
+}
+
+/** Ends the run with stopReason `hookStop`. */
+export interface StopRunDecision {
+  decision: "stop";
+  reason?: string;
+}
+
+/** Decisions of `sessionStart` and `userPromptSubmit`: add text to the prompt, or stop. */
+export type PromptDecision = { context?: string } | StopRunDecision;
+
+/**
+ * Decisions of `preToolUse`: allow (optionally with changed input), deny (the model gets `reason` as
+ * the tool's error result), or stop the run. `context` is appended to the tool's result.
+ */
+export type PreToolUseDecision =
+  | { decision?: "allow"; input?: JsonObject; context?: string }
+  | { decision: "deny"; reason: string }
+  | StopRunDecision;
+
+/** Decisions of `postToolUse`: replace the output, append context, or stop the run. */
+export type PostToolUseDecision = { output?: string; context?: string } | StopRunDecision;
+
+/** Decisions of `postToolUseFailure`: append context to the error result, or stop the run. */
+export type PostToolUseFailureDecision = { context?: string } | StopRunDecision;
+
+/** Decisions of `stop`: let the run end, or block the stop — the loop goes on with `reason` as a user message. */
+export type StopHookDecision = { decision: "block"; reason: string } | { decision?: "allow" };
+
+/** What each event's hook may return (nothing means "go on"). */
+export interface HookDecisions {
+  sessionStart: PromptDecision;
+  userPromptSubmit: PromptDecision;
+  preToolUse: PreToolUseDecision;
+  postToolUse: PostToolUseDecision;
+  postToolUseFailure: PostToolUseFailureDecision;
+  stop: StopHookDecision;
+  sessionEnd: undefined;
+}
+
+/** A hook function for event `E`. */
+export type HookHandler<E extends HookEvent> = (
+  input: HookInputs[E],
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook be an async function that returns nothing
+) => HookDecisions[E] | undefined | void | Promise<HookDecisions[E] | undefined | void>;
+
+/**
+ * What happens when a hook throws, times out or returns something that is not a decision:
+ * `open` goes on as if it returned nothing; `closed` denies the tool (preToolUse) or ends the run with
+ * the HookError (every other event).
+ */
+export type HookFailurePolicy = "open" | "closed";
+
+/** A hook with its options. */
+export interface HookEntry<E extends HookEvent> {
+  /** Shown in events and errors; defaults to the function's name, or `<event>#<position>`. */
+  name?: string;
+  handler: HookHandler<E>;
+  /** Default: {@link DEFAULT_HOOK_TIMEOUTS}. */
+  timeoutMs?: number;
+  /** Default: {@link DEFAULT_HOOK_FAILURE_POLICY}. */
+  onFailure?: HookFailurePolicy;
+}
+
+/** One hook or a list of hooks, bare functions or entries. */
+export type HookList<E extends HookEvent> =
+  | HookHandler<E>
+  | HookEntry<E>
+  | Array<HookHandler<E> | HookEntry<E>>;
+
+/** The hooks of a run, by event. */
+export type Hooks = { [E in HookEvent]?: HookList<E> };
+
+/** Milliseconds a hook may take, per event, before its failure policy applies. */
+export const DEFAULT_HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = {
+  sessionStart: 10_000,
+  userPromptSubmit: 10_000,
+  preToolUse: 30_000,
+  postToolUse: 10_000,
+  postToolUseFailure: 10_000,
+  stop: 30_000,
+  sessionEnd: 5_000,
+};
+
+/** Fail closed where a failing hook could let through what it was meant to stop; open elsewhere. */
+export const DEFAULT_HOOK_FAILURE_POLICY: Readonly<Record<HookEvent, HookFailurePolicy>> = {
+  sessionStart: "open",
+  userPromptSubmit: "open",
+  preToolUse: "closed",
+  postToolUse: "open",
+  postToolUseFailure: "open",
+  stop: "open",
+  sessionEnd: "open",
+};

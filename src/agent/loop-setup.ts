@@ -1,0 +1,58 @@
+/**
+ * Turns an agent's configuration into what the loop and the tool runner use each turn.
+ *
+ * @module
+ */
+
+import type { TurnOptions } from "../stream/stream-turn.ts";
+import type { ModelRequest } from "../types.ts";
+import type { LoopSetup } from "./agent-loop.ts";
+import { type AgentConfig, DEFAULT_MAX_STOP_BLOCKS } from "./agent-options.ts";
+import { DEFAULT_MAX_TURNS } from "./budget.ts";
+import { type Tool, toolSpec } from "./define-tool.ts";
+
+const TURN_OPTION_KEYS = [
+  "model",
+  "provider",
+  "apiKey",
+  "baseURL",
+  "headers",
+  "fetch",
+  "retry",
+  "timeoutMs",
+  "idleTimeoutMs",
+  "prices",
+  "compat",
+] as const satisfies ReadonlyArray<keyof TurnOptions>;
+
+const REQUEST_KEYS = [
+  "systemPrompt",
+  "maxTokens",
+  "temperature",
+  "thinking",
+  "stopSequences",
+] as const satisfies ReadonlyArray<keyof ModelRequest & keyof AgentConfig>;
+
+function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
+
+/** The loop's view of `config`. */
+export function loopSetup(config: AgentConfig): LoopSetup {
+  const request: LoopSetup["request"] = pick(config, REQUEST_KEYS);
+  if (config.tools?.length) request.tools = config.tools.map(toolSpec);
+  return {
+    request,
+    turnOptions: pick(config, TURN_OPTION_KEYS),
+    budget: config.budget,
+    maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
+    maxStopBlocks: config.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,
+  };
+}
+
+/** The tools of `config` by name. */
+export function toolsByName(config: AgentConfig): Map<string, Tool<unknown>> {
+  return new Map((config.tools ?? []).map((tool) => [tool.name, tool]));
+}

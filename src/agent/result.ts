@@ -1,0 +1,22 @@
+/**
+ * `Result`: how Wisp's run calls report their outcome without throwing. A failure still carries what
+ * was done before it (`partial`), so an aborted or failed run never loses its messages or usage.
+ *
+ * @module
+ */
+
+/** A successful outcome. */
+export interface Ok<T> {
+  ok: true;
+  value: T;
+}
+
+/** A failed outcome: the error, and everything the run produced before it failed. */
+export interface Err<T, E> {
+  ok: false;
+  error: E;
+  partial: T;
+}
+
+/** Success with a value, or failure with an error and the partial value. Check `ok` first. */
+export type Result<T, E> = Ok<T> | Err<T, E>;

@@ -1,0 +1,26 @@
+/**
+ * The state one run shares between the loop, the tool runner and the hooks.
+ *
+ * @module
+ */
+
+import type { Message } from "../types.ts";
+import type { AgentEvent } from "./agent-events.ts";
+import type { Tool } from "./define-tool.ts";
+import type { Hooks } from "./hooks.ts";
+
+/** What the parts of a run share. `messages` and `turn` change as the run goes on. */
+export interface RunContext {
+  sessionId: string;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+  hooks: Hooks | undefined;
+  /** The conversation, appended to as the run goes. */
+  messages: Message[];
+  /** Model turns made so far in this run. */
+  turn: number;
+  tools: ReadonlyMap<string, Tool<unknown>>;
+  toolTimeoutMs: number;
+  /** Run a turn's tool calls one after another instead of together. */
+  sequentialTools: boolean;
+}

@@ -1,0 +1,157 @@
+/**
+ * Runs the hooks of one event in order, each under its timeout and the run's signal, checks what each
+ * returns, applies the failure policy, and folds their decisions into one outcome.
+ *
+ * @module
+ */
+
+import { HookError } from "../errors/sdk-error.ts";
+import type { JsonObject, JsonValue } from "../types.ts";
+import type { AgentEvent } from "./agent-events.ts";
+import { runWithDeadline } from "./deadline.ts";
+import {
+  DEFAULT_HOOK_FAILURE_POLICY,
+  DEFAULT_HOOK_TIMEOUTS,
+  type HookEntry,
+  type HookEvent,
+  type HookHandler,
+  type HookInputs,
+  type Hooks,
+} from "./hooks.ts";
+
+/** The folded outcome of an event's hooks. */
+export type HookOutcome =
+  | { kind: "go"; context: string[]; input?: JsonObject; output?: string }
+  | { kind: "deny"; reason: string }
+  | { kind: "block"; reason: string }
+  | { kind: "stop"; reason?: string }
+  | { kind: "failed"; error: HookError }
+  | { kind: "aborted" };
+
+/** What running hooks needs from the run. */
+export interface HookRunContext {
+  hooks: Hooks | undefined;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+}
+
+const DECISIONS: Record<HookEvent, readonly string[]> = {
+  sessionStart: ["stop"],
+  userPromptSubmit: ["stop"],
+  preToolUse: ["allow", "deny", "stop"],
+  postToolUse: ["stop"],
+  postToolUseFailure: ["stop"],
+  stop: ["allow", "block"],
+  sessionEnd: [],
+};
+
+const FIELDS: Record<HookEvent, readonly string[]> = {
+  sessionStart: ["decision", "reason", "context"],
+  userPromptSubmit: ["decision", "reason", "context"],
+  preToolUse: ["decision", "reason", "context", "input"],
+  postToolUse: ["decision", "reason", "context", "output"],
+  postToolUseFailure: ["decision", "reason", "context"],
+  stop: ["decision", "reason"],
+  sessionEnd: [],
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Checks a hook's return value; returns the decision, or what is wrong with it. */
+function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
+  if (value === undefined || value === null) return {};
+  if (!isPlainObject(value)) return `expected an object or nothing, got ${typeof value}`;
+  for (const key of Object.keys(value)) {
+    if (!FIELDS[event].includes(key)) return `"${key}" is not a field of a ${event} decision`;
+  }
+  const { decision, reason, context, input, output } = value;
+  if (decision !== undefined && !DECISIONS[event].includes(decision as string)) {
+    return `decision "${String(decision)}" is not one of: ${DECISIONS[event].join(", ") || "(none)"}`;
+  }
+  if ((decision === "deny" || decision === "block") && (typeof reason !== "string" || reason === "")) {
+    return `decision "${decision}" needs a reason`;
+  }
+  if (reason !== undefined && typeof reason !== "string") return "reason must be a string";
+  if (context !== undefined && typeof context !== "string") return "context must be a string";
+  if (output !== undefined && typeof output !== "string") return "output must be a string";
+  if (input !== undefined && !isPlainObject(input)) return "input must be an object";
+  return value as JsonObject;
+}
+
+function entriesOf<E extends HookEvent>(hooks: Hooks | undefined, event: E): HookEntry<E>[] {
+  const list = hooks?.[event] as Hooks[E] | undefined;
+  if (list === undefined) return [];
+  const items = Array.isArray(list) ? list : [list];
+  return items.map((item: HookHandler<E> | HookEntry<E>) =>
+    typeof item === "function" ? { handler: item } : item,
+  );
+}
+
+function hookName<E extends HookEvent>(entry: HookEntry<E>, event: E, position: number): string {
+  return entry.name ?? (entry.handler.name || `${event}#${position + 1}`);
+}
+
+/**
+ * Runs every hook of `event`. `input` is what the hooks receive, less the signal. A hook's changed tool
+ * input is what the next hook sees.
+ */
+export async function runHooks<E extends HookEvent>(
+  event: E,
+  input: Omit<HookInputs[E], "signal">,
+  context: HookRunContext,
+): Promise<HookOutcome> {
+  const entries = entriesOf(context.hooks, event);
+  const added: string[] = [];
+  const go: Extract<HookOutcome, { kind: "go" }> = { kind: "go", context: added };
+  let current = input as Omit<HookInputs[E], "signal"> & { toolCall?: { args: JsonObject } };
+  for (const [position, entry] of entries.entries()) {
+    const name = hookName(entry, event, position);
+    const timeoutMs = entry.timeoutMs ?? DEFAULT_HOOK_TIMEOUTS[event];
+    const outcome = await runWithDeadline(
+      (signal) => entry.handler({ ...current, signal } as HookInputs[E]),
+      context.signal,
+      timeoutMs,
+    );
+    if (outcome.kind === "aborted") return { kind: "aborted" };
+    let decision: JsonObject | string;
+    if (outcome.kind === "done") decision = checkDecision(event, outcome.value);
+    else if (outcome.kind === "timeout") decision = `timed out after ${timeoutMs} ms`;
+    else
+      decision = `threw: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`;
+
+    if (typeof decision === "string") {
+      const policy = entry.onFailure ?? DEFAULT_HOOK_FAILURE_POLICY[event];
+      const error = new HookError(`Hook "${name}" (${event}) ${decision}`, {
+        code:
+          outcome.kind === "timeout"
+            ? "HOOK_TIMEOUT"
+            : outcome.kind === "threw"
+              ? "HOOK_FAILED"
+              : "HOOK_INVALID_DECISION",
+        details: { hook: name, event },
+        cause: outcome.kind === "threw" ? outcome.error : undefined,
+      });
+      context.emit({ type: "hook-error", event, hook: name, error, policy });
+      if (policy === "open") continue;
+      if (event === "preToolUse") return { kind: "deny", reason: `Denied: ${error.message}` };
+      return { kind: "failed", error };
+    }
+    if (Object.keys(decision).length === 0) continue;
+    context.emit({ type: "hook-decision", event, hook: name, decision });
+    const reason = decision.reason as string | undefined;
+    if (decision.decision === "stop")
+      return reason === undefined ? { kind: "stop" } : { kind: "stop", reason };
+    if (decision.decision === "deny") return { kind: "deny", reason: reason as string };
+    if (decision.decision === "block") return { kind: "block", reason: reason as string };
+    if (typeof decision.context === "string") added.push(decision.context);
+    if (typeof decision.output === "string") go.output = decision.output;
+    const changed = decision.input as JsonValue;
+    if (isPlainObject(changed) && current.toolCall !== undefined) {
+      go.input = changed as JsonObject;
+      current = { ...current, toolCall: { ...current.toolCall, args: go.input } };
+    }
+  }
+  return go;
+}

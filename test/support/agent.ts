@@ -1,0 +1,67 @@
+/**
+ * Helpers for agent-loop tests: options wired to a scripted model, script shorthands, and the
+ * invariant every run must keep — each tool call answered by exactly one result, in order.
+ */
+import { expect } from "vitest";
+import type { AgentOptions, Message, ToolCallPart } from "../../src/index.ts";
+import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
+
+/** The two wire APIs the loop is tested through. */
+export const LOOP_PROVIDERS = [
+  { name: "anthropic", model: "anthropic/claude-sonnet-4-5" },
+  { name: "openai-chat", model: "openai/gpt-4o" },
+] as const;
+
+/** A scripted model and run options pointing at it (in-process fetch). */
+export function scripted(script: ScriptedTurn[], model = "anthropic/claude-sonnet-4-5") {
+  const scriptedModel: ScriptedModel = createScriptedModel({ script });
+  const options = (extra: Partial<AgentOptions> = {}): AgentOptions => ({
+    model,
+    apiKey: "test-key",
+    fetch: scriptedModel.fetch,
+    prompt: "go",
+    retry: { maxRetries: 0 },
+    ...extra,
+  });
+  return { model: scriptedModel, options };
+}
+
+/** A turn that answers with text. */
+export function says(text: string): ScriptedTurn {
+  return { content: [{ type: "text", text }] };
+}
+
+/** A turn that calls tools: `[name, args]` pairs. */
+export function calls(...toolCalls: Array<[string, Record<string, unknown> | string]>): ScriptedTurn {
+  return {
+    content: toolCalls.map(([name, args]) => ({ type: "tool_call" as const, name, args: args as never })),
+  };
+}
+
+/** The JSON body of request `index` (default: the last). */
+export function requestBody(model: ScriptedModel, index = -1): Record<string, unknown> {
+  const request = model.requests.at(index);
+  if (request === undefined) throw new Error(`no request at ${index}`);
+  return request.body as Record<string, unknown>;
+}
+
+/**
+ * Asserts the conversation can be sent again: every tool call of an assistant message is answered,
+ * in the same order, by the tool_result message right after it, and no result is orphaned.
+ */
+export function expectConsistent(messages: readonly Message[]): void {
+  for (const [index, message] of messages.entries()) {
+    if (message.role === "tool_result") {
+      expect(messages[index - 1]?.role, `tool results at ${index} follow an assistant message`).toBe(
+        "assistant",
+      );
+    }
+    if (message.role !== "assistant") continue;
+    const toolCalls = message.content.filter((part): part is ToolCallPart => part.type === "tool_call");
+    if (toolCalls.length === 0) continue;
+    const next = messages[index + 1];
+    expect(next?.role, `the tool calls of message ${index} have results`).toBe("tool_result");
+    const ids = next?.role === "tool_result" ? next.content.map((part) => part.toolCallId) : [];
+    expect(ids).toEqual(toolCalls.map((call) => call.id));
+  }
+}
