@@ -1,0 +1,141 @@
+/**
+ * Every model parameter of a run reaches the wire request in each provider's own form. The
+ * assertions read the request the scripted model received.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, runAgent, type ThinkingLevel } from "../../src/index.ts";
+import { requestBody, says, scripted } from "../support/agent.ts";
+
+const lookup = defineTool({
+  name: "lookup",
+  description: "Looks a word up",
+  input: z.object({ word: z.string() }),
+  execute: () => "",
+});
+const PIXEL =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PARAMETERS = {
+  systemPrompt: "You are terse.",
+  maxTokens: 1000,
+  temperature: 0.2,
+  stopSequences: ["END"],
+  tools: [lookup],
+  prompt: "Describe these.",
+  attachments: [
+    { type: "image" as const, data: PIXEL, mimeType: "image/png" },
+    { type: "image" as const, url: "https://example.com/cat.jpg" },
+  ],
+};
+const LOOKUP_SCHEMA = {
+  type: "object",
+  properties: { word: { type: "string" } },
+  required: ["word"],
+};
+
+describe("the Anthropic request", () => {
+  it("carries system, max_tokens, temperature, stop sequences, tools and images", async () => {
+    const { model, options } = scripted([says("ok")]);
+    await runAgent(options(PARAMETERS));
+    const body = requestBody(model);
+    expect(body).toMatchObject({
+      model: "claude-sonnet-4-5",
+      system: "You are terse.",
+      max_tokens: 1000,
+      temperature: 0.2,
+      stop_sequences: ["END"],
+      stream: true,
+      tools: [{ name: "lookup", description: "Looks a word up", input_schema: LOOKUP_SCHEMA }],
+    });
+    expect(body.thinking).toBeUndefined();
+    expect(body.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Describe these." },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: PIXEL } },
+          { type: "image", source: { type: "url", url: "https://example.com/cat.jpg" } },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    ["minimal", 1024],
+    ["low", 4096],
+    ["medium", 10_240],
+    ["high", 24_576],
+  ] as const)("thinking %s is a %i-token budget on top of maxTokens", async (thinking, budget) => {
+    const { model, options } = scripted([says("ok")]);
+    await runAgent(options({ thinking, maxTokens: 1000 }));
+    expect(requestBody(model)).toMatchObject({
+      max_tokens: 1000 + budget,
+      thinking: { type: "enabled", budget_tokens: budget },
+    });
+  });
+
+  it("temperature other than 1 with thinking is a ConfigError, not a provider 400", async () => {
+    const { model, options } = scripted([says("never")]);
+    const result = await runAgent(options({ thinking: "low", temperature: 0.5 }));
+    expect(!result.ok && result.error).toMatchObject({ _tag: "ConfigError", path: "temperature" });
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("the OpenAI Chat Completions request", () => {
+  it("carries the system message, the token limit, temperature, stop, tools and images", async () => {
+    const { model, options } = scripted([says("ok")], "openai/gpt-4o");
+    await runAgent(options(PARAMETERS));
+    const body = requestBody(model);
+    expect(body).toMatchObject({
+      model: "gpt-4o",
+      max_completion_tokens: 1000,
+      temperature: 0.2,
+      stop: ["END"],
+      stream: true,
+      stream_options: { include_usage: true },
+      tools: [
+        {
+          type: "function",
+          function: { name: "lookup", description: "Looks a word up", parameters: LOOKUP_SCHEMA },
+        },
+      ],
+    });
+    expect(body.reasoning_effort).toBeUndefined();
+    expect(body.messages).toEqual([
+      { role: "system", content: "You are terse." },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Describe these." },
+          { type: "image_url", image_url: { url: `data:image/png;base64,${PIXEL}` } },
+          { type: "image_url", image_url: { url: "https://example.com/cat.jpg" } },
+        ],
+      },
+    ]);
+  });
+
+  it.each(["minimal", "low", "medium", "high"] as const)(
+    "thinking %s is reasoning_effort %s",
+    async (thinking) => {
+      const { model, options } = scripted([says("ok")], "openai/o4-mini");
+      await runAgent(options({ thinking }));
+      expect(requestBody(model).reasoning_effort).toBe(thinking);
+    },
+  );
+
+  it("thinking off sends no reasoning field; compatible servers get max_tokens", async () => {
+    const { model, options } = scripted([says("ok")], "openai/llama3");
+    await runAgent(
+      options({
+        thinking: "off" satisfies ThinkingLevel,
+        maxTokens: 64,
+        baseURL: "http://127.0.0.1:11434/v1",
+      }),
+    );
+    const body = requestBody(model);
+    expect(body.reasoning_effort).toBeUndefined();
+    expect(body.max_tokens).toBe(64);
+    expect(body.max_completion_tokens).toBeUndefined();
+  });
+});
