@@ -1,136 +1,19 @@
-// npm run bench: stream decoding throughput. A child process serves 20,000-event Anthropic and
-// OpenAI-chat streams; this process reads them with (1) a raw baseline: fetch + eventsource-parser +
-// JSON.parse and nothing else, (2) Wisp's streamTurn, (3) the official @anthropic-ai/sdk and openai
-// clients. Ratios are measured in the same run. Results go to bench/results.md.
-import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import Anthropic from "@anthropic-ai/sdk";
-import { createParser } from "eventsource-parser";
-import OpenAI from "openai";
-import { streamTurn } from "../dist/index.js";
+// npm run bench: every benchmark, one section each, written to bench/results.md.
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { abortLatencySection } from "./abort-latency.mjs";
+import { agentLoopSection } from "./agent-loop.mjs";
+import { decodingSection } from "./decoding.mjs";
 
-const EVENTS = 20_000;
-const ROUNDS = 7;
-const child = spawn(
-  process.execPath,
-  [new URL("./serve-streams.mjs", import.meta.url).pathname, String(EVENTS)],
-  {
-    stdio: ["pipe", "pipe", "inherit"],
-  },
-);
-const base = await new Promise((resolve) =>
-  child.stdout.once("data", (data) => resolve(String(data).trim())),
-);
-
-const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
-const paths = { anthropic: "/v1/messages", openai: "/v1/chat/completions" };
-
-async function raw(kind) {
-  const response = await fetch(base + paths[kind], { method: "POST", body: "{}" });
-  let count = 0;
-  const parser = createParser({
-    onEvent(event) {
-      if (event.data !== "[DONE]") JSON.parse(event.data);
-      count++;
-    },
-  });
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body) parser.feed(decoder.decode(chunk, { stream: true }));
-  return count;
+const sections = [];
+for (const section of [decodingSection, agentLoopSection, abortLatencySection]) {
+  const text = await section();
+  console.log(text);
+  sections.push(text);
 }
-
-async function wisp(kind) {
-  const options =
-    kind === "anthropic"
-      ? { model: "anthropic/claude-sonnet-4-5", baseURL: base, apiKey: "k" }
-      : { model: "openai/gpt-4o", baseURL: `${base}/v1`, apiKey: "k" };
-  const turn = streamTurn({ messages: hello }, options);
-  let count = 0;
-  for await (const event of turn) if (event.type === "text-delta") count++;
-  const message = await turn.message;
-  if (message.error) throw new Error(message.error.message);
-  return count;
-}
-
-async function official(kind) {
-  let count = 0;
-  if (kind === "anthropic") {
-    const client = new Anthropic({ apiKey: "k", baseURL: base, maxRetries: 0 });
-    const stream = await client.messages.create({
-      model: "claude-sonnet-4-5",
-      max_tokens: 10,
-      stream: true,
-      messages: [{ role: "user", content: "go" }],
-    });
-    for await (const event of stream) if (event.type === "content_block_delta") count++;
-  } else {
-    const client = new OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
-    const stream = await client.chat.completions.create({
-      model: "gpt-4o",
-      stream: true,
-      messages: [{ role: "user", content: "go" }],
-    });
-    for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) count++;
-  }
-  return count;
-}
-
-async function measure(fn, kind) {
-  await fn(kind); // warm-up
-  const times = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const start = performance.now();
-    await fn(kind);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-
-const rows = [];
-for (const kind of ["anthropic", "openai"]) {
-  const results = {};
-  for (const [name, fn] of [
-    ["raw baseline", raw],
-    ["wisp streamTurn", wisp],
-    [kind === "anthropic" ? "@anthropic-ai/sdk" : "openai", official],
-  ]) {
-    results[name] = await measure(fn, kind);
-  }
-  const baseline = results["raw baseline"];
-  for (const [name, ms] of Object.entries(results)) {
-    rows.push({ kind, name, ms, eventsPerSecond: Math.round((EVENTS / ms) * 1000), ratio: ms / baseline });
-  }
-}
-child.stdin.end();
-
-const versions = {
-  node: process.version,
-  anthropic: JSON.parse(
-    readFileSync(new URL("../node_modules/@anthropic-ai/sdk/package.json", import.meta.url)),
-  ).version,
-  openai: JSON.parse(readFileSync(new URL("../node_modules/openai/package.json", import.meta.url))).version,
-};
-const table = rows
-  .map(
-    (r) =>
-      `| ${r.kind} | ${r.name} | ${r.ms.toFixed(1)} | ${r.eventsPerSecond.toLocaleString("en")} | ${r.ratio.toFixed(2)}x |`,
-  )
-  .join("\n");
 const report = `# Benchmarks
 
-Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on this machine (2 cores), Node ${versions.node},
-@anthropic-ai/sdk ${versions.anthropic}, openai ${versions.openai}.
+Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\` on this machine (${cpus().length} cores), Node ${process.version}.
 
-## Stream decoding: ${EVENTS.toLocaleString("en")} text-delta events over loopback HTTP
-
-Served by a separate process in 16 KB writes; median of ${ROUNDS} rounds after a warm-up. "Time / raw" is the
-ratio to the raw baseline (fetch + eventsource-parser + JSON.parse per event, nothing else) in the same run.
-Targets: Wisp within 1.3x of raw, and faster than both official clients.
-
-| format | reader | ms | events/s | time / raw |
-|---|---|---:|---:|---:|
-${table}
-`;
+${sections.join("\n")}`;
 writeFileSync(new URL("./results.md", import.meta.url), report);
-console.log(report);

@@ -74,6 +74,44 @@ describe("the Anthropic request", () => {
     });
   });
 
+  it.each([
+    ["minimal", "low", 1024],
+    ["low", "low", 4096],
+    ["medium", "medium", 10_240],
+    ["high", "high", 24_576],
+  ] as const)(
+    "on Claude 4.6 and later, thinking %s is adaptive thinking at effort %s",
+    async (thinking, effort, headroom) => {
+      const { model, options } = scripted([says("ok")], "anthropic/claude-sonnet-5-5");
+      await runAgent(options({ thinking, maxTokens: 1000 }));
+      const body = requestBody(model);
+      expect(body).toMatchObject({
+        max_tokens: 1000 + headroom,
+        thinking: { type: "adaptive" },
+        output_config: { effort },
+      });
+    },
+  );
+
+  it.each([
+    ["claude-opus-4-6", { thinking: { type: "disabled" } }],
+    ["claude-haiku-5-5", { thinking: { type: "disabled" } }],
+    ["claude-fable-5-1", {}],
+    ["claude-sonnet-4-5-20250929", {}],
+  ])("thinking off on %s sends %j", async (id, fields) => {
+    const { model, options } = scripted([says("ok")], `anthropic/${id}`);
+    await runAgent(options({ thinking: "off" }));
+    const { thinking, output_config } = requestBody(model);
+    expect(JSON.parse(JSON.stringify({ thinking, output_config }))).toEqual(fields);
+  });
+
+  it("no thinking option sends no thinking fields, leaving the model's default", async () => {
+    const { model, options } = scripted([says("ok")], "anthropic/claude-sonnet-5-5");
+    await runAgent(options());
+    expect(requestBody(model)).not.toHaveProperty("thinking");
+    expect(requestBody(model)).not.toHaveProperty("output_config");
+  });
+
   it("temperature other than 1 with thinking is a ConfigError, not a provider 400", async () => {
     const { model, options } = scripted([says("never")]);
     const result = await runAgent(options({ thinking: "low", temperature: 0.5 }));

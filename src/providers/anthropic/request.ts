@@ -11,22 +11,14 @@ import type {
   JsonValue,
   Message,
   ModelRequest,
-  ThinkingLevel,
   ToolResultMessage,
   UserMessage,
 } from "../../types.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
+import { anthropicThinking } from "./thinking.ts";
 
 /** The output limit sent when the caller sets none (Anthropic requires one). */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
-
-/** Thinking budget tokens per level. With thinking on, `max_tokens` = `maxTokens` + budget. */
-export const ANTHROPIC_THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
-  minimal: 1024,
-  low: 4096,
-  medium: 10_240,
-  high: 24_576,
-};
 
 function userContent(message: UserMessage): JsonObject[] {
   const blocks: JsonObject[] = [];
@@ -100,26 +92,24 @@ export function toAnthropicMessages(messages: Message[]): JsonObject[] {
 
 /** Builds the HTTP request for one streamed Anthropic turn. */
 export function buildAnthropicRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
-  const thinking = request.thinking ?? "off";
-  const maxTokens = request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+  const thinking = anthropicThinking(request.thinking, config.model);
+  const maxTokens = (request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS) + thinking.extraTokens;
   const body: JsonObject = {
     model: config.model,
     max_tokens: maxTokens,
     stream: true,
     messages: toAnthropicMessages(request.messages),
+    ...thinking.fields,
   };
-  if (thinking !== "off") {
-    if (request.temperature !== undefined && request.temperature !== 1) {
+  if (request.temperature !== undefined) {
+    const thinkingOn = request.thinking !== undefined && request.thinking !== "off";
+    if (thinkingOn && request.temperature !== 1) {
       throw new ConfigError("Anthropic accepts no temperature other than 1 while thinking is on", {
         code: "CONFIG_INVALID",
         provider: "anthropic",
         path: "temperature",
       });
     }
-    const budget = ANTHROPIC_THINKING_BUDGETS[thinking];
-    body.max_tokens = maxTokens + budget;
-    body.thinking = { type: "enabled", budget_tokens: budget };
-  } else if (request.temperature !== undefined) {
     body.temperature = request.temperature;
   }
   if (request.systemPrompt) body.system = request.systemPrompt;
