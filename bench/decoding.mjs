@@ -10,7 +10,7 @@ import OpenAI from "openai";
 import { streamTurn } from "../dist/index.js";
 
 const EVENTS = 20_000;
-const ROUNDS = 7;
+const ROUNDS = 11;
 let base;
 
 const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
@@ -33,7 +33,7 @@ async function raw(kind) {
 async function wisp(kind) {
   const options =
     kind === "anthropic"
-      ? { model: "anthropic/claude-sonnet-4-5", baseURL: base, apiKey: "k" }
+      ? { model: "anthropic/claude-sonnet-5-5", baseURL: base, apiKey: "k" }
       : { model: "openai/gpt-4o", baseURL: `${base}/v1`, apiKey: "k" };
   const turn = streamTurn({ messages: hello }, options);
   let count = 0;
@@ -48,7 +48,7 @@ async function official(kind) {
   if (kind === "anthropic") {
     const client = new Anthropic({ apiKey: "k", baseURL: base, maxRetries: 0 });
     const stream = await client.messages.create({
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       max_tokens: 10,
       stream: true,
       messages: [{ role: "user", content: "go" }],

@@ -6,7 +6,7 @@
  * import { defineTool, runAgent } from "wisp";
  * import { z } from "zod";
  * const add = defineTool({ name: "add", description: "Adds", input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
- * const result = await runAgent({ model: "anthropic/claude-sonnet-4-5", apiKey, prompt: "2+3?", tools: [add] });
+ * const result = await runAgent({ model: "anthropic/claude-sonnet-5-5", apiKey, prompt: "2+3?", tools: [add] });
  * if (result.ok) console.log(result.value.text);
  * ```
  *

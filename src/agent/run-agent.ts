@@ -146,7 +146,7 @@ const ignore = (): void => {};
  *
  * @example
  * ```ts
- * const result = await runAgent({ model: "anthropic/claude-sonnet-4-5", apiKey, prompt: "Weather in Oslo?", tools: [weather] });
+ * const result = await runAgent({ model: "anthropic/claude-sonnet-5-5", apiKey, prompt: "Weather in Oslo?", tools: [weather] });
  * if (result.ok) console.log(result.value.text, result.value.usage.costUsd);
  * else console.error(result.error.code, result.error.message);
  * ```
@@ -161,7 +161,7 @@ export function runAgent(options: AgentOptions): Promise<AgentRunResult> {
  *
  * @example
  * ```ts
- * const run = runAgentStream({ model: "openai/gpt-4o", apiKey, prompt: "Hi", signal: AbortSignal.timeout(30_000) });
+ * const run = runAgentStream({ model: "openai/gpt-5.5", apiKey, prompt: "Hi", signal: AbortSignal.timeout(30_000) });
  * for await (const event of run) if (event.type === "text-delta") output.append(event.delta);
  * const result = await run.result;
  * ```

@@ -1,5 +1,5 @@
 /**
- * Provider lookup by id, and model-string resolution (`"anthropic/claude-sonnet-4-5"`).
+ * Provider lookup by id, and model-string resolution (`"anthropic/claude-sonnet-5-5"`).
  *
  * @module
  */

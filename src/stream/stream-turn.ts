@@ -23,7 +23,7 @@ import { MessageBuilder } from "./message-builder.ts";
 
 /** How to reach the model, and how hard to try. */
 export interface TurnOptions {
-  /** `"anthropic/claude-sonnet-4-5"`, `"openai/gpt-4o"`, or a bare model id with `provider`. */
+  /** `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, or a bare model id with `provider`. */
   model: string;
   provider?: ProviderName;
   apiKey?: string;
@@ -133,7 +133,7 @@ async function attempt({ provider, config, request, options, runSignal, builder 
  * ```ts
  * const turn = streamTurn(
  *   { messages: [{ id: "1", role: "user", content: [{ type: "text", text: "Hi" }], timestamp: Date.now() }] },
- *   { model: "anthropic/claude-sonnet-4-5", apiKey },
+ *   { model: "anthropic/claude-sonnet-5-5", apiKey },
  * );
  * for await (const event of turn) if (event.type === "text-delta") print(event.delta);
  * const message = await turn.message; // stopReason, usage, content

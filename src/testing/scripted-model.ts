@@ -110,7 +110,7 @@ function connectionReset(): TypeError {
  * @example
  * ```ts
  * const model = createScriptedModel({ script: [{ content: [{ type: "text", text: "Hello!" }] }] });
- * const turn = streamTurn(request, { model: "anthropic/claude-sonnet-4-5", fetch: model.fetch });
+ * const turn = streamTurn(request, { model: "anthropic/claude-sonnet-5-5", fetch: model.fetch });
  * ```
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ScriptedModel {
