@@ -6,6 +6,7 @@
  */
 
 import { ConfigError } from "../errors/sdk-error.ts";
+import type { UserContentPart } from "../types.ts";
 import { DEFAULT_PRICES, findPrice } from "../usage/prices.ts";
 import type { AgentConfig } from "./agent-options.ts";
 
@@ -67,4 +68,12 @@ export function checkConfig(config: AgentConfig, model: string): ConfigError | u
     }
   }
   return undefined;
+}
+
+/** Returns a ConfigError when a prompt has nothing to send: no text and no image. */
+export function checkPrompt(content: UserContentPart[]): ConfigError | undefined {
+  const hasContent = content.some((part) =>
+    part.type === "text" ? part.text.trim() !== "" : part.data !== undefined || part.url !== undefined,
+  );
+  return hasContent ? undefined : invalid("The prompt is empty: give it text or an image", "prompt");
 }

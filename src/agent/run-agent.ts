@@ -15,7 +15,7 @@ import { emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRun, AgentRunResult } from "./agent-events.ts";
 import type { LoopTally } from "./agent-loop.ts";
 import { type AgentOptions, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
-import { checkConfig } from "./check-config.ts";
+import { checkConfig, checkPrompt } from "./check-config.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
 import type { RunContext } from "./run-context.ts";
@@ -69,7 +69,8 @@ async function execute(
   const resolved = resolveModel(options.model, options.provider);
   identity.provider = resolved.provider.id;
   identity.model = resolved.model;
-  const problem = checkConfig(options, resolved.model);
+  const content = promptContent(options.prompt, options.attachments);
+  const problem = checkConfig(options, resolved.model) ?? checkPrompt(content);
   if (problem !== undefined) return { stopReason: "error", error: problem };
   run.emit({
     type: "run-start",
@@ -83,7 +84,7 @@ async function execute(
   const ended = endFrom(start, run.signal);
   if (ended !== undefined) return ended;
   const context = start.kind === "go" ? contextParts(start.context) : [];
-  return runPrompt(run, setup, tally, [...context, ...promptContent(options.prompt, options.attachments)]);
+  return runPrompt(run, setup, tally, [...context, ...content]);
 }
 
 /** Runs a session: returns its Result and emits its events through `emit`. */

@@ -10,7 +10,7 @@ import { type ErrorCode, type HookError, ToolError } from "../errors/sdk-error.t
 import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { runWithDeadline } from "./deadline.ts";
-import type { Tool } from "./define-tool.ts";
+import type { ParsedArgs, Tool } from "./define-tool.ts";
 import type { RunContext } from "./run-context.ts";
 import { type HookOutcome, runHooks } from "./run-hooks.ts";
 import { toolOutputText } from "./tool-output.ts";
@@ -136,7 +136,18 @@ class CallRun {
     const call = this.#toolCall;
     let args: unknown = call.args;
     if (tool.parseArgs !== undefined) {
-      const parsed = await tool.parseArgs(call.args as JsonObject);
+      let parsed: ParsedArgs<unknown>;
+      try {
+        parsed = await tool.parseArgs(call.args as JsonObject);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return this.#fail(
+          "TOOL_INPUT_INVALID",
+          `Validating the arguments of "${call.name}" failed: ${message}`,
+          context,
+          error,
+        );
+      }
       if (!parsed.ok) {
         return this.#fail(
           "TOOL_INPUT_INVALID",

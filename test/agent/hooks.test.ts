@@ -36,12 +36,16 @@ describe("preToolUse", () => {
       preToolUse: ({ toolCall }) =>
         toolCall.args.text === "secret"
           ? { decision: "deny", reason: "Secrets stay put" }
-          : { decision: "allow" },
+          : { decision: "allow", context: "Approved by policy." },
     };
     const result = await runAgent(options({ tools: [echo], hooks }));
     expect(result.ok).toBe(true);
     expect(lastUserBlocks(requestBody(model))).toEqual([
-      expect.objectContaining({ type: "tool_result", content: "echo: a", is_error: false }),
+      expect.objectContaining({
+        type: "tool_result",
+        content: "echo: a\n\nApproved by policy.",
+        is_error: false,
+      }),
       expect.objectContaining({ type: "tool_result", content: "Secrets stay put", is_error: true }),
     ]);
   });
@@ -316,6 +320,22 @@ describe("stop", () => {
     expect(result.ok && result.value.text).toBe("Final, with tests.");
     expect(asked).toBe(2);
     expect(lastUserBlocks(requestBody(model))).toEqual([{ type: "text", text: "Add tests first." }]);
+  });
+
+  it("a stop hook past its timeout fails open: the run ends normally and says so", async () => {
+    const { options } = scripted([says("done")]);
+    const run = runAgentStream(
+      options({ hooks: { stop: { name: "judge", timeoutMs: 20, handler: () => new Promise(() => {}) } } }),
+    );
+    const events = await eventsOf(run);
+    const result = await run.result;
+    expect(result.ok && result.value.stopReason).toBe("complete");
+    expect(events.find((event) => event.type === "hook-error")).toMatchObject({
+      event: "stop",
+      hook: "judge",
+      policy: "open",
+      error: { code: "HOOK_TIMEOUT" },
+    });
   });
 
   it("blocking is bounded by maxStopBlocks", async () => {

@@ -168,6 +168,8 @@ describe("bad options", () => {
     [{ tools: [noop, noop] }, "tools.1.name"],
     [{ tools: [{ name: "x" } as never] }, "tools.0"],
     [{ model: "mystery/model-1" }, "provider"],
+    [{ prompt: "  " }, "prompt"],
+    [{ prompt: [], attachments: [{ type: "image" as const }] }, "prompt"],
   ])("%j is a ConfigError naming %s, and nothing is sent", async (extra, path) => {
     const { model, options } = scripted([says("never")]);
     const result = await runAgent(options(extra));

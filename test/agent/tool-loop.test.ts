@@ -193,6 +193,23 @@ for (const provider of LOOP_PROVIDERS) {
 }
 
 describe("tool output", () => {
+  it("a schema whose validation throws is an invalid-arguments result, not a crashed run", async () => {
+    const throwing = defineTool({
+      name: "strict",
+      description: "",
+      input: z.object({ a: z.string() }).refine(() => {
+        throw new Error("validator exploded");
+      }),
+      execute: () => "never",
+    });
+    const { options } = scripted([calls(["strict", { a: "x" }]), says("ok")]);
+    const result = await runAgent(options({ tools: [throwing] }));
+    expect(result.ok && result.value.toolCalls[0]?.result).toMatchObject({
+      isError: true,
+      output: 'Validating the arguments of "strict" failed: validator exploded',
+    });
+  });
+
   it("sends text as is and other values as JSON; a value JSON cannot hold is a tool failure", async () => {
     const json = defineTool({
       name: "json",
