@@ -65,6 +65,13 @@ function closeToolCalls(run: RunContext, message: AssistantMessage, why: string)
   );
 }
 
+/** Appends the messages the caller steered in; true when there were any. */
+function deliverSteering(run: RunContext): boolean {
+  const steered = run.takeSteering?.() ?? [];
+  run.messages.push(...steered);
+  return steered.length > 0;
+}
+
 /** One model turn, its events forwarded to the run. Resolves with the message and the turn's error. */
 async function modelTurn(
   run: RunContext,
@@ -123,9 +130,11 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       tally.toolCalls.push(...outcome.records);
       const ended = endFrom(outcome.control, run.signal);
       if (ended !== undefined) return ended;
+      deliverSteering(run);
       continue;
     }
     if (wantsMore) continue; // pauseTurn: the provider paused a long turn; sending it back resumes it
+    if (deliverSteering(run)) continue;
     if (stopBlocks >= setup.maxStopBlocks) return { stopReason: message.stopReason };
     const stop = await runHooks(
       "stop",

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Message } from "../types.ts";
+import type { Message, UserMessage } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
 import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
@@ -23,4 +23,6 @@ export interface RunContext {
   toolTimeoutMs: number;
   /** Run a turn's tool calls one after another instead of together. */
   sequentialTools: boolean;
+  /** Messages to deliver at the next safe point (after a turn's tools, or when the model stops). */
+  takeSteering?: () => UserMessage[];
 }

@@ -74,7 +74,7 @@ function toolResultContent(message: ToolResultMessage): JsonObject[] {
   }));
 }
 
-/** Converts the conversation to Anthropic `messages`, dropping messages left with no content. */
+/** Converts the conversation to Anthropic `messages`, dropping empty ones and joining neighbours of one role. */
 export function toAnthropicMessages(messages: Message[]): JsonObject[] {
   const out: JsonObject[] = [];
   for (const message of messages) {
@@ -85,7 +85,11 @@ export function toAnthropicMessages(messages: Message[]): JsonObject[] {
         : message.role === "assistant"
           ? assistantContent(message)
           : toolResultContent(message);
-    if (content.length > 0) out.push({ role, content });
+    if (content.length === 0) continue;
+    const previous = out.at(-1);
+    // Messages alternate on the wire: a user message after tool results joins them (steering does this).
+    if (previous?.role === role) (previous.content as JsonObject[]).push(...content);
+    else out.push({ role, content });
   }
   return out;
 }

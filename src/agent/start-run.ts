@@ -1,0 +1,152 @@
+/**
+ * Starts one run: resolves the model, checks the options and the prompt, fires the session hooks when
+ * asked, runs the prompt through the loop, and assembles the Result. Shared by `runAgent` (a session
+ * of one run) and agent sessions (many runs over one conversation).
+ *
+ * @module
+ */
+
+import { classifyThrown } from "../errors/classify.ts";
+import { isSdkError, type SdkError } from "../errors/sdk-error.ts";
+import { resolveModel } from "../providers/registry.ts";
+import type { AssistantMessage, Message, ProviderId, UserContentPart, UserMessage } from "../types.ts";
+import { emptyUsage } from "../usage/usage.ts";
+import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
+import type { LoopTally } from "./agent-loop.ts";
+import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
+import { checkConfig, checkPrompt } from "./check-config.ts";
+import { endFrom, type LoopEnd } from "./loop-end.ts";
+import { loopSetup, toolsByName } from "./loop-setup.ts";
+import type { RunContext } from "./run-context.ts";
+import { runHooks } from "./run-hooks.ts";
+import { contextParts, runPrompt } from "./run-prompt.ts";
+
+/** What one run works on. */
+export interface RunRequest {
+  config: AgentConfig;
+  sessionId: string;
+  /** The conversation; the run appends to this very array. */
+  messages: Message[];
+  /** The user's message. */
+  content: UserContentPart[];
+  /** Fire `sessionStart` before the prompt and `sessionEnd` after the run. */
+  sessionHooks: boolean;
+  /** Messages the caller wants delivered at the run's next safe point. */
+  takeSteering?: () => UserMessage[];
+  signal?: AbortSignal | undefined;
+}
+
+/** The text of the last assistant message among `messages`. */
+export function lastAssistantText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as Message;
+    if (message.role !== "assistant") continue;
+    return (message as AssistantMessage).content
+      .map((part) => (part.type === "text" ? part.text : ""))
+      .join("");
+  }
+  return "";
+}
+
+interface Identity {
+  provider: ProviderId | "unknown";
+  model: string;
+  started: number;
+}
+
+function agentResult(identity: Identity, run: RunContext, tally: LoopTally, end: LoopEnd): AgentRunResult {
+  const value: AgentResult = {
+    text: lastAssistantText(run.messages),
+    messages: run.messages,
+    toolCalls: tally.toolCalls,
+    usage: tally.usage,
+    provider: identity.provider,
+    model: identity.model,
+    sessionId: run.sessionId,
+    stopReason: end.stopReason,
+    durationMs: Date.now() - identity.started,
+    turns: run.turn,
+  };
+  if (end.stopDetail !== undefined) value.stopDetail = end.stopDetail;
+  return end.error === undefined ? { ok: true, value } : { ok: false, error: end.error, partial: value };
+}
+
+async function execute(
+  request: RunRequest,
+  run: RunContext,
+  identity: Identity,
+  tally: LoopTally,
+): Promise<LoopEnd> {
+  const { config } = request;
+  const resolved = resolveModel(config.model, config.provider);
+  identity.provider = resolved.provider.id;
+  identity.model = resolved.model;
+  const problem = checkConfig(config, resolved.model) ?? checkPrompt(request.content);
+  if (problem !== undefined) return { stopReason: "error", error: problem };
+  run.emit({
+    type: "run-start",
+    sessionId: run.sessionId,
+    provider: resolved.provider.id,
+    model: resolved.model,
+  });
+  let context: UserContentPart[] = [];
+  if (request.sessionHooks) {
+    const start = await runHooks(
+      "sessionStart",
+      { sessionId: run.sessionId, messages: run.messages, turn: 0 },
+      run,
+    );
+    const ended = endFrom(start, run.signal);
+    if (ended !== undefined) return ended;
+    if (start.kind === "go") context = contextParts(start.context);
+  }
+  return runPrompt(run, loopSetup(config), tally, [...context, ...request.content]);
+}
+
+/** Runs `request` to its end: returns its Result and emits its events through `emit`. Never rejects. */
+export function startRun(
+  request: RunRequest,
+  emit: (event: AgentEvent) => void,
+  controller: AbortController,
+): Promise<AgentRunResult> {
+  const { config, signal: userSignal } = request;
+  const forward = (): void => controller.abort(userSignal?.reason);
+  if (userSignal?.aborted) controller.abort(userSignal.reason);
+  else userSignal?.addEventListener("abort", forward, { once: true });
+  const identity: Identity = { provider: "unknown", model: config.model, started: Date.now() };
+  const run: RunContext = {
+    sessionId: request.sessionId,
+    signal: controller.signal,
+    emit,
+    hooks: config.hooks,
+    messages: request.messages,
+    turn: 0,
+    tools: toolsByName(config),
+    toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    sequentialTools: config.toolExecution === "sequential",
+  };
+  if (request.takeSteering !== undefined) run.takeSteering = request.takeSteering;
+  const tally: LoopTally = { usage: emptyUsage(), toolCalls: [] };
+  const finish = async (end: LoopEnd): Promise<AgentRunResult> => {
+    userSignal?.removeEventListener("abort", forward);
+    if (request.sessionHooks && identity.provider !== "unknown") await fireSessionEnd(run, end);
+    const result = agentResult(identity, run, tally, end);
+    emit({ type: "run-end", result });
+    return result;
+  };
+  return execute(request, run, identity, tally).then(finish, (thrown: unknown) => {
+    const error: SdkError = isSdkError(thrown)
+      ? thrown
+      : classifyThrown(thrown, { signal: controller.signal, provider: identity.provider });
+    return finish({ stopReason: controller.signal.aborted ? "aborted" : "error", error });
+  });
+}
+
+/** Fires `sessionEnd`: it runs even after an abort, under its own timeout only. */
+export async function fireSessionEnd(run: RunContext, end: LoopEnd): Promise<void> {
+  await runHooks(
+    "sessionEnd",
+    { sessionId: run.sessionId, messages: run.messages, turn: run.turn, stopReason: end.stopReason },
+    { ...run, signal: new AbortController().signal },
+  );
+}
