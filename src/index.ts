@@ -83,6 +83,13 @@ export { DEFAULT_RETRY } from "./http/retry-policy.ts";
 export type { CompatOptions } from "./providers/provider.ts";
 export type { ProviderName } from "./providers/registry.ts";
 export { resolveModel } from "./providers/registry.ts";
+export type { AgentSession, SessionSnapshot } from "./session/agent-session.ts";
+export { createAgentSession } from "./session/agent-session.ts";
+export { MIGRATIONS, parseSessionState } from "./session/parse-session-state.ts";
+export type { ChatOptions, DeliveryMode, SessionOptions } from "./session/session-options.ts";
+export type { QueuedPrompt, SessionParameters, SessionState } from "./session/session-state.ts";
+export { SESSION_STATE_VERSION } from "./session/session-state.ts";
+export { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./session/state-schema.ts";
 export type { TurnOptions, TurnStream } from "./stream/stream-turn.ts";
 export { streamTurn } from "./stream/stream-turn.ts";
 export type {

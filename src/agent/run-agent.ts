@@ -18,7 +18,8 @@ function requestOf(options: AgentOptions): RunRequest {
     sessionId: options.sessionId ?? crypto.randomUUID(),
     messages: [...(options.messages ?? [])],
     content: promptContent(options.prompt, options.attachments),
-    sessionHooks: true,
+    sessionStart: true,
+    sessionEnd: true,
     signal: options.signal,
   };
 }

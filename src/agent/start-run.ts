@@ -9,7 +9,14 @@
 import { classifyThrown } from "../errors/classify.ts";
 import { isSdkError, type SdkError } from "../errors/sdk-error.ts";
 import { resolveModel } from "../providers/registry.ts";
-import type { AssistantMessage, Message, ProviderId, UserContentPart, UserMessage } from "../types.ts";
+import type {
+  AssistantMessage,
+  Message,
+  ProviderId,
+  StopReason,
+  UserContentPart,
+  UserMessage,
+} from "../types.ts";
 import { emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
 import type { LoopTally } from "./agent-loop.ts";
@@ -29,8 +36,10 @@ export interface RunRequest {
   messages: Message[];
   /** The user's message. */
   content: UserContentPart[];
-  /** Fire `sessionStart` before the prompt and `sessionEnd` after the run. */
-  sessionHooks: boolean;
+  /** Fire `sessionStart` before the prompt (the session's first run). */
+  sessionStart: boolean;
+  /** Fire `sessionEnd` after the run (a session of one run). */
+  sessionEnd: boolean;
   /** Messages the caller wants delivered at the run's next safe point. */
   takeSteering?: () => UserMessage[];
   signal?: AbortSignal | undefined;
@@ -90,7 +99,7 @@ async function execute(
     model: resolved.model,
   });
   let context: UserContentPart[] = [];
-  if (request.sessionHooks) {
+  if (request.sessionStart) {
     const start = await runHooks(
       "sessionStart",
       { sessionId: run.sessionId, messages: run.messages, turn: 0 },
@@ -129,7 +138,7 @@ export function startRun(
   const tally: LoopTally = { usage: emptyUsage(), toolCalls: [] };
   const finish = async (end: LoopEnd): Promise<AgentRunResult> => {
     userSignal?.removeEventListener("abort", forward);
-    if (request.sessionHooks && identity.provider !== "unknown") await fireSessionEnd(run, end);
+    if (request.sessionEnd && identity.provider !== "unknown") await fireSessionEnd(run, end.stopReason);
     const result = agentResult(identity, run, tally, end);
     emit({ type: "run-end", result });
     return result;
@@ -143,10 +152,13 @@ export function startRun(
 }
 
 /** Fires `sessionEnd`: it runs even after an abort, under its own timeout only. */
-export async function fireSessionEnd(run: RunContext, end: LoopEnd): Promise<void> {
+export async function fireSessionEnd(
+  run: Pick<RunContext, "sessionId" | "messages" | "turn" | "hooks" | "emit">,
+  stopReason: StopReason,
+): Promise<void> {
   await runHooks(
     "sessionEnd",
-    { sessionId: run.sessionId, messages: run.messages, turn: run.turn, stopReason: end.stopReason },
-    { ...run, signal: new AbortController().signal },
+    { sessionId: run.sessionId, messages: run.messages, turn: run.turn, stopReason },
+    { hooks: run.hooks, emit: run.emit, signal: new AbortController().signal },
   );
 }

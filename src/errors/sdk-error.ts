@@ -26,6 +26,8 @@ export type ErrorCode =
   | "ABORTED"
   | "NETWORK"
   | "CONFIG_INVALID"
+  | "SESSION_BUSY"
+  | "SESSION_CLOSED"
   | "STREAM_MALFORMED"
   | "STREAM_TRUNCATED"
   | "HOOK_FAILED"

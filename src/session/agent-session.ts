@@ -1,0 +1,339 @@
+/**
+ * `createAgentSession`: a conversation that lives across many runs, processes and machines. Runs go
+ * one at a time; prompts that arrive meanwhile are steered into the run or queued after it; the whole
+ * session exports to plain JSON and restores from it.
+ *
+ * @module
+ */
+
+import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
+import type { AgentConfig } from "../agent/agent-options.ts";
+import { streamRun } from "../agent/run-agent.ts";
+import { fireSessionEnd, startRun } from "../agent/start-run.ts";
+import { promptContent, userMessage } from "../agent/user-message.ts";
+import { AbortError, ConfigError, type SdkError } from "../errors/sdk-error.ts";
+import { resolveModel } from "../providers/registry.ts";
+import type { JsonObject, Message, ProviderId, Usage, UserContentPart, UserMessage } from "../types.ts";
+import { addUsage, emptyUsage } from "../usage/usage.ts";
+import { parseSessionState } from "./parse-session-state.ts";
+import type { ChatOptions, SessionOptions } from "./session-options.ts";
+import { sessionConfig } from "./session-options.ts";
+import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
+import { sendablePrefix } from "./tool-call-pairs.ts";
+
+/** A cheap look at a session, without copying its conversation. */
+export interface SessionSnapshot {
+  sessionId: string;
+  status: "idle" | "running" | "closed";
+  messageCount: number;
+  turns: number;
+  usage: Usage;
+  queued: number;
+}
+
+/** A live agent session. */
+export interface AgentSession extends AsyncDisposable {
+  readonly sessionId: string;
+  /** Runs a prompt (or steers or queues it, see {@link ChatOptions}). Never throws. */
+  chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult>;
+  /** The same as `chat`, as a stream of events. */
+  stream(input: string | UserContentPart[], options?: ChatOptions): AgentRun;
+  /** Aborts the run in flight and drops queued prompts. Synchronous and idempotent. */
+  abort(reason?: unknown): void;
+  /** The session as plain JSON (during a run: up to the last completed turn). */
+  export(): SessionState;
+  snapshot(): SessionSnapshot;
+  /** Removes and returns the prompts queued for after the run; their calls resolve ABORTED. */
+  drainQueue(): QueuedPrompt[];
+  /** Aborts what runs, fires `sessionEnd`, and makes every later call fail with SESSION_CLOSED. */
+  close(): Promise<void>;
+}
+
+interface PendingRun {
+  prompt: QueuedPrompt;
+  signal: AbortSignal | undefined;
+  emit: (event: AgentEvent) => void;
+  controller: AbortController;
+  resolve: (result: AgentRunResult) => void;
+  /** Resolves with the run's result once it ran (or was dropped). */
+  settled: Promise<AgentRunResult>;
+}
+
+const ignore = (): void => {};
+
+/** `Symbol.asyncDispose`, or the well-known stand-in older runtimes' `await using` transpilers use. */
+const asyncDispose: typeof Symbol.asyncDispose =
+  (Symbol as { asyncDispose?: typeof Symbol.asyncDispose }).asyncDispose ??
+  (Symbol.for("Symbol.asyncDispose") as typeof Symbol.asyncDispose);
+
+class Session implements AgentSession {
+  readonly sessionId: string;
+  readonly #config: AgentConfig;
+  readonly #provider: ProviderId;
+  readonly #model: string;
+  readonly #messages: Message[];
+  readonly #createdAt: number;
+  readonly #metadata: JsonObject;
+  #updatedAt: number;
+  #usage: Usage;
+  #turns: number;
+  #queue: PendingRun[] = [];
+  #steering: UserMessage[] = [];
+  #current: { pending: PendingRun; done: Promise<AgentRunResult>; firstIndex: number } | undefined;
+  /** Whether `sessionStart` has fired (on the first run of this session object, new or restored). */
+  #started = false;
+  #closed = false;
+
+  constructor(options: SessionOptions, state: SessionState | undefined) {
+    this.#config = sessionConfig(options, state);
+    const resolved = resolveModel(this.#config.model, this.#config.provider);
+    this.#provider = resolved.provider.id;
+    this.#model = resolved.model;
+    const now = Date.now();
+    this.sessionId = options.sessionId ?? state?.sessionId ?? crypto.randomUUID();
+    this.#messages = state?.messages ?? [];
+    this.#createdAt = state?.createdAt ?? now;
+    this.#updatedAt = state?.updatedAt ?? now;
+    this.#usage = state?.usage ?? emptyUsage();
+    this.#turns = state?.turns ?? 0;
+    this.#metadata = { ...state?.metadata, ...options.metadata };
+    // Restored follow-ups have no caller waiting. They run first, in order, when the next prompt
+    // starts a run (drainQueue() drops them instead).
+    for (const prompt of state?.queue ?? []) this.#queue.push(this.#pending(prompt, undefined, ignore));
+  }
+
+  #pending(
+    prompt: QueuedPrompt,
+    signal: AbortSignal | undefined,
+    emit: (event: AgentEvent) => void,
+  ): PendingRun {
+    let resolve: (result: AgentRunResult) => void = ignore;
+    const settled = new Promise<AgentRunResult>((done) => {
+      resolve = done;
+    });
+    return { prompt, signal, emit, controller: new AbortController(), resolve, settled };
+  }
+
+  #refuse(error: SdkError): AgentRunResult {
+    return {
+      ok: false,
+      error,
+      partial: {
+        text: "",
+        messages: this.#messages,
+        toolCalls: [],
+        usage: emptyUsage(),
+        provider: this.#provider,
+        model: this.#model,
+        sessionId: this.sessionId,
+        stopReason: "error",
+        durationMs: 0,
+        turns: 0,
+      },
+    };
+  }
+
+  #submit(
+    input: string | UserContentPart[],
+    options: ChatOptions,
+    emit: (event: AgentEvent) => void,
+  ): Promise<AgentRunResult> {
+    if (this.#closed) {
+      return Promise.resolve(
+        this.#refuse(new ConfigError("The session is closed", { code: "SESSION_CLOSED" })),
+      );
+    }
+    const content = promptContent(input, options.attachments);
+    if (this.#current !== undefined) {
+      if (options.mode === "steer") {
+        this.#steering.push(userMessage(content));
+        return this.#current.done;
+      }
+      if (options.mode !== "followUp") {
+        const error = new ConfigError('A run is in flight: pass mode "steer" or "followUp", or wait for it', {
+          code: "SESSION_BUSY",
+        });
+        return Promise.resolve(this.#refuse(error));
+      }
+    }
+    const pending = this.#pending(
+      { id: crypto.randomUUID(), content, queuedAt: Date.now() },
+      options.signal,
+      emit,
+    );
+    this.#queue.push(pending);
+    this.#next();
+    return pending.settled;
+  }
+
+  /** Starts the next queued run when none is in flight. */
+  #next(): void {
+    if (this.#current !== undefined || this.#closed) return;
+    const pending = this.#queue.shift();
+    if (pending === undefined) return;
+    const firstIndex = this.#messages.length;
+    const done = startRun(
+      {
+        config: this.#config,
+        sessionId: this.sessionId,
+        messages: this.#messages,
+        content: pending.prompt.content,
+        sessionStart: !this.#started,
+        sessionEnd: false,
+        takeSteering: () => this.#steering.splice(0),
+        signal: pending.signal,
+      },
+      pending.emit,
+      pending.controller,
+    );
+    this.#started = true;
+    this.#current = { pending, done, firstIndex };
+    void done.then((result) => this.#finished(pending, result));
+  }
+
+  #finished(pending: PendingRun, result: AgentRunResult): void {
+    const value = result.ok ? result.value : result.partial;
+    this.#usage = addUsage(this.#usage, value.usage);
+    this.#turns += value.turns;
+    this.#updatedAt = Date.now();
+    this.#current = undefined;
+    // Steered prompts that found no safe point before the run ended run next.
+    const leftover = this.#steering.splice(0);
+    for (const message of leftover.reverse()) {
+      this.#queue.unshift(
+        this.#pending(
+          { id: message.id, content: message.content, queuedAt: message.timestamp },
+          undefined,
+          ignore,
+        ),
+      );
+    }
+    pending.resolve(result);
+    this.#next();
+  }
+
+  chat(input: string | UserContentPart[], options: ChatOptions = {}): Promise<AgentRunResult> {
+    return this.#submit(input, options, ignore);
+  }
+
+  stream(input: string | UserContentPart[], options: ChatOptions = {}): AgentRun {
+    return streamRun((emit, controller) => {
+      const result = this.#submit(input, options, emit);
+      controller.signal.addEventListener("abort", () => this.abort(controller.signal.reason), { once: true });
+      return result;
+    });
+  }
+
+  abort(reason?: unknown): void {
+    const why = reason ?? new DOMException("The session was aborted", "AbortError");
+    for (const pending of this.#queue.splice(0)) pending.resolve(this.#refuse(dropped("aborted")));
+    this.#steering.length = 0;
+    this.#current?.pending.controller.abort(why);
+  }
+
+  drainQueue(): QueuedPrompt[] {
+    const drained = this.#queue.splice(0);
+    for (const pending of drained) pending.resolve(this.#refuse(dropped("drained")));
+    return drained.map((pending) => pending.prompt);
+  }
+
+  #runUsage(messages: readonly Message[]): Usage {
+    if (this.#current === undefined) return this.#usage;
+    let usage = this.#usage;
+    for (const message of messages.slice(this.#current.firstIndex)) {
+      if (message.role === "assistant") usage = addUsage(usage, message.usage);
+    }
+    return usage;
+  }
+
+  export(): SessionState {
+    const messages = sendablePrefix(this.#messages);
+    const state: SessionState = {
+      version: SESSION_STATE_VERSION,
+      sessionId: this.sessionId,
+      createdAt: this.#createdAt,
+      updatedAt: this.#updatedAt,
+      provider: this.#provider,
+      model: this.#model,
+      parameters: {},
+      messages,
+      usage: this.#runUsage(messages),
+      turns: this.#turns,
+      queue: this.#queue.map((pending) => pending.prompt),
+      metadata: this.#metadata,
+    };
+    const config = this.#config;
+    if (config.systemPrompt !== undefined) state.systemPrompt = config.systemPrompt;
+    if (config.thinking !== undefined) state.thinking = config.thinking;
+    if (config.maxTokens !== undefined) state.parameters.maxTokens = config.maxTokens;
+    if (config.temperature !== undefined) state.parameters.temperature = config.temperature;
+    if (config.stopSequences !== undefined) state.parameters.stopSequences = config.stopSequences;
+    if (config.maxTurns !== undefined) state.parameters.maxTurns = config.maxTurns;
+    return structuredClone(state);
+  }
+
+  snapshot(): SessionSnapshot {
+    return {
+      sessionId: this.sessionId,
+      status: this.#closed ? "closed" : this.#current === undefined ? "idle" : "running",
+      messageCount: this.#messages.length,
+      turns: this.#turns,
+      usage: this.#usage,
+      queued: this.#queue.length,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const current = this.#current;
+    this.abort(new DOMException("The session was closed", "AbortError"));
+    const result = current === undefined ? undefined : await current.done;
+    if (!this.#started) return;
+    const stopReason =
+      result === undefined ? "complete" : result.ok ? result.value.stopReason : result.partial.stopReason;
+    await fireSessionEnd(
+      {
+        sessionId: this.sessionId,
+        messages: this.#messages,
+        turn: 0,
+        hooks: this.#config.hooks,
+        emit: ignore,
+      },
+      stopReason,
+    );
+  }
+
+  [asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+function dropped(how: "aborted" | "drained"): AbortError {
+  return new AbortError(
+    how === "aborted"
+      ? "The session was aborted before this prompt ran"
+      : "Removed from the queue by drainQueue()",
+    {
+      code: "ABORTED",
+    },
+  );
+}
+
+/**
+ * Creates a session, new or restored from a SessionState. Rejects with a ConfigError when the state is
+ * invalid (its `path` names the first problem) or no model can be resolved.
+ *
+ * @example
+ * ```ts
+ * await using session = await createAgentSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools });
+ * const first = await session.chat("Plan the trip");
+ * await kv.put(session.sessionId, JSON.stringify(session.export()));
+ * // later, anywhere:
+ * const again = await createAgentSession({ apiKey, tools, restore: JSON.parse(await kv.get(id)) });
+ * ```
+ */
+export async function createAgentSession(options: SessionOptions): Promise<AgentSession> {
+  const state = options.restore === undefined ? undefined : parseSessionState(options.restore);
+  return new Session(options, state);
+}

@@ -1,0 +1,62 @@
+/**
+ * The options of an agent session, and how a restored state and the caller's options combine into
+ * the configuration of its runs.
+ *
+ * @module
+ */
+
+import type { AgentConfig } from "../agent/agent-options.ts";
+import { ConfigError } from "../errors/sdk-error.ts";
+import type { ImagePart, JsonObject } from "../types.ts";
+import type { SessionState } from "./session-state.ts";
+
+/** The options of {@link createAgentSession}. Everything `runAgent` takes except the prompt. */
+export interface SessionOptions extends Omit<AgentConfig, "model"> {
+  /** Required unless `restore` names it; given with `restore`, it moves the session to this model. */
+  model?: string;
+  /** A state from `session.export()` (after any JSON round trip). Validated; invalid is a ConfigError. */
+  restore?: SessionState | unknown;
+  /** Default: the restored one, or a new random UUID. */
+  sessionId?: string;
+  /** Plain JSON kept in the state for the caller; merged over a restored state's metadata. */
+  metadata?: JsonObject;
+}
+
+/** How a prompt is delivered while a run is in flight. */
+export type DeliveryMode = "steer" | "followUp";
+
+/** The options of one `chat` or `stream` call. */
+export interface ChatOptions {
+  signal?: AbortSignal;
+  /**
+   * While a run is in flight: `steer` delivers the prompt at the run's next safe point (after the
+   * running tools finish); `followUp` queues it for after the run. Without a mode, a second prompt
+   * while a run is in flight is a ConfigError `SESSION_BUSY`.
+   */
+  mode?: DeliveryMode;
+  attachments?: ImagePart[];
+}
+
+const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"] as const;
+
+/** The run configuration: the caller's options over what the restored state remembers. */
+export function sessionConfig(options: SessionOptions, state: SessionState | undefined): AgentConfig {
+  const { restore: _, sessionId: __, metadata: ___, ...rest } = options;
+  const model = options.model ?? (state ? `${state.provider}/${state.model}` : undefined);
+  if (model === undefined) {
+    throw new ConfigError("A session needs a model (or a state to restore)", {
+      code: "CONFIG_INVALID",
+      path: "model",
+    });
+  }
+  const config: AgentConfig = { ...rest, model };
+  if (state === undefined) return config;
+  if (config.systemPrompt === undefined && state.systemPrompt !== undefined)
+    config.systemPrompt = state.systemPrompt;
+  if (config.thinking === undefined && state.thinking !== undefined) config.thinking = state.thinking;
+  for (const key of PARAMETER_KEYS) {
+    const value = state.parameters[key];
+    if (config[key] === undefined && value !== undefined) Object.assign(config, { [key]: value });
+  }
+  return config;
+}

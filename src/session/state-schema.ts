@@ -1,0 +1,136 @@
+/**
+ * The zod/mini schema a restored SessionState must pass. zod/mini keeps this check small in a
+ * browser bundle; the limits keep a hostile or corrupted file from exhausting memory later.
+ *
+ * @module
+ */
+
+import * as z from "zod/mini";
+
+/** Most messages a restored session may hold. */
+export const MAX_STATE_MESSAGES = 100_000;
+/** Longest string (text, thinking, image data, tool output) a restored session may hold. */
+export const MAX_STATE_STRING = 20_000_000;
+
+const text = z.string().check(z.maxLength(MAX_STATE_STRING));
+const id = z.string().check(z.minLength(1), z.maxLength(1000));
+const count = z.number().check(z.gte(0));
+const time = z.number().check(z.gte(0));
+const json = z.record(z.string(), z.unknown());
+const providerId = z.enum(["anthropic", "openai-chat"]);
+
+const usage = z.object({
+  input: count,
+  output: count,
+  cacheRead: count,
+  cacheWrite: count,
+  reasoning: count,
+  costUsd: z.optional(count),
+});
+
+const textPart = z.object({ type: z.literal("text"), text, citations: z.optional(z.array(z.unknown())) });
+const imagePart = z.object({
+  type: z.literal("image"),
+  data: z.optional(text),
+  mimeType: z.optional(z.string()),
+  url: z.optional(text),
+});
+const toolCallPart = z.object({
+  type: z.literal("tool_call"),
+  id,
+  name: z.string(),
+  args: json,
+  rawArgs: z.optional(text),
+});
+const toolResultPart = z.object({
+  type: z.literal("tool_result"),
+  toolCallId: id,
+  toolName: z.optional(z.string()),
+  output: text,
+  isError: z.boolean(),
+});
+const thinkingPart = z.object({ type: z.literal("thinking"), text, signature: z.optional(text) });
+const redactedPart = z.object({ type: z.literal("redacted_thinking"), data: text });
+const providerPart = z.object({ type: z.literal("provider"), provider: providerId, block: json });
+
+const serializedError = z.object({
+  _tag: z.string(),
+  name: z.string(),
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean(),
+  status: z.optional(z.number()),
+  retryAfterMs: z.optional(z.number()),
+  provider: z.optional(z.string()),
+  requestId: z.optional(z.string()),
+  providerCode: z.optional(z.string()),
+  path: z.optional(z.string()),
+  details: z.optional(json),
+});
+
+const userMessage = z.object({
+  id,
+  role: z.literal("user"),
+  content: z.array(z.discriminatedUnion("type", [textPart, imagePart])),
+  timestamp: time,
+});
+const assistantMessage = z.object({
+  id,
+  role: z.literal("assistant"),
+  content: z.array(
+    z.discriminatedUnion("type", [textPart, toolCallPart, thinkingPart, redactedPart, providerPart]),
+  ),
+  timestamp: time,
+  provider: providerId,
+  model: z.string(),
+  usage,
+  stopReason: z.enum([
+    "complete",
+    "maxTokens",
+    "toolUse",
+    "pauseTurn",
+    "refusal",
+    "aborted",
+    "error",
+    "budget",
+    "maxTurns",
+    "hookStop",
+  ]),
+  rawStopReason: z.optional(z.string()),
+  stopSequence: z.optional(z.string()),
+  responseId: z.optional(z.string()),
+  error: z.optional(serializedError),
+});
+const toolResultMessage = z.object({
+  id,
+  role: z.literal("tool_result"),
+  content: z.array(toolResultPart),
+  timestamp: time,
+});
+
+/** A SessionState of version 1. */
+export const sessionStateSchema = z.object({
+  version: z.literal(1),
+  sessionId: id,
+  createdAt: time,
+  updatedAt: time,
+  provider: providerId,
+  model: z.string().check(z.minLength(1)),
+  systemPrompt: z.optional(text),
+  thinking: z.optional(z.enum(["off", "minimal", "low", "medium", "high"])),
+  parameters: z.object({
+    maxTokens: z.optional(z.number()),
+    temperature: z.optional(z.number()),
+    stopSequences: z.optional(z.array(z.string())),
+    maxTurns: z.optional(z.number()),
+  }),
+  messages: z
+    .array(z.discriminatedUnion("role", [userMessage, assistantMessage, toolResultMessage]))
+    .check(z.maxLength(MAX_STATE_MESSAGES)),
+  usage,
+  turns: count,
+  queue: z.array(
+    z.object({ id, content: z.array(z.discriminatedUnion("type", [textPart, imagePart])), queuedAt: time }),
+  ),
+  metadata: json,
+});
