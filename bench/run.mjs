@@ -4,9 +4,10 @@ import { cpus } from "node:os";
 import { abortLatencySection } from "./abort-latency.mjs";
 import { agentLoopSection } from "./agent-loop.mjs";
 import { decodingSection } from "./decoding.mjs";
+import { sessionStateSection } from "./session-state.mjs";
 
 const sections = [];
-for (const section of [decodingSection, agentLoopSection, abortLatencySection]) {
+for (const section of [decodingSection, agentLoopSection, abortLatencySection, sessionStateSection]) {
   const text = await section();
   console.log(text);
   sections.push(text);
