@@ -72,7 +72,8 @@ async function official(kind) {
  * machine — the server shares its cores — weighs on all of them alike.
  */
 async function measureAll(readers, kind) {
-  for (const [, fn] of readers) await fn(kind); // warm-up
+  // Warm-up: three passes each, so the JIT has settled before the first measured round.
+  for (let pass = 0; pass < 3; pass++) for (const [, fn] of readers) await fn(kind);
   const times = readers.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let step = 0; step < readers.length; step++) {
@@ -128,7 +129,7 @@ export async function decodingSection() {
   return `## Stream decoding: ${EVENTS.toLocaleString("en")} text-delta events over loopback HTTP
 
 Served by a separate process in 16 KB writes (@anthropic-ai/sdk ${versions.anthropic}, openai ${versions.openai});
-median of ${ROUNDS} interleaved rounds after a warm-up. "Time / raw" is the ratio to the raw baseline (fetch +
+median of ${ROUNDS} interleaved rounds after three warm-up passes. "Time / raw" is the ratio to the raw baseline (fetch +
 eventsource-parser + JSON.parse per event, nothing else) in the same run. Targets: Wisp within 1.3x of
 raw, and faster than both official clients.
 
