@@ -4,23 +4,17 @@
  * is involved. Each ends with code ABORTED, keeps what arrived, closes the connection, and leaves a
  * conversation that is valid to continue.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LoopbackServer, serveScriptedModel } from "../../runtime/node/index.ts";
+import { describe, expect, it } from "vitest";
 import { type AgentOptions, defineTool, runAgent, runAgentStream } from "../../src/index.ts";
-import { createScriptedModel, type ScriptedModel } from "../../src/testing/index.ts";
 import { calls, expectConsistent, says, scripted } from "../support/agent.ts";
+import { loopbackModel } from "../support/loopback.ts";
 
-let model: ScriptedModel;
-let server: LoopbackServer;
-beforeAll(async () => {
-  model = createScriptedModel();
-  server = await serveScriptedModel(model);
-});
-afterAll(() => server.close());
+const loopback = loopbackModel();
+const model = loopback.model;
 
 const overLoopback = (extra: Partial<AgentOptions>): AgentOptions => ({
   model: "anthropic/claude-sonnet-4-5",
-  baseURL: server.url,
+  baseURL: loopback.url,
   apiKey: "k",
   prompt: "go",
   ...extra,

@@ -3,12 +3,11 @@
  * hook decisions among them, `.result` with or without iterating, and `run-end` carrying the same
  * Result.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type LoopbackServer, serveScriptedModel } from "../../runtime/node/index.ts";
 import { type AgentEvent, defineTool, runAgentStream } from "../../src/index.ts";
-import { createScriptedModel, type ScriptedModel } from "../../src/testing/index.ts";
 import { calls, says, scripted } from "../support/agent.ts";
+import { loopbackModel } from "../support/loopback.ts";
 
 const upper = defineTool({
   name: "upper",
@@ -84,22 +83,16 @@ describe("run events", () => {
   });
 
   describe("over loopback HTTP", () => {
-    let model: ScriptedModel;
-    let server: LoopbackServer;
-    beforeAll(async () => {
-      model = createScriptedModel();
-      server = await serveScriptedModel(model);
-    });
-    afterAll(() => server.close());
+    const loopback = loopbackModel();
 
     it.each([
       ["anthropic/claude-sonnet-4-5", ""],
       ["openai/gpt-4o", "/v1"],
     ])("a %s tool loop gives the same events", async (modelName, suffix) => {
-      model.push(...SCRIPT());
+      loopback.model.push(...SCRIPT());
       const run = runAgentStream({
         model: modelName,
-        baseURL: server.url + suffix,
+        baseURL: loopback.url + suffix,
         apiKey: "k",
         prompt: "Shout hi",
         tools: [upper],

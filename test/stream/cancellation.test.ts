@@ -4,36 +4,28 @@
  * connection closed; no timers are left behind. The scripted streams stall right after their first
  * text delta until the client leaves, so a turn that did not really stop would hang past the timeout.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoopbackServer } from "../../runtime/node/index.ts";
-import { serveScriptedModel } from "../../runtime/node/index.ts";
+import { describe, expect, it } from "vitest";
 import { streamTurn, type TurnOptions } from "../../src/index.ts";
-import { createScriptedModel, type ScriptedModel } from "../../src/testing/index.ts";
+import { loopbackModel } from "../support/loopback.ts";
 import { HELLO } from "../support/replay.ts";
 
 const TEXT = { content: [{ type: "text" as const, text: ["first ", "second ", "third"] }] };
 
-let model: ScriptedModel;
-let server: LoopbackServer;
-
-beforeAll(async () => {
-  model = createScriptedModel();
-  server = await serveScriptedModel(model);
-});
-afterAll(() => server.close());
+const loopback = loopbackModel();
+const model = loopback.model;
 
 const PROVIDERS = [
   {
     name: "anthropic",
     // message_start, content_block_start, ping, the first text_delta
     firstDeltaEvents: 4,
-    options: (): Partial<TurnOptions> => ({ model: "anthropic/claude-sonnet-4-5", baseURL: server.url }),
+    options: (): Partial<TurnOptions> => ({ model: "anthropic/claude-sonnet-4-5", baseURL: loopback.url }),
   },
   {
     name: "openai-chat",
     // the role chunk, the first content chunk
     firstDeltaEvents: 2,
-    options: (): Partial<TurnOptions> => ({ model: "openai/gpt-4o", baseURL: `${server.url}/v1` }),
+    options: (): Partial<TurnOptions> => ({ model: "openai/gpt-4o", baseURL: `${loopback.url}/v1` }),
   },
 ];
 
