@@ -15,20 +15,31 @@ export interface LoopEnd {
   stopDetail?: string;
 }
 
-/** An outcome that may end the run: from hooks or from running tool calls. */
+/** Whether the run goes on after hooks or tool calls, and if not, why. */
 export type RunControl =
-  | { kind: "aborted" }
-  | { kind: "failed"; error: HookError }
+  | { kind: "go" }
   | { kind: "stop"; reason?: string }
-  | { kind: string };
+  | { kind: "failed"; error: HookError }
+  | { kind: "aborted" };
 
-/** The end of the run `control` means, or undefined when the run goes on. */
-export function endFrom(control: RunControl, signal: AbortSignal): LoopEnd | undefined {
-  if (control.kind === "aborted") return { stopReason: "aborted", error: abortErrorFrom(signal) };
-  if (control.kind === "failed" && "error" in control) return { stopReason: "error", error: control.error };
-  if (control.kind === "stop") {
-    const reason = "reason" in control ? control.reason : undefined;
-    return reason === undefined ? { stopReason: "hookStop" } : { stopReason: "hookStop", stopDetail: reason };
+/**
+ * The end of the run `control` means, or undefined when the run goes on. Hook outcomes that answer
+ * for one call or one stop (`deny`, `block`) do not end the run.
+ */
+export function endFrom(
+  control: RunControl | { kind: "deny" | "block" },
+  signal: AbortSignal,
+): LoopEnd | undefined {
+  switch (control.kind) {
+    case "aborted":
+      return { stopReason: "aborted", error: abortErrorFrom(signal) };
+    case "failed":
+      return { stopReason: "error", error: control.error };
+    case "stop":
+      return control.reason === undefined
+        ? { stopReason: "hookStop" }
+        : { stopReason: "hookStop", stopDetail: control.reason };
+    default:
+      return undefined;
   }
-  return undefined;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { messageOf } from "../errors/message-of.ts";
 import { HookError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
@@ -118,8 +119,7 @@ export async function runHooks<E extends HookEvent>(
     let decision: JsonObject | string;
     if (outcome.kind === "done") decision = checkDecision(event, outcome.value);
     else if (outcome.kind === "timeout") decision = `timed out after ${timeoutMs} ms`;
-    else
-      decision = `threw: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`;
+    else decision = `threw: ${messageOf(outcome.error)}`;
 
     if (typeof decision === "string") {
       const policy = entry.onFailure ?? DEFAULT_HOOK_FAILURE_POLICY[event];

@@ -6,32 +6,27 @@
  * @module
  */
 
-import { type ErrorCode, type HookError, ToolError } from "../errors/sdk-error.ts";
+import { messageOf } from "../errors/message-of.ts";
+import { type ErrorCode, ToolError } from "../errors/sdk-error.ts";
 import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { runWithDeadline } from "./deadline.ts";
 import type { ParsedArgs, Tool } from "./define-tool.ts";
+import type { RunControl } from "./loop-end.ts";
 import type { RunContext } from "./run-context.ts";
 import { type HookOutcome, runHooks } from "./run-hooks.ts";
 import { toolOutputText } from "./tool-output.ts";
-
-/** How running the calls ended for the run: go on, or end it. */
-export type ToolRunControl =
-  | { kind: "go" }
-  | { kind: "stop"; reason?: string }
-  | { kind: "failed"; error: HookError }
-  | { kind: "aborted" };
 
 /** The results, in the model's order, and whether the run goes on. */
 export interface ToolRunOutcome {
   results: ToolResultPart[];
   records: ToolCallRecord[];
-  control: ToolRunControl;
+  control: RunControl;
 }
 
 interface CallOutcome {
   record: ToolCallRecord;
-  control: ToolRunControl;
+  control: RunControl;
 }
 
 /** A result for a call that was not run (the run ended first). */
@@ -50,12 +45,12 @@ function resultOf(toolCall: ToolCallPart, output: string, isError: boolean): Too
 }
 
 /** The run-level meaning of a hook outcome that does not let the call go on. */
-function controlOf(outcome: Exclude<HookOutcome, { kind: "go" }>): ToolRunControl {
+function controlOf(outcome: Exclude<HookOutcome, { kind: "go" }>): RunControl {
   // deny and block answer for one call; they do not end the run
   return outcome.kind === "deny" || outcome.kind === "block" ? { kind: "go" } : outcome;
 }
 
-function whyNotRun(control: ToolRunControl): string {
+function whyNotRun(control: RunControl): string {
   if (control.kind === "aborted") return "the run was aborted";
   if (control.kind === "failed") return `a hook failed (${control.error.message})`;
   return "a hook stopped the run";
@@ -75,7 +70,7 @@ class CallRun {
     this.run = run;
   }
 
-  #finish(result: ToolResultPart, control: ToolRunControl, error?: ToolError): CallOutcome {
+  #finish(result: ToolResultPart, control: RunControl, error?: ToolError): CallOutcome {
     const durationMs = Date.now() - this.#started;
     const toolCall = this.#toolCall;
     this.run.emit(
@@ -140,7 +135,7 @@ class CallRun {
       try {
         parsed = await tool.parseArgs(call.args as JsonObject);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOf(error);
         return this.#fail(
           "TOOL_INPUT_INVALID",
           `Validating the arguments of "${call.name}" failed: ${message}`,
@@ -179,7 +174,7 @@ class CallRun {
       case "timeout":
         return this.#fail("TOOL_TIMEOUT", `Tool "${call.name}" timed out after ${timeoutMs} ms`, context);
       case "threw": {
-        const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+        const message = messageOf(outcome.error);
         return this.#fail("TOOL_FAILED", `Tool "${call.name}" failed: ${message}`, context, outcome.error);
       }
     }
@@ -191,12 +186,13 @@ class CallRun {
   }
 }
 
+/** When calls end differently, the strongest wins: an abort over a hook failure over a hook stop. */
+const STRENGTH: Record<RunControl["kind"], number> = { go: 0, stop: 1, failed: 2, aborted: 3 };
+
 function combine(outcomes: CallOutcome[]): ToolRunOutcome {
-  let control: ToolRunControl = { kind: "go" };
+  let control: RunControl = { kind: "go" };
   for (const outcome of outcomes) {
-    // The strongest wins: an abort over a hook failure over a hook stop.
-    const rank = { go: 0, stop: 1, failed: 2, aborted: 3 };
-    if (rank[outcome.control.kind] > rank[control.kind]) control = outcome.control;
+    if (STRENGTH[outcome.control.kind] > STRENGTH[control.kind]) control = outcome.control;
   }
   const records = outcomes.map((outcome) => outcome.record);
   return { results: records.map((record) => record.result), records, control };

@@ -45,9 +45,9 @@ export interface RunRequest {
   signal?: AbortSignal | undefined;
 }
 
-/** The text of the last assistant message among `messages`. */
-export function lastAssistantText(messages: readonly Message[]): string {
-  for (let index = messages.length - 1; index >= 0; index--) {
+/** The text of the last assistant message among `messages`, looking no further back than `from`. */
+export function lastAssistantText(messages: readonly Message[], from = 0): string {
+  for (let index = messages.length - 1; index >= from; index--) {
     const message = messages[index] as Message;
     if (message.role !== "assistant") continue;
     return (message as AssistantMessage).content
@@ -61,12 +61,16 @@ interface Identity {
   provider: ProviderId | "unknown";
   model: string;
   started: number;
+  /** Where this run's messages begin in the conversation. */
+  firstIndex: number;
 }
 
 function agentResult(identity: Identity, run: RunContext, tally: LoopTally, end: LoopEnd): AgentRunResult {
   const value: AgentResult = {
-    text: lastAssistantText(run.messages),
-    messages: run.messages,
+    // This run's answer only: in a session an earlier run's answer is not this run's text.
+    text: lastAssistantText(run.messages, identity.firstIndex),
+    // A copy: a session's conversation keeps growing after this run.
+    messages: run.messages.slice(),
     toolCalls: tally.toolCalls,
     usage: tally.usage,
     provider: identity.provider,
@@ -122,7 +126,12 @@ export function startRun(
   const forward = (): void => controller.abort(userSignal?.reason);
   if (userSignal?.aborted) controller.abort(userSignal.reason);
   else userSignal?.addEventListener("abort", forward, { once: true });
-  const identity: Identity = { provider: "unknown", model: config.model, started: Date.now() };
+  const identity: Identity = {
+    provider: "unknown",
+    model: config.model,
+    started: Date.now(),
+    firstIndex: request.messages.length,
+  };
   const run: RunContext = {
     sessionId: request.sessionId,
     signal: controller.signal,

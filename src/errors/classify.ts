@@ -6,6 +6,7 @@
  * @module
  */
 
+import { messageOf } from "./message-of.ts";
 import { isNetworkFailure } from "./network-failure.ts";
 import { parseRetryDelay } from "./retry-delay.ts";
 import {
@@ -275,7 +276,7 @@ export function classifyThrown(error: unknown, context: ThrownContext): SdkError
     });
   }
   if (isNetworkFailure(error)) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return new RequestError(`Network failure: ${message}`, {
       code: "NETWORK",
       retryable: true,
@@ -283,7 +284,7 @@ export function classifyThrown(error: unknown, context: ThrownContext): SdkError
       cause: error,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const code = codeFromMessage(message) ?? "UNKNOWN";
   return new RequestError(message || "Request failed", {
     code,

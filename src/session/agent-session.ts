@@ -106,12 +106,13 @@ class Session implements AgentSession {
     prompt: QueuedPrompt,
     signal: AbortSignal | undefined,
     emit: (event: AgentEvent) => void,
+    controller = new AbortController(),
   ): PendingRun {
     let resolve: (result: AgentRunResult) => void = ignore;
     const settled = new Promise<AgentRunResult>((done) => {
       resolve = done;
     });
-    return { prompt, signal, emit, controller: new AbortController(), resolve, settled };
+    return { prompt, signal, emit, controller, resolve, settled };
   }
 
   #refuse(error: SdkError): AgentRunResult {
@@ -137,6 +138,7 @@ class Session implements AgentSession {
     input: string | UserContentPart[],
     options: ChatOptions,
     emit: (event: AgentEvent) => void,
+    controller = new AbortController(),
   ): Promise<AgentRunResult> {
     if (this.#closed) {
       return Promise.resolve(
@@ -160,6 +162,7 @@ class Session implements AgentSession {
       { id: crypto.randomUUID(), content, queuedAt: Date.now() },
       options.signal,
       emit,
+      controller,
     );
     this.#queue.push(pending);
     this.#next();
@@ -217,11 +220,8 @@ class Session implements AgentSession {
   }
 
   stream(input: string | UserContentPart[], options: ChatOptions = {}): AgentRun {
-    return streamRun((emit, controller) => {
-      const result = this.#submit(input, options, emit);
-      controller.signal.addEventListener("abort", () => this.abort(controller.signal.reason), { once: true });
-      return result;
-    });
+    // Breaking out of the stream (or its abort()) aborts this run only: the stream's controller is the run's.
+    return streamRun((emit, controller) => this.#submit(input, options, emit, controller));
   }
 
   abort(reason?: unknown): void {

@@ -189,6 +189,39 @@ describe("abort, close and export during a run", () => {
   });
 });
 
+describe("each run's result is its own", () => {
+  it("text is this run's answer, and messages do not grow with later runs", async () => {
+    const { session: s } = await session([says("first answer"), says("third answer")], {
+      hooks: {
+        userPromptSubmit: ({ prompt }) =>
+          prompt.content[0]?.type === "text" && prompt.content[0].text === "blocked"
+            ? { decision: "stop" }
+            : undefined,
+      },
+    });
+    const first = await s.chat("hello");
+    const stopped = await s.chat("blocked");
+    expect(first.ok && first.value.text).toBe("first answer");
+    expect(stopped.ok && [stopped.value.stopReason, stopped.value.text]).toEqual(["hookStop", ""]);
+    await s.chat("again");
+    expect(first.ok && first.value.messages).toHaveLength(2);
+    expect(s.snapshot().messageCount).toBe(4);
+  });
+
+  it("breaking out of a session stream aborts that run only; a queued follow-up still runs", async () => {
+    const { session: s } = await session([
+      { ...says("slow words keep coming"), delayMs: 20 },
+      says("follow-up ran"),
+    ]);
+    const streamed = s.stream("first");
+    const followUp = s.chat("second", { mode: "followUp" });
+    for await (const event of streamed) if (event.type === "text-delta") break;
+    const [first, second] = await Promise.all([streamed.result, followUp]);
+    expect(!first.ok && first.error.code).toBe("ABORTED");
+    expect(second.ok && second.value.text).toBe("follow-up ran");
+  });
+});
+
 describe("moving a session to another provider", () => {
   const ANTHROPIC_HISTORY: ScriptedTurn[] = [
     {
