@@ -86,7 +86,8 @@ async function modelTurn(
     }
   };
   const turn = streamTurn(
-    { ...setup.request, messages: run.messages.slice() },
+    // No copy: nothing appends to the conversation while a turn (and its retries) is in flight.
+    { ...setup.request, messages: run.messages },
     { ...setup.turnOptions, signal: run.signal, onEvent },
   );
   const message = await turn.message;
