@@ -85,7 +85,20 @@ export type { ProviderName } from "./providers/registry.ts";
 export { resolveModel } from "./providers/registry.ts";
 export type { AgentSession, SessionSnapshot } from "./session/agent-session.ts";
 export { createAgentSession } from "./session/agent-session.ts";
+export type { CreateSessionOptions, MessageSession } from "./session/create-session.ts";
+export { createSession, prompt } from "./session/create-session.ts";
 export { MIGRATIONS, parseSessionState } from "./session/parse-session-state.ts";
+export type {
+  AssistantSessionMessage,
+  CanUseTool,
+  PermissionResult,
+  ResultMessage,
+  SendInput,
+  SendUserMessage,
+  SessionMessage,
+  SystemInitMessage,
+  UserSessionMessage,
+} from "./session/session-messages.ts";
 export type { ChatOptions, DeliveryMode, SessionOptions } from "./session/session-options.ts";
 export type { QueuedPrompt, SessionParameters, SessionState } from "./session/session-state.ts";
 export { SESSION_STATE_VERSION } from "./session/session-state.ts";

@@ -55,7 +55,9 @@ export type AgentRunResult = Result<AgentResult, SdkError>;
 /**
  * The events of a run, in order: `run-start`; per turn, the turn's own events (`turn-start` …
  * `turn-end` or `error`, see {@link TurnEvent}), then `tool-start` / `tool-result` per tool call;
- * `hook-decision` and `hook-error` where hooks act; `run-end` last, always.
+ * `hook-decision` and `hook-error` where hooks act; `message` whenever a message joins the
+ * conversation (the prompt, each assistant message, each batch of tool results, steered prompts);
+ * `run-end` last, always.
  */
 export type AgentEvent =
   | { type: "run-start"; sessionId: string; provider: ProviderId; model: string }
@@ -71,6 +73,7 @@ export type AgentEvent =
     }
   | { type: "hook-decision"; event: HookEvent; hook: string; decision: JsonObject }
   | { type: "hook-error"; event: HookEvent; hook: string; error: SdkError; policy: HookFailurePolicy }
+  | { type: "message"; message: Message }
   | { type: "run-end"; result: AgentRunResult };
 
 /** A running agent: iterate it for events (once), await `.result`, or `.abort()` it. */

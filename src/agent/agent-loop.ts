@@ -21,7 +21,7 @@ import { addUsage } from "../usage/usage.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { type Budget, checkBudget, maxTurnsReached } from "./budget.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
-import type { RunContext } from "./run-context.ts";
+import { appendMessages, type RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
 import { notRunResult, runToolCalls } from "./run-tool-calls.ts";
 import { userMessage } from "./user-message.ts";
@@ -49,7 +49,7 @@ function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
 
 function pushResults(run: RunContext, results: ToolResultPart[]): void {
   if (results.length === 0) return;
-  run.messages.push({
+  appendMessages(run, {
     id: crypto.randomUUID(),
     role: "tool_result",
     content: results,
@@ -68,7 +68,7 @@ function closeToolCalls(run: RunContext, message: AssistantMessage, why: string)
 /** Appends the messages the caller steered in; true when there were any. */
 function deliverSteering(run: RunContext): boolean {
   const steered = run.takeSteering?.() ?? [];
-  run.messages.push(...steered);
+  appendMessages(run, ...steered);
   return steered.length > 0;
 }
 
@@ -101,7 +101,7 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
     if (run.signal.aborted) return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
     run.turn++;
     const { message, error } = await modelTurn(run, setup);
-    run.messages.push(message);
+    appendMessages(run, message);
     tally.usage = addUsage(tally.usage, message.usage);
     if (error !== undefined) {
       closeToolCalls(
@@ -152,6 +152,6 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
     if (ended !== undefined) return ended;
     if (stop.kind !== "block") return { stopReason: message.stopReason };
     stopBlocks++;
-    run.messages.push(userMessage([{ type: "text", text: stop.reason }]));
+    appendMessages(run, userMessage([{ type: "text", text: stop.reason }]));
   }
 }

@@ -26,3 +26,11 @@ export interface RunContext {
   /** Messages to deliver at the next safe point (after a turn's tools, or when the model stops). */
   takeSteering?: () => UserMessage[];
 }
+
+/** Appends messages to the conversation and reports each in a `message` event. */
+export function appendMessages(run: Pick<RunContext, "messages" | "emit">, ...messages: Message[]): void {
+  for (const message of messages) {
+    run.messages.push(message);
+    run.emit({ type: "message", message });
+  }
+}

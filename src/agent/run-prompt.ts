@@ -7,7 +7,7 @@
 import type { UserContentPart } from "../types.ts";
 import { type LoopSetup, type LoopTally, runTurns } from "./agent-loop.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
-import type { RunContext } from "./run-context.ts";
+import { appendMessages, type RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
 import { userMessage } from "./user-message.ts";
 
@@ -25,8 +25,9 @@ export async function runPrompt(
   setup: LoopSetup,
   tally: LoopTally,
   content: UserContentPart[],
+  promptId?: string,
 ): Promise<LoopEnd> {
-  const prompt = userMessage(content);
+  const prompt = userMessage(content, promptId);
   const submit = await runHooks(
     "userPromptSubmit",
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, prompt },
@@ -35,6 +36,6 @@ export async function runPrompt(
   const ended = endFrom(submit, run.signal);
   if (ended !== undefined) return ended;
   if (submit.kind === "go") prompt.content.push(...contextParts(submit.context));
-  run.messages.push(prompt);
+  appendMessages(run, prompt);
   return runTurns(run, setup, tally);
 }

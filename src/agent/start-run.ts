@@ -36,6 +36,8 @@ export interface RunRequest {
   messages: Message[];
   /** The user's message. */
   content: UserContentPart[];
+  /** The id the user's message gets (default: a random UUID). */
+  promptId?: string;
   /** Fire `sessionStart` before the prompt (the session's first run). */
   sessionStart: boolean;
   /** Fire `sessionEnd` after the run (a session of one run). */
@@ -113,7 +115,7 @@ async function execute(
     if (ended !== undefined) return ended;
     if (start.kind === "go") context = contextParts(start.context);
   }
-  return runPrompt(run, loopSetup(config), tally, [...context, ...request.content]);
+  return runPrompt(run, loopSetup(config), tally, [...context, ...request.content], request.promptId);
 }
 
 /** Runs `request` to its end: returns its Result and emits its events through `emit`. Never rejects. */

@@ -6,9 +6,9 @@
 
 import type { ImagePart, UserContentPart, UserMessage } from "../types.ts";
 
-/** A new user message holding `content`. */
-export function userMessage(content: UserContentPart[]): UserMessage {
-  return { id: crypto.randomUUID(), role: "user", content, timestamp: Date.now() };
+/** A new user message holding `content`, with a random id unless one is given. */
+export function userMessage(content: UserContentPart[], id: string = crypto.randomUUID()): UserMessage {
+  return { id, role: "user", content, timestamp: Date.now() };
 }
 
 /** The content parts of a prompt: its text or parts, then the attachments. */

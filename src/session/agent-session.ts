@@ -15,6 +15,7 @@ import { AbortError, ConfigError, type SdkError } from "../errors/sdk-error.ts";
 import { resolveModel } from "../providers/registry.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserContentPart, UserMessage } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
+import { asyncDispose } from "./async-dispose.ts";
 import { parseSessionState } from "./parse-session-state.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
 import { sessionConfig } from "./session-options.ts";
@@ -24,8 +25,12 @@ import { sendablePrefix } from "./tool-call-pairs.ts";
 /** A cheap look at a session, without copying its conversation. */
 export interface SessionSnapshot {
   sessionId: string;
+  provider: ProviderId;
+  model: string;
   status: "idle" | "running" | "closed";
   messageCount: number;
+  /** The id of the conversation's last message, if it has any. */
+  lastMessageId?: string;
   turns: number;
   usage: Usage;
   queued: number;
@@ -60,11 +65,6 @@ interface PendingRun {
 }
 
 const ignore = (): void => {};
-
-/** `Symbol.asyncDispose`, or the well-known stand-in older runtimes' `await using` transpilers use. */
-const asyncDispose: typeof Symbol.asyncDispose =
-  (Symbol as { asyncDispose?: typeof Symbol.asyncDispose }).asyncDispose ??
-  (Symbol.for("Symbol.asyncDispose") as typeof Symbol.asyncDispose);
 
 class Session implements AgentSession {
   readonly sessionId: string;
@@ -148,7 +148,7 @@ class Session implements AgentSession {
     const content = promptContent(input, options.attachments);
     if (this.#current !== undefined) {
       if (options.mode === "steer") {
-        this.#steering.push(userMessage(content));
+        this.#steering.push(userMessage(content, options.id));
         return this.#current.done;
       }
       if (options.mode !== "followUp") {
@@ -159,7 +159,7 @@ class Session implements AgentSession {
       }
     }
     const pending = this.#pending(
-      { id: crypto.randomUUID(), content, queuedAt: Date.now() },
+      { id: options.id ?? crypto.randomUUID(), content, queuedAt: Date.now() },
       options.signal,
       emit,
       controller,
@@ -181,6 +181,7 @@ class Session implements AgentSession {
         sessionId: this.sessionId,
         messages: this.#messages,
         content: pending.prompt.content,
+        promptId: pending.prompt.id,
         sessionStart: !this.#started,
         sessionEnd: false,
         takeSteering: () => this.#steering.splice(0),
@@ -273,14 +274,19 @@ class Session implements AgentSession {
   }
 
   snapshot(): SessionSnapshot {
-    return {
+    const snapshot: SessionSnapshot = {
       sessionId: this.sessionId,
+      provider: this.#provider,
+      model: this.#model,
       status: this.#closed ? "closed" : this.#current === undefined ? "idle" : "running",
       messageCount: this.#messages.length,
       turns: this.#turns,
       usage: this.#usage,
       queued: this.#queue.length,
     };
+    const last = this.#messages.at(-1);
+    if (last !== undefined) snapshot.lastMessageId = last.id;
+    return snapshot;
   }
 
   async close(): Promise<void> {
@@ -334,6 +340,11 @@ function dropped(how: "aborted" | "drained"): AbortError {
  * ```
  */
 export async function createAgentSession(options: SessionOptions): Promise<AgentSession> {
+  return openAgentSession(options);
+}
+
+/** {@link createAgentSession}, synchronously: throws the ConfigError instead of rejecting with it. */
+export function openAgentSession(options: SessionOptions): AgentSession {
   const state = options.restore === undefined ? undefined : parseSessionState(options.restore);
   return new Session(options, state);
 }

@@ -35,6 +35,8 @@ export interface ChatOptions {
    */
   mode?: DeliveryMode;
   attachments?: ImagePart[];
+  /** The id of the user message this prompt becomes (and of its queue entry). Default: a random UUID. */
+  id?: string;
 }
 
 const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"] as const;

@@ -20,7 +20,12 @@ const upper = defineTool({
 function shape(events: AgentEvent[]): string[] {
   const out: string[] = [];
   for (const event of events) {
-    const label = event.type === "turn-start" ? `turn-start ${event.turn}` : event.type;
+    const label =
+      event.type === "turn-start"
+        ? `turn-start ${event.turn}`
+        : event.type === "message"
+          ? `message ${event.message.role}`
+          : event.type;
     if (label !== out.at(-1) || !label.endsWith("-delta")) out.push(label);
   }
   return out.filter((label) => label !== "usage");
@@ -28,6 +33,7 @@ function shape(events: AgentEvent[]): string[] {
 
 const EXPECTED = [
   "run-start",
+  "message user",
   "turn-start 1",
   "text-start",
   "text-delta",
@@ -36,14 +42,17 @@ const EXPECTED = [
   "tool-call-delta",
   "tool-call",
   "turn-end",
+  "message assistant",
   "hook-decision",
   "tool-start",
   "tool-result",
+  "message tool_result",
   "turn-start 2",
   "text-start",
   "text-delta",
   "text-end",
   "turn-end",
+  "message assistant",
   "run-end",
 ];
 const SCRIPT = () => [
@@ -66,6 +75,9 @@ describe("run events", () => {
     expect(shape(events)).toEqual(EXPECTED);
     const result = await run.result;
     expect(events.at(-1)).toEqual({ type: "run-end", result });
+    // Every message that joins the conversation is reported once, in order, as the very object kept.
+    const reported = events.flatMap((event) => (event.type === "message" ? [event.message] : []));
+    expect(result.ok && result.value.messages).toEqual(reported);
     expect(events.find((event) => event.type === "hook-decision")).toMatchObject({
       event: "preToolUse",
       hook: "preToolUse",

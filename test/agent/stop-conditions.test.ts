@@ -153,7 +153,7 @@ describe("the model's own endings", () => {
     const run = runAgentStream(options({ retry: { maxRetries: 2, initialDelayMs: 1 } }));
     const types: string[] = [];
     for await (const event of run) types.push(event.type);
-    expect(types.slice(0, 3)).toEqual(["run-start", "turn-start", "retry"]);
+    expect(types.slice(0, 4)).toEqual(["run-start", "message", "turn-start", "retry"]);
     expect(types.at(-1)).toBe("run-end");
     expect((await run.result).ok).toBe(true);
   });

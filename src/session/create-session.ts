@@ -1,0 +1,284 @@
+/**
+ * The send/receive API: `createSession` and `prompt`. A thin layer over an agent session that speaks
+ * in whole messages — the shape of the Claude Agent SDK's V2 sessions — instead of events: `send`
+ * queues a prompt, `receive` yields what the runs add to the conversation and one result per prompt.
+ *
+ * @module
+ */
+
+import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
+import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
+import { ConfigError } from "../errors/sdk-error.ts";
+import type { Message, UserContentPart } from "../types.ts";
+import { type AgentSession, openAgentSession } from "./agent-session.ts";
+import { asyncDispose } from "./async-dispose.ts";
+import type {
+  CanUseTool,
+  ResultMessage,
+  SendInput,
+  SessionMessage,
+  SystemInitMessage,
+} from "./session-messages.ts";
+import type { SessionOptions } from "./session-options.ts";
+import type { SessionState } from "./session-state.ts";
+
+/** The options of {@link createSession}: a session's options plus an optional permission callback. */
+export interface CreateSessionOptions extends SessionOptions {
+  /** Asked before every tool call, after the `preToolUse` hooks. Default: every call is allowed. */
+  canUseTool?: CanUseTool;
+}
+
+/** A session that takes prompts with `send` and gives whole messages back through `receive`. */
+export interface MessageSession extends AsyncDisposable {
+  readonly sessionId: string;
+  /**
+   * Queues a prompt: it runs now, or after the prompts sent before it. Resolves once queued. Rejects
+   * with a ConfigError for input of the wrong shape, another session's id, or a closed session; a
+   * prompt the run refuses (an empty one) gets an error result.
+   */
+  send(message: SendInput): Promise<void>;
+  /**
+   * Yields, in order: the `system` init message (once, before anything else), the messages the runs
+   * add to the conversation (whole assistant messages, tool results), and a `result` per prompt.
+   * Ends when every prompt sent so far has its result; call it again after the next `send`. One
+   * iteration at a time; breaking out of it does not stop the runs (their messages wait for the next).
+   */
+  receive(): AsyncGenerator<SessionMessage, void, undefined>;
+  /** Aborts the run in flight and the prompts queued; each still gets its (error) result. */
+  abort(reason?: unknown): void;
+  /** The session as plain JSON, to restore with `createSession({ restore })` or `createAgentSession`. */
+  export(): SessionState;
+  /** Aborts what runs, fires `sessionEnd`; later sends reject with SESSION_CLOSED. */
+  close(): Promise<void>;
+}
+
+/** The content and id of what `send` was given, or the ConfigError that says what is wrong with it. */
+function readInput(
+  input: SendInput,
+  sessionId: string,
+): { content: string | UserContentPart[]; id?: string } {
+  if (typeof input === "string" || Array.isArray(input)) return { content: input };
+  if (input === null || typeof input !== "object" || input.type !== "user") {
+    throw new ConfigError('send() takes a string, content parts, or { type: "user", message }', {
+      code: "CONFIG_INVALID",
+      path: "message",
+    });
+  }
+  if (input.sessionId !== undefined && input.sessionId !== sessionId) {
+    throw new ConfigError(`The message names session ${input.sessionId}, not ${sessionId}`, {
+      code: "CONFIG_INVALID",
+      path: "sessionId",
+    });
+  }
+  const message = input.message;
+  const content = typeof message === "string" || Array.isArray(message) ? message : message?.content;
+  if (content === undefined) {
+    throw new ConfigError("The user message has no content", { code: "CONFIG_INVALID", path: "message" });
+  }
+  return input.uuid === undefined ? { content } : { content, id: input.uuid };
+}
+
+/** `canUseTool` as a `preToolUse` hook, after the caller's own hooks. */
+function withPermission(hooks: HookList<"preToolUse"> | undefined, canUseTool: CanUseTool) {
+  const permission: HookEntry<"preToolUse"> = {
+    name: "canUseTool",
+    onFailure: "closed",
+    handler: async ({ toolCall, signal, sessionId }): Promise<PreToolUseDecision> => {
+      const answer = await canUseTool(toolCall.name, toolCall.args, {
+        signal,
+        toolCallId: toolCall.id,
+        sessionId,
+      });
+      if (answer.behavior === "allow") return answer.updatedInput ? { input: answer.updatedInput } : {};
+      return answer.interrupt
+        ? { decision: "stop", reason: answer.message }
+        : { decision: "deny", reason: answer.message };
+    },
+  };
+  const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  return [...list, permission];
+}
+
+function resultMessage(result: AgentRunResult, promptUuid: string): ResultMessage {
+  const value = result.ok ? result.value : result.partial;
+  const message: ResultMessage = {
+    type: "result",
+    subtype: result.ok ? "success" : "error",
+    isError: !result.ok,
+    uuid: crypto.randomUUID(),
+    sessionId: value.sessionId,
+    promptUuid,
+    text: value.text,
+    stopReason: value.stopReason,
+    usage: value.usage,
+    turns: value.turns,
+    durationMs: value.durationMs,
+  };
+  if (value.stopDetail !== undefined) message.stopDetail = value.stopDetail;
+  if (value.usage.costUsd !== undefined) message.costUsd = value.usage.costUsd;
+  if (!result.ok) message.error = result.error;
+  return message;
+}
+
+class Messages implements MessageSession {
+  readonly #session: AgentSession;
+  readonly #init: SystemInitMessage;
+  #initSent = false;
+  readonly #outbox: SessionMessage[] = [];
+  /** Prompts sent whose result is not in the outbox yet. */
+  #outstanding = 0;
+  #wake: (() => void) | undefined;
+  #receiving = false;
+  /** The id of the conversation's last message: the parent of the next. */
+  #lastUuid: string | null;
+  /** Settles when the last prompt's messages and result are all posted: the next one posts after it. */
+  #tail: Promise<void> = Promise.resolve();
+
+  constructor(session: AgentSession, tools: string[]) {
+    this.#session = session;
+    const snapshot = session.snapshot();
+    this.#lastUuid = snapshot.lastMessageId ?? null;
+    this.#init = {
+      type: "system",
+      subtype: "init",
+      uuid: crypto.randomUUID(),
+      sessionId: session.sessionId,
+      provider: snapshot.provider,
+      model: snapshot.model,
+      tools,
+    };
+  }
+
+  get sessionId(): string {
+    return this.#session.sessionId;
+  }
+
+  #post(message: SessionMessage): void {
+    this.#outbox.push(message);
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  async send(input: SendInput): Promise<void> {
+    const { content, id = crypto.randomUUID() } = readInput(input, this.sessionId);
+    if (this.#session.snapshot().status === "closed") {
+      throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
+    }
+    if (!this.#initSent) {
+      this.#initSent = true;
+      this.#post(this.#init);
+    }
+    // followUp: while a run is in flight the prompt waits its turn; when idle it runs at once.
+    const run = this.#session.stream(content, { mode: "followUp", id });
+    this.#outstanding++;
+    this.#tail = this.#forward(run, id, this.#tail);
+  }
+
+  /** Posts a run's messages and result, after the previous prompt's (the run's events wait in its queue). */
+  async #forward(run: AgentRun, promptUuid: string, previous: Promise<void>): Promise<void> {
+    await previous;
+    for await (const event of run) {
+      if (event.type !== "message") continue;
+      const message: Message = event.message;
+      const parentUuid = this.#lastUuid;
+      this.#lastUuid = message.id;
+      if (message.id === promptUuid) continue; // the prompt itself is not echoed
+      const envelope = { uuid: message.id, parentUuid, sessionId: this.sessionId };
+      this.#post(
+        message.role === "assistant"
+          ? { type: "assistant", ...envelope, message }
+          : { type: "user", ...envelope, message },
+      );
+    }
+    const result = await run.result;
+    this.#outstanding--;
+    this.#post(resultMessage(result, promptUuid));
+  }
+
+  async *receive(): AsyncGenerator<SessionMessage, void, undefined> {
+    if (this.#receiving) {
+      throw new ConfigError("receive() is already being iterated", { code: "SESSION_BUSY" });
+    }
+    this.#receiving = true;
+    try {
+      for (;;) {
+        const message = this.#outbox.shift();
+        if (message !== undefined) {
+          yield message;
+          continue;
+        }
+        if (this.#outstanding === 0) return;
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+      }
+    } finally {
+      this.#receiving = false;
+    }
+  }
+
+  abort(reason?: unknown): void {
+    this.#session.abort(reason);
+  }
+
+  export(): SessionState {
+    return this.#session.export();
+  }
+
+  close(): Promise<void> {
+    return this.#session.close();
+  }
+
+  [asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * Creates a session that speaks in whole messages: `send` prompts, `receive` messages and results.
+ * Tools run without asking unless `canUseTool` is given. Throws a ConfigError for invalid options or
+ * an invalid `restore` state (its `path` names the first problem).
+ *
+ * @example
+ * ```ts
+ * await using session = createSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools: [weather] });
+ * await session.send("Weather in Oslo?");
+ * for await (const message of session.receive()) {
+ *   if (message.type === "assistant") render(message.message);
+ *   if (message.type === "result") console.log(message.subtype, message.text, message.costUsd);
+ * }
+ * ```
+ */
+export function createSession(options: CreateSessionOptions): MessageSession {
+  const { canUseTool, ...rest } = options;
+  const sessionOptions: SessionOptions =
+    canUseTool === undefined
+      ? rest
+      : { ...rest, hooks: { ...rest.hooks, preToolUse: withPermission(rest.hooks?.preToolUse, canUseTool) } };
+  const tools = (options.tools ?? []).map((tool) => tool.name);
+  return new Messages(openAgentSession(sessionOptions), tools);
+}
+
+/**
+ * One prompt, one result: creates a session, sends `message`, waits for its result and closes the
+ * session. Never throws for a failed run (the result's `subtype` is `error`); throws a ConfigError
+ * for invalid options.
+ *
+ * @example
+ * ```ts
+ * const result = await prompt("What is 2 + 3?", { model: "openai/gpt-5.5", apiKey });
+ * console.log(result.subtype === "success" ? result.text : result.error?.message);
+ * ```
+ */
+export async function prompt(message: SendInput, options: CreateSessionOptions): Promise<ResultMessage> {
+  const session = createSession(options);
+  try {
+    await session.send(message);
+    let result: ResultMessage | undefined;
+    for await (const received of session.receive()) if (received.type === "result") result = received;
+    return result as ResultMessage;
+  } finally {
+    await session.close();
+  }
+}
