@@ -6,6 +6,7 @@
  * @module
  */
 
+import { checkMessages } from "../session/parse-session-state.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
 import type { AgentOptions } from "./agent-options.ts";
@@ -21,6 +22,8 @@ function requestOf(options: AgentOptions): RunRequest {
     sessionStart: true,
     sessionEnd: true,
     signal: options.signal,
+    // Validated as a restored state's would be: a malformed conversation is a ConfigError, not a crash.
+    problem: options.messages === undefined ? undefined : checkMessages(options.messages),
   };
 }
 

@@ -45,6 +45,8 @@ export interface RunRequest {
   /** Messages the caller wants delivered at the run's next safe point. */
   takeSteering?: () => UserMessage[];
   signal?: AbortSignal | undefined;
+  /** A problem the caller found in the request before it started; the run ends with it. */
+  problem?: SdkError | undefined;
 }
 
 /** The text of the last assistant message among `messages`, looking no further back than `from`. */
@@ -96,7 +98,7 @@ async function execute(
   const resolved = resolveModel(config.model, config.provider);
   identity.provider = resolved.provider.id;
   identity.model = resolved.model;
-  const problem = checkConfig(config, resolved.model) ?? checkPrompt(request.content);
+  const problem = request.problem ?? checkConfig(config, resolved.model) ?? checkPrompt(request.content);
   if (problem !== undefined) return { stopReason: "error", error: problem };
   run.emit({
     type: "run-start",

@@ -8,7 +8,7 @@
 
 import { ConfigError } from "../errors/sdk-error.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
-import { sessionStateSchema } from "./state-schema.ts";
+import { messagesSchema, sessionStateSchema } from "./state-schema.ts";
 import { unpairedToolCall } from "./tool-call-pairs.ts";
 
 type Migration = (state: Record<string, unknown>) => Record<string, unknown>;
@@ -63,16 +63,32 @@ function migrate(value: unknown): Record<string, unknown> {
   return state;
 }
 
+/** The first schema issue as a ConfigError, its path under `prefix`. */
+function firstIssue(
+  issues: ReadonlyArray<{ message: string; path: PropertyKey[] }>,
+  prefix: string[],
+): ConfigError {
+  const issue = issues[0];
+  return invalid(issue?.message ?? "invalid", [...prefix, ...(issue?.path ?? []).map(String)].join("."));
+}
+
 /** Parses and checks a SessionState. Throws ConfigError(CONFIG_INVALID) naming the first problem. */
 export function parseSessionState(value: unknown): SessionState {
-  const migrated = migrate(value);
-  const parsed = sessionStateSchema.safeParse(migrated);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw invalid(issue?.message ?? "invalid", (issue?.path ?? []).map(String).join("."));
-  }
+  const parsed = sessionStateSchema.safeParse(migrate(value));
+  if (!parsed.success) throw firstIssue(parsed.error.issues, []);
   const state = parsed.data as unknown as SessionState;
   const unpaired = unpairedToolCall(state.messages);
   if (unpaired !== undefined) throw invalid(unpaired.problem, unpaired.path);
   return state;
+}
+
+/**
+ * Checks a conversation given from outside (`runAgent`'s `messages`) as a restore would: the shape of
+ * every message, and every tool call answered. The ConfigError names the first problem's path.
+ */
+export function checkMessages(messages: unknown): ConfigError | undefined {
+  const parsed = messagesSchema.safeParse(messages);
+  if (!parsed.success) return firstIssue(parsed.error.issues, ["messages"]);
+  const unpaired = unpairedToolCall(parsed.data as unknown as SessionState["messages"]);
+  return unpaired === undefined ? undefined : invalid(unpaired.problem, unpaired.path);
 }

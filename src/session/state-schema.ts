@@ -108,6 +108,11 @@ const toolResultMessage = z.object({
   timestamp: time,
 });
 
+/** A conversation: the messages of a SessionState, or the `messages` given to `runAgent`. */
+export const messagesSchema = z
+  .array(z.discriminatedUnion("role", [userMessage, assistantMessage, toolResultMessage]))
+  .check(z.maxLength(MAX_STATE_MESSAGES));
+
 /** A SessionState of version 1. */
 export const sessionStateSchema = z.object({
   version: z.literal(1),
@@ -124,9 +129,7 @@ export const sessionStateSchema = z.object({
     stopSequences: z.optional(z.array(z.string())),
     maxTurns: z.optional(z.number()),
   }),
-  messages: z
-    .array(z.discriminatedUnion("role", [userMessage, assistantMessage, toolResultMessage]))
-    .check(z.maxLength(MAX_STATE_MESSAGES)),
+  messages: messagesSchema,
   usage,
   turns: count,
   queue: z.array(

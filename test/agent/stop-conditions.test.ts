@@ -170,6 +170,25 @@ describe("bad options", () => {
     [{ model: "mystery/model-1" }, "provider"],
     [{ prompt: "  " }, "prompt"],
     [{ prompt: [], attachments: [{ type: "image" as const }] }, "prompt"],
+    [{ messages: [{ id: "m", role: "user", content: "hi", timestamp: 0 }] as never }, "messages.0.content"],
+    [{ messages: [{ role: "robot" }] as never }, "messages.0.role"],
+    [
+      {
+        messages: [
+          {
+            id: "a",
+            role: "assistant",
+            content: [{ type: "tool_call", id: "c1", name: "noop", args: {} }],
+            timestamp: 0,
+            provider: "anthropic",
+            model: "m",
+            usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+            stopReason: "toolUse",
+          },
+        ] as never,
+      },
+      "messages.0",
+    ],
   ])("%j is a ConfigError naming %s, and nothing is sent", async (extra, path) => {
     const { model, options } = scripted([says("never")]);
     const result = await runAgent(options(extra));
