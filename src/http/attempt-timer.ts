@@ -47,7 +47,7 @@ export class AttemptTimer {
 
   /** Stops both timers. */
   clear(): void {
-    clearTimeout(this.#total);
-    clearTimeout(this.#idle);
+    if (this.#total !== undefined) clearTimeout(this.#total);
+    if (this.#idle !== undefined) clearTimeout(this.#idle);
   }
 }

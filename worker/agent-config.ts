@@ -1,0 +1,43 @@
+/**
+ * Which model the demo's sessions talk to: a real provider when its key is set, else the scripted
+ * demo model. Keys stay here: they are passed to the SDK per run and never stored or sent on.
+ *
+ * @module
+ */
+
+import type { SessionOptions } from "../src/index.ts";
+import { DEMO_MODEL, demoModel } from "./demo-model.ts";
+import { DEMO_TOOLS } from "./demo-tools.ts";
+import type { Env } from "./env.ts";
+
+const SYSTEM_PROMPT =
+  "You are the assistant of Wisp's demo. Be brief. Use the clock for times and the calculator for arithmetic.";
+
+/** The model sessions run on: `MODEL`, or the chosen provider's default, or the scripted demo model. */
+export function configuredModel(env: Env): string {
+  if (env.ANTHROPIC_API_KEY) return env.MODEL ?? "anthropic/claude-sonnet-4-5";
+  if (env.OPENAI_API_KEY) return env.MODEL ?? "openai/gpt-4o-mini";
+  return DEMO_MODEL;
+}
+
+/** Whether runs use the embedded scripted model (no provider key set). */
+export function isScripted(env: Env): boolean {
+  return !env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY;
+}
+
+/** The session options for a run, from the environment. */
+export function agentOptions(env: Env): SessionOptions & { model: string } {
+  const common = {
+    model: configuredModel(env),
+    tools: DEMO_TOOLS,
+    systemPrompt: SYSTEM_PROMPT,
+    maxTurns: 8,
+    retry: { maxRetries: 2 },
+  };
+  if (env.ANTHROPIC_API_KEY) return { ...common, apiKey: env.ANTHROPIC_API_KEY };
+  if (env.OPENAI_API_KEY) {
+    const options = { ...common, apiKey: env.OPENAI_API_KEY };
+    return env.OPENAI_BASE_URL ? { ...options, baseURL: env.OPENAI_BASE_URL } : options;
+  }
+  return { ...common, apiKey: "scripted", fetch: demoModel().fetch };
+}

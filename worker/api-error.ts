@@ -1,0 +1,79 @@
+/**
+ * The API's one error shape, `{ error: { code, message, path? } }`, and reading JSON bodies with a
+ * size limit — so that bad input is always a 4xx with a clear code, never a 500 or a stack trace.
+ *
+ * @module
+ */
+
+/** An error the API answers with: its HTTP status, a stable code, a message, and the bad field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly path: string | undefined;
+
+  constructor(status: number, code: string, message: string, path?: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/** The JSON response for an error. */
+export function errorResponse(error: ApiError, headers: HeadersInit = {}): Response {
+  const body: { code: string; message: string; path?: string } = { code: error.code, message: error.message };
+  if (error.path !== undefined) body.path = error.path;
+  return Response.json({ error: body }, { status: error.status, headers });
+}
+
+/** Largest body of a message request, in bytes. */
+export const MAX_MESSAGE_BODY = 64 * 1024;
+/** Largest body of an import (a whole SessionState), in bytes. */
+export const MAX_IMPORT_BODY = 5 * 1024 * 1024;
+
+/**
+ * Reads the request body as JSON, stopping as soon as it passes `limit` bytes (whatever
+ * `content-length` claims). 413 when too large, 415 when not JSON, 400 when malformed.
+ */
+export async function readJson(request: Request, limit: number): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json");
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  const bytes = new Uint8Array(await readLimited(request.body, limit));
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+  } catch {
+    throw new ApiError(400, "MALFORMED_JSON", "The body is not valid JSON");
+  }
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, "BODY_TOO_LARGE", `The body is larger than ${limit} bytes`);
+}
+
+async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<ArrayBuffer> {
+  if (body === null) return new ArrayBuffer(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out.buffer;
+}

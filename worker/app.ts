@@ -1,0 +1,171 @@
+/**
+ * The demo's HTTP API (Hono). JSON in and out; a run streams back as SSE. Every session call needs
+ * the session's token (`Authorization: Bearer …`); a wrong token and an unknown session get the same
+ * 404. Bad input is a 4xx `{ error: { code, message, path? } }`. See worker/README.md.
+ *
+ * @module
+ */
+
+import { Hono, type MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import {
+  ConfigError,
+  emptyUsage,
+  parseSessionState,
+  resolveModel,
+  SESSION_STATE_VERSION,
+  type SessionState,
+} from "../src/index.ts";
+import { configuredModel, isScripted } from "./agent-config.ts";
+import { ApiError, errorResponse, MAX_IMPORT_BODY, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
+import type { Env } from "./env.ts";
+import type { RunnerCommand } from "./session-runner.ts";
+import { loadRecord, saveRecord } from "./session-store.ts";
+import { newToken, tokenDigest, tokenMatches } from "./tokens.ts";
+
+/** Longest prompt, in characters. */
+export const MAX_PROMPT_CHARS = 32_000;
+
+type App = { Bindings: Env; Variables: { sessionId: string } };
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function notFound(): ApiError {
+  return new ApiError(404, "NOT_FOUND", "No such session");
+}
+
+/** Sends a command to the session's runner. */
+function runner(
+  env: Env,
+  sessionId: string,
+  command: RunnerCommand,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const stub = env.RUNNER.get(env.RUNNER.idFromName(sessionId));
+  const init: RequestInit = { method: "POST", body: JSON.stringify(command) };
+  if (signal !== undefined) init.signal = signal;
+  return stub.fetch("https://runner/", init);
+}
+
+/** A new, empty SessionState for the configured model. */
+function emptyState(env: Env, sessionId: string): SessionState {
+  const { provider, model } = resolveModel(configuredModel(env));
+  const now = Date.now();
+  return {
+    version: SESSION_STATE_VERSION,
+    sessionId,
+    createdAt: now,
+    updatedAt: now,
+    provider: provider.id,
+    model,
+    parameters: {},
+    messages: [],
+    usage: emptyUsage(),
+    turns: 0,
+    queue: [],
+    metadata: {},
+  };
+}
+
+/** Stores a state under a new session id and token; answers `{ sessionId, token }`. */
+async function createWith(env: Env, state: (sessionId: string) => SessionState): Promise<Response> {
+  const sessionId = crypto.randomUUID();
+  const token = newToken();
+  await saveRecord(env.SESSIONS, sessionId, {
+    tokenDigest: await tokenDigest(token),
+    state: state(sessionId),
+  });
+  return Response.json({ sessionId, token }, { status: 201 });
+}
+
+/** The prompt of a message request, checked. */
+function promptOf(body: unknown): string {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ApiError(400, "INVALID_REQUEST", "The body must be an object { text }");
+  }
+  const text = (body as { text?: unknown }).text;
+  if (typeof text !== "string") throw new ApiError(400, "INVALID_REQUEST", "text must be a string", "text");
+  if (text.trim() === "") throw new ApiError(400, "INVALID_REQUEST", "text is empty", "text");
+  if (text.length > MAX_PROMPT_CHARS) {
+    throw new ApiError(400, "INVALID_REQUEST", `text is longer than ${MAX_PROMPT_CHARS} characters`, "text");
+  }
+  return text;
+}
+
+/** Builds the app. */
+export function createApp(): Hono<App> {
+  const app = new Hono<App>();
+
+  app.use(
+    "/api/*",
+    cors({
+      // Explicit: only the origins listed in ALLOWED_ORIGINS; the page itself is same-origin.
+      origin: (origin, c) => {
+        const allowed = ((c.env as Env).ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim());
+        return allowed.includes(origin) ? origin : null;
+      },
+      allowMethods: ["GET", "POST", "DELETE"],
+      allowHeaders: ["content-type", "authorization"],
+      maxAge: 600,
+    }),
+  );
+
+  app.get("/api/info", (c) => c.json({ model: configuredModel(c.env), scripted: isScripted(c.env) }));
+
+  app.post("/api/sessions", (c) => createWith(c.env, (sessionId) => emptyState(c.env, sessionId)));
+
+  app.post("/api/sessions/import", async (c) => {
+    const body = await readJson(c.req.raw, MAX_IMPORT_BODY);
+    const state = parseSessionState(body); // a ConfigError names the first bad path: 400
+    // A new id, so an import can never overwrite someone else's session.
+    return createWith(c.env, (sessionId) => ({ ...state, sessionId }));
+  });
+
+  const authorize: MiddlewareHandler<App> = async (c, next) => {
+    const sessionId = c.req.param("id") ?? "";
+    const header = c.req.header("authorization") ?? "";
+    const token = /^Bearer (\S+)$/.exec(header)?.[1];
+    if (token === undefined)
+      throw new ApiError(401, "UNAUTHORIZED", "Send the session's token as Authorization: Bearer <token>");
+    const record = SESSION_ID.test(sessionId) ? await loadRecord(c.env.SESSIONS, sessionId) : undefined;
+    if (record === undefined || !(await tokenMatches(token, record.tokenDigest))) throw notFound();
+    c.set("sessionId", sessionId);
+    await next();
+  };
+  app.use("/api/sessions/:id", authorize);
+  app.use("/api/sessions/:id/*", authorize);
+
+  app.post("/api/sessions/:id/messages", async (c) => {
+    const text = promptOf(await readJson(c.req.raw, MAX_MESSAGE_BODY));
+    // The runner's stream is the response: when the browser goes away, its cancel reaches the run.
+    return runner(
+      c.env,
+      c.get("sessionId"),
+      { op: "run", sessionId: c.get("sessionId"), text },
+      c.req.raw.signal,
+    );
+  });
+
+  app.post("/api/sessions/:id/cancel", (c) => runner(c.env, c.get("sessionId"), { op: "cancel" }));
+
+  app.get("/api/sessions/:id/export", (c) =>
+    runner(c.env, c.get("sessionId"), { op: "export", sessionId: c.get("sessionId") }),
+  );
+
+  app.delete("/api/sessions/:id", (c) =>
+    runner(c.env, c.get("sessionId"), { op: "delete", sessionId: c.get("sessionId") }),
+  );
+
+  app.notFound(() => errorResponse(new ApiError(404, "NOT_FOUND", "No such route")));
+
+  app.onError((error) => {
+    if (error instanceof ApiError) return errorResponse(error);
+    if (error instanceof ConfigError) {
+      return errorResponse(new ApiError(400, error.code, error.message, error.path));
+    }
+    console.error(`unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    return errorResponse(new ApiError(500, "INTERNAL", "Something went wrong on our side"));
+  });
+
+  return app;
+}

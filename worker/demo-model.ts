@@ -1,0 +1,116 @@
+/**
+ * The model the demo uses when no provider key is set: Wisp's scripted model, answering each request
+ * from what it asks. A question about the time calls `clock`; arithmetic (`12 * 7`) calls
+ * `calculator`; tool results are summed up; anything else gets a longer streamed answer, slow enough
+ * to watch and to stop. It speaks Anthropic's wire format, so the SDK runs exactly as against the API.
+ *
+ * @module
+ */
+
+import type { JsonObject } from "../src/index.ts";
+import {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedTurn,
+  type ScriptPart,
+} from "../src/testing/index.ts";
+
+/** The model name the demo runs under without a key. */
+export const DEMO_MODEL = "anthropic/claude-sonnet-4-5";
+
+/** Milliseconds between streamed chunks. */
+const CHUNK_DELAY_MS = 35;
+
+interface WireBlock {
+  type: string;
+  text?: string;
+  content?: unknown;
+  name?: string;
+  is_error?: boolean;
+}
+interface WireMessage {
+  role: string;
+  content: string | WireBlock[];
+}
+
+const OPS: Record<string, string> = {
+  "+": "add",
+  "-": "subtract",
+  "*": "multiply",
+  x: "multiply",
+  "×": "multiply",
+  "/": "divide",
+  "÷": "divide",
+};
+
+/** Words as stream chunks, each with its trailing space. */
+function words(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [text];
+}
+
+function says(text: string): ScriptedTurn {
+  return { content: [{ type: "text", text: words(text) }], delayMs: CHUNK_DELAY_MS };
+}
+
+function blocksOf(message: WireMessage | undefined): WireBlock[] {
+  if (message === undefined) return [];
+  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+}
+
+function resultText(block: WireBlock): string {
+  if (typeof block.content === "string") return block.content;
+  if (Array.isArray(block.content)) {
+    return block.content.map((part: { text?: string }) => part.text ?? "").join("");
+  }
+  return "";
+}
+
+function toolCalls(prompt: string): ScriptPart[] {
+  const calls: ScriptPart[] = [];
+  if (/\b(time|clock|date|hour)\b/i.test(prompt)) {
+    const zone = prompt.match(/\b([A-Z][a-z]+\/[A-Z][A-Za-z_]+)\b/)?.[1] ?? "UTC";
+    calls.push({ type: "tool_call", name: "clock", args: { timeZone: zone } });
+  }
+  const sum = prompt.match(/(-?\d+(?:\.\d+)?)\s*([-+*/x×÷])\s*(-?\d+(?:\.\d+)?)/);
+  if (sum) {
+    const args: JsonObject = { op: OPS[sum[2] as string] ?? "add", a: Number(sum[1]), b: Number(sum[3]) };
+    calls.push({ type: "tool_call", name: "calculator", args });
+  }
+  return calls;
+}
+
+/** The answer to one request. */
+export function demoAnswer(body: { messages?: WireMessage[] }): ScriptedTurn {
+  const last = body.messages?.at(-1);
+  const blocks = blocksOf(last);
+  const results = blocks.filter((block) => block.type === "tool_result");
+  if (results.length > 0) {
+    const lines = results.map((block) =>
+      block.is_error ? `that failed (${resultText(block)})` : resultText(block),
+    );
+    return says(`Here is what the tools said: ${lines.join("; ")}. Anything else?`);
+  }
+  const prompt = blocks
+    .map((block) => block.text ?? "")
+    .join(" ")
+    .trim();
+  const calls = toolCalls(prompt);
+  if (calls.length > 0) {
+    return { content: [{ type: "text", text: words("Let me check. ") }, ...calls], delayMs: CHUNK_DELAY_MS };
+  }
+  const turns = (body.messages ?? []).filter((message) => message.role === "user").length;
+  return says(
+    `You said: "${prompt.slice(0, 200)}". This is Wisp's scripted demo model (message ${turns} of this ` +
+      "session), streaming word by word from a Durable Object inside workerd. Ask for the time in a zone " +
+      "such as Europe/Oslo, or for a sum like 12 * 7, and it will call the demo's tools. Press Stop at any " +
+      "moment: the run is aborted for real, the partial answer is kept, and the session stays consistent " +
+      "and exportable. Set ANTHROPIC_API_KEY or OPENAI_API_KEY in .dev.vars to talk to a real model instead.",
+  );
+}
+
+/** A new scripted model answering with {@link demoAnswer}. */
+export function demoModel(): ScriptedModel {
+  return createScriptedModel({
+    respond: (request) => demoAnswer(request.body as { messages?: WireMessage[] }),
+  });
+}

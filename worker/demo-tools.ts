@@ -1,0 +1,41 @@
+/**
+ * The demo's tools, defined with zod: a clock and a calculator.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineTool } from "../src/index.ts";
+
+/** The current time in an IANA time zone. */
+export const clock = defineTool({
+  name: "clock",
+  description: "The current date and time in a time zone",
+  input: z.object({ timeZone: z.string().describe("An IANA time zone, e.g. Europe/Oslo or UTC") }),
+  execute: ({ timeZone }) => {
+    try {
+      return new Date().toLocaleString("en-GB", { timeZone, dateStyle: "medium", timeStyle: "short" });
+    } catch {
+      throw new Error(`Unknown time zone: ${timeZone}`);
+    }
+  },
+});
+
+/** Arithmetic on two numbers. */
+export const calculator = defineTool({
+  name: "calculator",
+  description: "Adds, subtracts, multiplies or divides two numbers",
+  input: z.object({
+    op: z.enum(["add", "subtract", "multiply", "divide"]),
+    a: z.number(),
+    b: z.number(),
+  }),
+  execute: ({ op, a, b }) => {
+    if (op === "divide" && b === 0) throw new Error("Division by zero");
+    const value = op === "add" ? a + b : op === "subtract" ? a - b : op === "multiply" ? a * b : a / b;
+    return String(Number(value.toPrecision(12)));
+  },
+});
+
+/** Every demo tool. */
+export const DEMO_TOOLS = [clock, calculator];

@@ -1,0 +1,22 @@
+/**
+ * The bindings and variables the demo Worker reads (wrangler.toml, `.dev.vars`).
+ *
+ * @module
+ */
+
+/** The Worker's environment. Provider keys come from `.dev.vars` and never leave the Worker. */
+export interface Env {
+  /** Session records: `session:<id>` → {@link SessionRecord}. */
+  SESSIONS: KVNamespace;
+  /** One Durable Object per session runs its agent, one run at a time. */
+  RUNNER: DurableObjectNamespace;
+  ASSETS?: Fetcher;
+  ANTHROPIC_API_KEY?: string;
+  OPENAI_API_KEY?: string;
+  /** For an OpenAI-compatible server (e.g. a local Ollama: http://127.0.0.1:11434/v1). */
+  OPENAI_BASE_URL?: string;
+  /** Overrides the default model of the chosen provider (`anthropic/…`, `openai/…`). */
+  MODEL?: string;
+  /** Comma-separated origins allowed to call the API from another site. Default: none. */
+  ALLOWED_ORIGINS?: string;
+}

@@ -1,0 +1,12 @@
+/**
+ * The Wisp demo Worker: the API (worker/app.ts), the page (worker/public, served as static assets),
+ * and the Durable Object that runs each session's agent.
+ *
+ * @module
+ */
+
+import { createApp } from "./app.ts";
+
+export { SessionRunner } from "./session-runner.ts";
+
+export default createApp();

@@ -1,0 +1,76 @@
+/**
+ * What the browser receives for a run: a few small SSE events made from the SDK's AgentEvents (the
+ * whole conversation in `run-end` would be large, and the page needs only what it shows).
+ *
+ * @module
+ */
+
+import type { AgentEvent } from "../src/index.ts";
+
+/** One SSE event: its name and JSON data. */
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+/** The SSE event for an AgentEvent, or undefined for events the page does not need. */
+export function sseEventOf(event: AgentEvent): SseEvent | undefined {
+  switch (event.type) {
+    case "run-start":
+      return {
+        event: "run-start",
+        data: { sessionId: event.sessionId, model: `${event.provider}/${event.model}` },
+      };
+    case "turn-start":
+      return { event: "turn-start", data: { turn: event.turn } };
+    case "text-delta":
+      return { event: "text-delta", data: { delta: event.delta } };
+    case "thinking-delta":
+      return { event: "thinking-delta", data: { delta: event.delta } };
+    case "tool-call":
+      return {
+        event: "tool-call",
+        data: { id: event.toolCall.id, name: event.toolCall.name, args: event.toolCall.args },
+      };
+    case "tool-result":
+      return {
+        event: "tool-result",
+        data: {
+          id: event.toolCall.id,
+          name: event.toolCall.name,
+          output: event.result.output,
+          isError: event.result.isError === true,
+        },
+      };
+    case "retry":
+      return {
+        event: "retry",
+        data: { attempt: event.attempt, delayMs: event.delayMs, code: event.error.code },
+      };
+    case "turn-end":
+      return { event: "usage", data: { usage: event.message.usage } };
+    case "run-end": {
+      const { result } = event;
+      const value = result.ok ? result.value : result.partial;
+      const data: Record<string, unknown> = {
+        ok: result.ok,
+        stopReason: value.stopReason,
+        text: value.text,
+        turns: value.turns,
+        usage: value.usage,
+        durationMs: value.durationMs,
+      };
+      if (!result.ok) data.error = { code: result.error.code, message: result.error.message };
+      return { event: "run-end", data };
+    }
+    default:
+      return undefined;
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** The bytes of one SSE event. */
+export function frame({ event, data }: SseEvent): Uint8Array {
+  return encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
