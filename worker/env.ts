@@ -4,6 +4,8 @@
  * @module
  */
 
+type WorkerEnv = Env;
+
 /** The Worker's environment. Provider keys come from `.dev.vars` and never leave the Worker. */
 export interface Env {
   /** Session records: `session:<id>` → {@link SessionRecord}. */
@@ -19,4 +21,15 @@ export interface Env {
   MODEL?: string;
   /** Comma-separated origins allowed to call the API from another site. Default: none. */
   ALLOWED_ORIGINS?: string;
+}
+
+declare global {
+  // For `import { env, exports } from "cloudflare:workers"` (used by the route tests).
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {}
+    interface GlobalProps {
+      mainModule: typeof import("./index.ts");
+      durableNamespaces: "SessionRunner";
+    }
+  }
 }

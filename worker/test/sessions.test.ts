@@ -3,7 +3,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { auth, call, createSession, json, readEvents, send } from "./api.ts";
+import { auth, call, createSession, readEvents, send } from "./api.ts";
 
 describe("a session", () => {
   it("is created with an id and a token, and stored in KV without the token itself", async () => {
