@@ -1,0 +1,113 @@
+/**
+ * The demo end to end: the real Worker (workerd via wrangler) on 127.0.0.1, its page in headless
+ * Chromium. Prompt → streamed text → Stop → export → reload → import → continue. Takes a screenshot
+ * (test-results/demo-page.png).
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type RunningWorker, startWorker } from "./start-worker.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const OUT = "test-results";
+
+let worker: RunningWorker;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  }
+  mkdirSync(OUT, { recursive: true });
+  worker = await startWorker();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop();
+});
+
+const assistantText = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll(".assistant .text")].map((node) => node.textContent).join("|"),
+  );
+
+it("prompt → streamed text → Stop → export → reload → import → continue", async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(worker.url);
+  await expect.poll(() => page.textContent("#model")).toContain("scripted");
+
+  // A long answer streams in…
+  await page.fill("#prompt", "Tell me about Wisp");
+  await page.click("#send");
+  await expect.poll(async () => (await assistantText(page)).length, { timeout: 10_000 }).toBeGreaterThan(40);
+  const streaming = (await assistantText(page)).length;
+  await expect.poll(async () => (await assistantText(page)).length).toBeGreaterThan(streaming);
+
+  // …and Stop stops it: the text no longer grows, and the page says so.
+  await page.click("#stop");
+  await expect.poll(() => page.textContent("#status")).toBe("stopped");
+  const stopped = await assistantText(page);
+  await page.waitForTimeout(400);
+  expect(await assistantText(page)).toBe(stopped);
+  expect(stopped.length).toBeLessThan(400);
+
+  // A tool call shows up with its result.
+  await page.fill("#prompt", "What is 12 * 7?");
+  await page.click("#send");
+  await expect.poll(() => page.textContent("#log"), { timeout: 10_000 }).toContain("← calculator: 84");
+  await expect.poll(() => page.locator(".end").last().textContent()).toContain("complete");
+
+  // Export to a file.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+  const file = join(OUT, "demo-session.json");
+  await download.saveAs(file);
+  const state = JSON.parse(readFileSync(file, "utf8"));
+  expect(state.version).toBe(1);
+  expect(state.messages.length).toBe(6); // user, stopped answer, user, tool call, results, answer
+
+  // Reload, import the file as a new session, and continue it.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect.poll(() => page.textContent("#status")).toBe("ready");
+  expect(await page.locator(".turn").count()).toBe(0);
+  await page.setInputFiles("#import", file);
+  await expect.poll(() => page.textContent("#status")).toBe("imported 6 messages");
+  expect(await page.textContent("#log")).toContain("← calculator: 84");
+  await page.fill("#prompt", "And the time in Europe/Oslo?");
+  await page.click("#send");
+  await expect.poll(() => page.textContent("#log"), { timeout: 10_000 }).toContain("← clock:");
+  await expect.poll(() => page.locator(".end").last().textContent()).toContain("complete");
+
+  // The continued session holds the imported history and the new exchange, under a new id.
+  const session = await page.evaluate(() => JSON.parse(localStorage.getItem("wisp-demo-session") ?? "null"));
+  expect(session.sessionId).not.toBe(state.sessionId);
+  const continued = await (
+    await fetch(`${worker.url}/api/sessions/${session.sessionId}/export`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    })
+  ).json();
+  expect(continued.messages.slice(0, 6)).toEqual(state.messages.map((m: object) => ({ ...m })));
+  expect(continued.messages.length).toBe(10);
+
+  await page.screenshot({ path: join(OUT, "demo-page.png"), fullPage: true });
+  expect(errors).toEqual([]);
+  await context.close();
+}, 60_000);
