@@ -5,9 +5,16 @@ import { abortLatencySection } from "./abort-latency.mjs";
 import { agentLoopSection } from "./agent-loop.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { sessionStateSection } from "./session-state.mjs";
+import { workerSection } from "./worker.mjs";
 
 const sections = [];
-for (const section of [decodingSection, agentLoopSection, abortLatencySection, sessionStateSection]) {
+for (const section of [
+  decodingSection,
+  agentLoopSection,
+  abortLatencySection,
+  sessionStateSection,
+  workerSection,
+]) {
   const text = await section();
   console.log(text);
   sections.push(text);

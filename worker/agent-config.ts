@@ -39,5 +39,10 @@ export function agentOptions(env: Env): SessionOptions & { model: string } {
     const options = { ...common, apiKey: env.OPENAI_API_KEY };
     return env.OPENAI_BASE_URL ? { ...options, baseURL: env.OPENAI_BASE_URL } : options;
   }
-  return { ...common, apiKey: "scripted", fetch: demoModel().fetch };
+  const delay = Number(env.DEMO_CHUNK_DELAY_MS);
+  return {
+    ...common,
+    apiKey: "scripted",
+    fetch: demoModel(Number.isFinite(delay) && delay >= 0 ? delay : undefined).fetch,
+  };
 }

@@ -18,8 +18,8 @@ import {
 /** The model name the demo runs under without a key. */
 export const DEMO_MODEL = "anthropic/claude-sonnet-4-5";
 
-/** Milliseconds between streamed chunks. */
-const CHUNK_DELAY_MS = 35;
+/** Milliseconds between streamed chunks, unless `DEMO_CHUNK_DELAY_MS` says otherwise. */
+export const DEFAULT_CHUNK_DELAY_MS = 35;
 
 interface WireBlock {
   type: string;
@@ -48,8 +48,8 @@ function words(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [text];
 }
 
-function says(text: string): ScriptedTurn {
-  return { content: [{ type: "text", text: words(text) }], delayMs: CHUNK_DELAY_MS };
+function says(text: string, delayMs: number): ScriptedTurn {
+  return { content: [{ type: "text", text: words(text) }], delayMs };
 }
 
 function blocksOf(message: WireMessage | undefined): WireBlock[] {
@@ -80,7 +80,10 @@ function toolCalls(prompt: string): ScriptPart[] {
 }
 
 /** The answer to one request. */
-export function demoAnswer(body: { messages?: WireMessage[] }): ScriptedTurn {
+export function demoAnswer(
+  body: { messages?: WireMessage[] },
+  delayMs = DEFAULT_CHUNK_DELAY_MS,
+): ScriptedTurn {
   const last = body.messages?.at(-1);
   const blocks = blocksOf(last);
   const results = blocks.filter((block) => block.type === "tool_result");
@@ -88,7 +91,7 @@ export function demoAnswer(body: { messages?: WireMessage[] }): ScriptedTurn {
     const lines = results.map((block) =>
       block.is_error ? `that failed (${resultText(block)})` : resultText(block),
     );
-    return says(`Here is what the tools said: ${lines.join("; ")}. Anything else?`);
+    return says(`Here is what the tools said: ${lines.join("; ")}. Anything else?`, delayMs);
   }
   const prompt = blocks
     .map((block) => block.text ?? "")
@@ -96,7 +99,7 @@ export function demoAnswer(body: { messages?: WireMessage[] }): ScriptedTurn {
     .trim();
   const calls = toolCalls(prompt);
   if (calls.length > 0) {
-    return { content: [{ type: "text", text: words("Let me check. ") }, ...calls], delayMs: CHUNK_DELAY_MS };
+    return { content: [{ type: "text", text: words("Let me check. ") }, ...calls], delayMs };
   }
   const turns = (body.messages ?? []).filter((message) => message.role === "user").length;
   return says(
@@ -105,12 +108,13 @@ export function demoAnswer(body: { messages?: WireMessage[] }): ScriptedTurn {
       "such as Europe/Oslo, or for a sum like 12 * 7, and it will call the demo's tools. Press Stop at any " +
       "moment: the run is aborted for real, the partial answer is kept, and the session stays consistent " +
       "and exportable. Set ANTHROPIC_API_KEY or OPENAI_API_KEY in .dev.vars to talk to a real model instead.",
+    delayMs,
   );
 }
 
 /** A new scripted model answering with {@link demoAnswer}. */
-export function demoModel(): ScriptedModel {
+export function demoModel(delayMs = DEFAULT_CHUNK_DELAY_MS): ScriptedModel {
   return createScriptedModel({
-    respond: (request) => demoAnswer(request.body as { messages?: WireMessage[] }),
+    respond: (request) => demoAnswer(request.body as { messages?: WireMessage[] }, delayMs),
   });
 }

@@ -19,6 +19,8 @@ export interface Env {
   OPENAI_BASE_URL?: string;
   /** Overrides the default model of the chosen provider (`anthropic/…`, `openai/…`). */
   MODEL?: string;
+  /** Milliseconds between the scripted model's streamed words (default 35; the bench sets 0). */
+  DEMO_CHUNK_DELAY_MS?: string;
   /** Comma-separated origins allowed to call the API from another site. Default: none. */
   ALLOWED_ORIGINS?: string;
 }

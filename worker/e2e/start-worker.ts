@@ -13,12 +13,15 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Starts the Worker from wrangler.toml with fresh local state. */
-export async function startWorker(): Promise<RunningWorker> {
+/** Starts the Worker from wrangler.toml with fresh local state; `vars` override its variables. */
+export async function startWorker(vars: Record<string, string> = {}): Promise<RunningWorker> {
   process.env.DO_NOT_TRACK = "1";
   const state = mkdtempSync(join(tmpdir(), "wisp-worker-"));
   const worker = await unstable_startWorker({
     config: "wrangler.toml",
+    bindings: Object.fromEntries(
+      Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
+    ),
     dev: {
       server: { hostname: "127.0.0.1", port: 0 },
       inspector: false,

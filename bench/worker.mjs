@@ -1,0 +1,145 @@
+// The demo Worker under load: requests per second and latency of a full short chat turn (create is
+// done up front; a turn is POST message → SSE to run-end: a tool call and an answer, two model turns,
+// KV saves) against the real local Worker with the scripted model, at 1 and 32 concurrent clients;
+// then how many SSE runs it holds open at once.
+import { startWorker } from "../worker/e2e/start-worker.ts";
+import { quantile } from "./stats.mjs";
+
+const TURNS_PER_CLIENT = { 1: 60, 32: 12 };
+const HOLD_STEPS = [100, 200, 400, 800];
+/** The long answer streams for about 3.9 s (110 words at 35 ms): all must be streaming well within it. */
+const ALL_OPEN_WITHIN_MS = 3000;
+
+async function createSession(url) {
+  const response = await fetch(`${url}/api/sessions`, { method: "POST" });
+  if (response.status !== 201) throw new Error(`create: HTTP ${response.status}`);
+  return response.json();
+}
+
+function post(url, session, text, signal) {
+  return fetch(`${url}/api/sessions/${session.sessionId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${session.token}` },
+    body: JSON.stringify({ text }),
+    signal,
+  });
+}
+
+/** Reads the SSE body until `stop(text so far)` is true or it ends; returns the text read. */
+async function readUntil(response, stop) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text;
+    text += value;
+    if (stop(text)) {
+      await reader.cancel();
+      return text;
+    }
+  }
+}
+
+/** One full turn: ok when the run ended ok. */
+async function chatTurn(url, session) {
+  const started = performance.now();
+  const response = await post(url, session, "What is 2 + 3?");
+  if (response.status !== 200) return { ok: false, ms: performance.now() - started };
+  const text = await readUntil(response, () => false);
+  const ok = /event: run-end\ndata: \{"ok":true/.test(text);
+  return { ok, ms: performance.now() - started };
+}
+
+async function load(url, clients) {
+  const sessions = await Promise.all(Array.from({ length: clients }, () => createSession(url)));
+  for (const session of sessions) await chatTurn(url, session); // warm-up
+  const latencies = [];
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    sessions.map(async (session) => {
+      for (let turn = 0; turn < TURNS_PER_CLIENT[clients]; turn++) {
+        const { ok, ms } = await chatTurn(url, session);
+        latencies.push(ms);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    clients,
+    turns: latencies.length,
+    rps: latencies.length / seconds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    errors,
+  };
+}
+
+/** Opens `count` slow runs at once; true when every one streamed text while all were still open. */
+async function hold(url, count) {
+  const sessions = await Promise.all(Array.from({ length: count }, () => createSession(url)));
+  const controllers = sessions.map(() => new AbortController());
+  let ended = 0;
+  const started = performance.now();
+  const results = await Promise.allSettled(
+    sessions.map(async (session, index) => {
+      const response = await post(url, session, "Tell me about Wisp", controllers[index].signal);
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      while (!text.includes("event: text-delta")) {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended++;
+          throw new Error("ended early");
+        }
+        text += value;
+      }
+      return reader;
+    }),
+  );
+  const ms = performance.now() - started;
+  const open = results.filter((result) => result.status === "fulfilled").length;
+  for (const controller of controllers) controller.abort();
+  return { count, open, ended, ms, held: open === count && ms < ALL_OPEN_WITHIN_MS };
+}
+
+export async function workerSection() {
+  const fast = await startWorker({ DEMO_CHUNK_DELAY_MS: "0" });
+  const rows = [];
+  try {
+    for (const clients of [1, 32]) rows.push(await load(fast.url, clients));
+  } finally {
+    await fast.stop();
+  }
+  // The default 35 ms between words: the long answer streams for about 4 s, so runs overlap.
+  const slow = await startWorker();
+  const holds = [];
+  try {
+    for (const count of HOLD_STEPS) {
+      const result = await hold(slow.url, count);
+      holds.push(result);
+      if (!result.held) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await slow.stop();
+  }
+  const held = holds.filter((h) => h.held).at(-1)?.count ?? 0;
+  return `## Demo Worker (wrangler local mode, scripted model)
+
+A full short chat turn: \`POST /api/sessions/:id/messages\` "What is 2 + 3?" → SSE until \`run-end\`
+(the Durable Object runs two model turns with a calculator call and saves to KV after each). Scripted
+model with no delay between words. Each client owns one session and sends its turns one after another.
+
+| clients | turns | turns/s | p50 ms | p99 ms | errors |
+| --- | --- | --- | --- | --- | --- |
+${rows.map((r) => `| ${r.clients} | ${r.turns} | ${r.rps.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`).join("\n")}
+
+Concurrent open SSE runs: one session each, the long answer at the default 35 ms per word (about
+3.9 s per run); a step holds when every run has streamed text within ${ALL_OPEN_WITHIN_MS} ms of the first request, so
+all were open at once. ${holds.map((h) => `${h.count} runs: ${h.open} streaming after ${h.ms.toFixed(0)} ms`).join("; ")}.
+Held: **${held}** (the steps stop at ${HOLD_STEPS.at(-1)}).
+`;
+}
