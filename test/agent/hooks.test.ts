@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentEvent, defineTool, type Hooks, runAgent, runAgentStream } from "../../src/index.ts";
-import { calls, expectConsistent, requestBody, says, scripted } from "../support/agent.ts";
+import { defineTool, type Hooks, runAgent, runAgentStream } from "../../src/index.ts";
+import { calls, collect, expectConsistent, requestBody, says, scripted } from "../support/agent.ts";
 
 const echo = defineTool({
   name: "echo",
@@ -18,12 +18,6 @@ const echo = defineTool({
 function lastUserBlocks(body: Record<string, unknown>): Array<Record<string, unknown>> {
   const messages = body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
   return messages.filter((message) => message.role === "user").at(-1)?.content ?? [];
-}
-
-async function eventsOf(run: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of run) events.push(event);
-  return events;
 }
 
 describe("preToolUse", () => {
@@ -103,7 +97,7 @@ describe("preToolUse", () => {
         },
       }),
     );
-    const events = await eventsOf(run);
+    const events = await collect(run);
     const result = await run.result;
     expect(ran).toBe(false);
     expect(result.ok && result.value.toolCalls[0]?.result).toMatchObject({
@@ -148,7 +142,7 @@ describe("preToolUse", () => {
         },
       }),
     );
-    const events = await eventsOf(run);
+    const events = await collect(run);
     const result = await run.result;
     expect(hookSignal?.aborted).toBe(true);
     expect(result.ok && result.value.toolCalls[0]?.result.output).toBe(
@@ -327,7 +321,7 @@ describe("stop", () => {
     const run = runAgentStream(
       options({ hooks: { stop: { name: "judge", timeoutMs: 20, handler: () => new Promise(() => {}) } } }),
     );
-    const events = await eventsOf(run);
+    const events = await collect(run);
     const result = await run.result;
     expect(result.ok && result.value.stopReason).toBe("complete");
     expect(events.find((event) => event.type === "hook-error")).toMatchObject({

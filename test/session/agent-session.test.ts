@@ -5,30 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgentSession, defineTool, type SessionOptions } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, expectConsistent, requestBody, says } from "../support/agent.ts";
-
-/** A tool that runs until `release()` is called, and says when it started. */
-function gate() {
-  let release: () => void = () => {};
-  let started: () => void = () => {};
-  const hasStarted = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const tool = defineTool({
-    name: "gate",
-    description: "Waits",
-    inputSchema: { type: "object" },
-    execute: async () => {
-      started();
-      await released;
-      return "opened";
-    },
-  });
-  return { tool, hasStarted, release };
-}
+import { calls, expectConsistent, gate, requestBody, says } from "../support/agent.ts";
 
 async function session(script: ScriptedTurn[], extra: Partial<SessionOptions> = {}) {
   const model = createScriptedModel({ script });

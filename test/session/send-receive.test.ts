@@ -9,10 +9,9 @@ import {
   defineTool,
   type Message,
   prompt,
-  type SessionMessage,
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, expectConsistent, requestBody, says } from "../support/agent.ts";
+import { calls, collect, expectConsistent, gate, requestBody, says } from "../support/agent.ts";
 
 const echo = defineTool({
   name: "echo",
@@ -32,12 +31,6 @@ function options(script: ScriptedTurn[], extra: Partial<CreateSessionOptions> = 
     ...extra,
   };
   return { model, options: created };
-}
-
-async function collect(messages: AsyncIterable<SessionMessage>): Promise<SessionMessage[]> {
-  const all: SessionMessage[] = [];
-  for await (const message of messages) all.push(message);
-  return all;
 }
 
 describe("createSession", () => {
@@ -123,25 +116,8 @@ describe("createSession", () => {
   });
 
   it("abort ends the run and the queued prompt with error results; the session stays usable", async () => {
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let started: () => void = () => {};
-    const hasStarted = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const slow = defineTool({
-      name: "slow",
-      description: "Waits",
-      inputSchema: { type: "object" },
-      execute: async (_args, { signal }) => {
-        started();
-        await Promise.race([held, new Promise((resolve) => signal.addEventListener("abort", resolve))]);
-        return "late";
-      },
-    });
-    const { options: o } = options([calls(["slow", {}]), says("after")], { tools: [slow] });
+    const { tool: slow, hasStarted, release } = gate();
+    const { options: o } = options([calls(["gate", {}]), says("after")], { tools: [slow] });
     await using session = createSession(o);
     await session.send("first");
     await session.send("queued");

@@ -3,7 +3,7 @@
  * invariant every run must keep — each tool call answered by exactly one result, in order.
  */
 import { expect } from "vitest";
-import type { AgentOptions, Message, ToolCallPart } from "../../src/index.ts";
+import { type AgentOptions, defineTool, type Message, type ToolCallPart } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 
 /** The two wire APIs the loop is tested through. */
@@ -64,4 +64,34 @@ export function expectConsistent(messages: readonly Message[]): void {
     const ids = next?.role === "tool_result" ? next.content.map((part) => part.toolCallId) : [];
     expect(ids).toEqual(toolCalls.map((call) => call.id));
   }
+}
+
+/** A tool that runs until `release()` is called, and says when it started. */
+export function gate() {
+  let release: () => void = () => {};
+  let started: () => void = () => {};
+  const hasStarted = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const tool = defineTool({
+    name: "gate",
+    description: "Waits",
+    inputSchema: { type: "object" },
+    execute: async () => {
+      started();
+      await released;
+      return "opened";
+    },
+  });
+  return { tool, hasStarted, release };
+}
+
+/** Everything an async iterable yields, once it ends. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
 }
