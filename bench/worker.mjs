@@ -2,7 +2,6 @@
 // done up front; a turn is POST message → SSE to run-end: a tool call and an answer, two model turns,
 // KV saves) against the real local Worker with the scripted model, at 1 and 32 concurrent clients;
 // then how many SSE runs it holds open at once.
-import { startWorker } from "../worker/e2e/start-worker.ts";
 import { quantile } from "./stats.mjs";
 
 const TURNS_PER_CLIENT = { 1: 60, 32: 12 };
@@ -106,6 +105,8 @@ async function hold(url, count) {
 }
 
 export async function workerSection() {
+  // Loaded here, not at the top: wrangler's import alone slows the sections that run before this one.
+  const { startWorker } = await import("../worker/e2e/start-worker.ts");
   const fast = await startWorker({ DEMO_CHUNK_DELAY_MS: "0" });
   const rows = [];
   try {
