@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import { createParser } from "eventsource-parser";
 import OpenAI from "openai";
-import { streamTurn } from "../dist/index.js";
+import { streamTurn } from "wisp";
 import { median } from "./stats.mjs";
 
 const EVENTS = 20_000;

@@ -24,6 +24,26 @@ export interface SseHandlers {
   isDone?(): boolean;
 }
 
+/** How long a body may stay open after its last event before it is cancelled. */
+const DRAIN_MS = 1000;
+
+/**
+ * Reads what follows the last event without holding up the turn: servers end the body right after
+ * it, and reading to that end (rather than cancelling) keeps the connection reusable and stops
+ * browsers from listing a finished request as cancelled. A body still open after `DRAIN_MS` is
+ * cancelled.
+ */
+function drainRest(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), DRAIN_MS);
+  const next = (): void => {
+    reader.read().then(
+      ({ done }) => (done ? clearTimeout(timer) : next()),
+      () => clearTimeout(timer),
+    );
+  };
+  next();
+}
+
 /** Thrown by {@link readSse} when its signal aborts; callers classify by the signal, not by this. */
 export class ReadAborted extends Error {
   override readonly name = "ReadAborted";
@@ -45,6 +65,7 @@ export async function readSse(
   });
   const reader = body.getReader();
   let bodyEnded = false;
+  let complete = false;
   // Cancelling on abort ends a pending read at once, even with a fetch that ignores its signal.
   const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => {});
   signal?.addEventListener("abort", onAbort, { once: true });
@@ -59,7 +80,10 @@ export async function readSse(
       }
       handlers.onChunk?.();
       parser.feed(decoder.decode(value, { stream: true }));
-      if (handlers.isDone?.()) return;
+      if (handlers.isDone?.()) {
+        complete = true;
+        return;
+      }
     }
     const rest = decoder.decode();
     if (rest !== "") parser.feed(rest);
@@ -67,6 +91,7 @@ export async function readSse(
   } finally {
     signal?.removeEventListener("abort", onAbort);
     if (bodyEnded) reader.releaseLock();
+    else if (complete) drainRest(reader);
     // Stopped early or failed: cancel the body so the transfer stops and the server sees the close.
     else reader.cancel().catch(() => {});
   }

@@ -119,6 +119,8 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
   let disconnects = 0;
   let completed = 0;
   let waiters: (() => void)[] = [];
+  /** Requests made through `fetch`, in this process. */
+  const inProcess = new WeakSet<Request>();
 
   const disconnected = (): void => {
     disconnects++;
@@ -131,8 +133,9 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     provider: Provider,
     frames: string[],
     turn: ScriptedTurn,
-    signal: AbortSignal,
+    request: Request,
   ): ReadableStream<Uint8Array> => {
+    const signal = request.signal;
     const encoder = new TextEncoder();
     const gone = new AbortController();
     const fault = turn.fault?.type === "http" ? undefined : turn.fault;
@@ -152,7 +155,10 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
             if (finished) return;
             leave();
             try {
-              controller.error(signal.reason);
+              // An in-process reader must see the abort as a real fetch shows it. A server's client
+              // is gone: end quietly, as runtimes log a response body that errors (Deno does).
+              if (inProcess.has(request)) controller.error(signal.reason);
+              else controller.close();
             } catch {
               // already closed
             }
@@ -245,7 +251,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
       "cache-control": "no-cache",
       [provider === "anthropic" ? "request-id" : "x-request-id"]: randomId("req_"),
     };
-    return new Response(streamBody(provider, events.map(frameEvent), turn, request.signal), {
+    return new Response(streamBody(provider, events.map(frameEvent), turn, request), {
       status: 200,
       headers: responseHeaders,
     });
@@ -255,6 +261,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     const signal = init?.signal ?? undefined;
     if (signal?.aborted) throw signal.reason;
     const request = new Request(input, init);
+    inProcess.add(request);
     if (signal === undefined) return handle(request);
     return await new Promise<Response>((resolve, reject) => {
       const onAbort = (): void => reject(signal.reason);

@@ -1,7 +1,7 @@
 /**
  * SSE framing: every line ending, chunks split anywhere (inside UTF-8 sequences too), comments.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { readSse, type SseEvent } from "../../src/http/read-sse.ts";
 import { rechunk } from "../support/fixtures.ts";
 import { bodyOf } from "../support/replay.ts";
@@ -47,10 +47,12 @@ describe("readSse", () => {
     });
   }
 
-  it("stops reading and cancels the body once the handler is done", async () => {
+  it("returns once the handler is done, then reads the body to its end rather than cancelling it", async () => {
     let cancelled = false;
+    let source!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
+        source = controller;
         controller.enqueue(encode("data: 1\n\ndata: 2\n\n"));
       },
       cancel() {
@@ -58,9 +60,37 @@ describe("readSse", () => {
       },
     });
     const seen: string[] = [];
+    // Resolves although the body is still open: the turn does not wait for the server's close.
     await readSse(body, { onEvent: (event) => seen.push(event.data), isDone: () => seen.length > 0 });
     expect(seen).toEqual(["1", "2"]);
-    expect(cancelled).toBe(true);
+    source.enqueue(encode("data: 3\n\n"));
+    await vi.waitFor(() => expect(source.desiredSize).toBe(1)); // the queue was read empty
+    source.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual(["1", "2"]); // what follows the last event is read, not handled
+    expect(cancelled).toBe(false);
+  });
+
+  it("cancels a body still open a second after the handler is done", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let cancelled = false;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encode("data: 1\n\n"));
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      await readSse(body, { onEvent: () => {}, isDone: () => true });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(cancelled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a handler that throws rejects the read and cancels the body", async () => {

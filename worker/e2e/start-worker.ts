@@ -13,12 +13,18 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Starts the Worker from wrangler.toml with fresh local state; `vars` override its variables. */
-export async function startWorker(vars: Record<string, string> = {}): Promise<RunningWorker> {
+/**
+ * Starts a Worker with fresh local state: the demo (wrangler.toml) unless `config` names another;
+ * `vars` override its variables.
+ */
+export async function startWorker(
+  vars: Record<string, string> = {},
+  config = "wrangler.toml",
+): Promise<RunningWorker> {
   process.env.DO_NOT_TRACK = "1";
   const state = mkdtempSync(join(tmpdir(), "wisp-worker-"));
   const worker = await unstable_startWorker({
-    config: "wrangler.toml",
+    config,
     bindings: Object.fromEntries(
       Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
     ),

@@ -1,0 +1,28 @@
+/**
+ * The portability scenario in the browser: a plain `<script type="module">`, importing the built ES
+ * modules through the page's import map. The scripted model is served on the same origin by serve.mjs.
+ * The outcome lands in `document.body.dataset.result` ("passed" or "failed") for the test to read.
+ */
+import { runScenario } from "../shared/scenario.js";
+
+const out = document.getElementById("log");
+/** @param {string} line */
+const log = (line) => {
+  out.textContent += `${line}\n`;
+  console.log(line);
+};
+
+log(`${navigator.userAgent}, scripted model on ${location.origin}`);
+runScenario({
+  connection: { baseURL: location.origin },
+  disconnects: async () => (await (await fetch("/disconnects")).json()).disconnects,
+  log,
+}).then(
+  (failed) => {
+    document.body.dataset.result = failed === 0 ? "passed" : "failed";
+  },
+  (error) => {
+    log(`FAIL the scenario threw: ${error?.stack ?? error}`);
+    document.body.dataset.result = "failed";
+  },
+);
