@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { abortLatencySection } from "./abort-latency.mjs";
 import { agentLoopSection } from "./agent-loop.mjs";
+import { bundleSizeSection } from "./bundle-size.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { sessionStateSection } from "./session-state.mjs";
 import { workerSection } from "./worker.mjs";
@@ -14,6 +15,7 @@ for (const section of [
   abortLatencySection,
   sessionStateSection,
   workerSection,
+  bundleSizeSection,
 ]) {
   const text = await section();
   console.log(text);

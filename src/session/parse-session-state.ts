@@ -72,7 +72,20 @@ function firstIssue(
   return invalid(issue?.message ?? "invalid", [...prefix, ...(issue?.path ?? []).map(String)].join("."));
 }
 
-/** Parses and checks a SessionState. Throws ConfigError(CONFIG_INVALID) naming the first problem. */
+/**
+ * Parses and checks a SessionState (migrating older versions). Throws ConfigError(CONFIG_INVALID)
+ * naming the first problem.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   const state = parseSessionState(JSON.parse(saved));
+ *   console.log(state.messages.length, state.usage.costUsd);
+ * } catch (error) {
+ *   if (isSdkError(error)) console.error(error.code, error.path); // "CONFIG_INVALID", "messages.3.role"
+ * }
+ * ```
+ */
 export function parseSessionState(value: unknown): SessionState {
   const parsed = sessionStateSchema.safeParse(migrate(value));
   if (!parsed.success) throw firstIssue(parsed.error.issues, []);
