@@ -15,13 +15,15 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type JsonObject = { [key: string]: JsonValue };
 
 /** The wire APIs Wisp speaks. A provider id names a wire format, not a company. */
-export type ProviderId = "anthropic" | "openai-chat";
+export type ProviderId = "anthropic" | "openai-chat" | "openai-responses" | "google";
 
 /** Plain text. `citations` are kept verbatim where a provider attaches them (Anthropic web search). */
 export interface TextPart {
   type: "text";
   text: string;
   citations?: JsonValue[];
+  /** An opaque signature the provider attached (Gemini's `thoughtSignature`); sent back only to it. */
+  signature?: string;
 }
 
 /** An image, either inline base64 data with its MIME type or a URL the provider fetches itself. */
@@ -41,6 +43,8 @@ export interface ToolCallPart {
   args: JsonObject;
   /** Present only when the streamed arguments were not valid JSON (for example cut off by max tokens). */
   rawArgs?: string;
+  /** An opaque signature the provider attached (Gemini's `thoughtSignature`); sent back only to it. */
+  signature?: string;
 }
 
 /** The outcome of a tool call, sent back to the model. */

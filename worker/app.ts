@@ -56,7 +56,7 @@ function emptyState(env: Env, sessionId: string): SessionState {
     sessionId,
     createdAt: now,
     updatedAt: now,
-    provider: provider.id,
+    provider,
     model,
     parameters: {},
     messages: [],

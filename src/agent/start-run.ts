@@ -96,14 +96,14 @@ async function execute(
 ): Promise<LoopEnd> {
   const { config } = request;
   const resolved = resolveModel(config.model, config.provider);
-  identity.provider = resolved.provider.id;
+  identity.provider = resolved.provider;
   identity.model = resolved.model;
   const problem = request.problem ?? checkConfig(config, resolved.model) ?? checkPrompt(request.content);
   if (problem !== undefined) return { stopReason: "error", error: problem };
   run.emit({
     type: "run-start",
     sessionId: run.sessionId,
-    provider: resolved.provider.id,
+    provider: resolved.provider,
     model: resolved.model,
   });
   let context: UserContentPart[] = [];

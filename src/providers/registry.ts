@@ -6,24 +6,34 @@
 
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ProviderId } from "../types.ts";
-import { anthropicProvider } from "./anthropic/index.ts";
-import { openAIChatProvider } from "./openai-chat/index.ts";
 import type { Provider } from "./provider.ts";
 
-const PROVIDERS: Record<ProviderId, Provider> = {
-  anthropic: anthropicProvider,
-  "openai-chat": openAIChatProvider,
+/**
+ * Each provider is loaded on first use, so a program bundled with code splitting downloads only the
+ * wire formats it talks to (a bundle without splitting simply inlines them).
+ */
+const PROVIDERS: Record<ProviderId, () => Promise<Provider>> = {
+  anthropic: () => import("./anthropic/index.ts").then((module) => module.anthropicProvider),
+  "openai-chat": () => import("./openai-chat/index.ts").then((module) => module.openAIChatProvider),
+  "openai-responses": () =>
+    import("./openai-responses/index.ts").then((module) => module.openAIResponsesProvider),
+  google: () => import("./google/index.ts").then((module) => module.geminiProvider),
 };
 
+/** Loads the provider of a resolved model (cached by the module system after the first time). */
+export function loadProvider(id: ProviderId): Promise<Provider> {
+  return PROVIDERS[id]();
+}
+
 /** Names accepted for a provider besides its id. */
-const ALIASES: Record<string, ProviderId> = { openai: "openai-chat" };
+const ALIASES: Record<string, ProviderId> = { openai: "openai-chat", gemini: "google" };
 
 /** A provider name as the caller may write it: an id or an alias (`openai`). */
-export type ProviderName = ProviderId | "openai";
+export type ProviderName = ProviderId | "openai" | "gemini";
 
-/** The provider and bare model id that a model option names. */
+/** The provider id and bare model id that a model option names. */
 export interface ResolvedModel {
-  provider: Provider;
+  provider: ProviderId;
   model: string;
 }
 
@@ -46,10 +56,9 @@ export function resolveModel(model: string, provider?: ProviderName): ResolvedMo
     });
   }
   const providerId = ALIASES[name] ?? name;
-  const found = PROVIDERS[providerId as ProviderId];
-  if (found === undefined) {
+  if (!Object.hasOwn(PROVIDERS, providerId)) {
     throw new ConfigError(
-      `Unknown provider "${name}" (known: ${Object.keys(PROVIDERS).join(", ")}, openai)`,
+      `Unknown provider "${name}" (known: ${[...Object.keys(PROVIDERS), ...Object.keys(ALIASES)].join(", ")})`,
       {
         code: "CONFIG_INVALID",
         path: "provider",
@@ -58,5 +67,5 @@ export function resolveModel(model: string, provider?: ProviderName): ResolvedMo
   }
   if (id.trim() === "")
     throw new ConfigError("The model id is empty", { code: "CONFIG_INVALID", path: "model" });
-  return { provider: found, model: id };
+  return { provider: providerId as ProviderId, model: id };
 }

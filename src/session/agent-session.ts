@@ -87,7 +87,7 @@ class Session implements AgentSession {
   constructor(options: SessionOptions, state: SessionState | undefined) {
     this.#config = sessionConfig(options, state);
     const resolved = resolveModel(this.#config.model, this.#config.provider);
-    this.#provider = resolved.provider.id;
+    this.#provider = resolved.provider;
     this.#model = resolved.model;
     const now = Date.now();
     this.sessionId = options.sessionId ?? state?.sessionId ?? crypto.randomUUID();

@@ -17,7 +17,7 @@ const id = z.string().check(z.minLength(1), z.maxLength(1000));
 const count = z.number().check(z.gte(0));
 const time = z.number().check(z.gte(0));
 const json = z.record(z.string(), z.unknown());
-const providerId = z.enum(["anthropic", "openai-chat"]);
+const providerId = z.enum(["anthropic", "openai-chat", "openai-responses", "google"]);
 
 const usage = z.object({
   input: count,
@@ -28,7 +28,12 @@ const usage = z.object({
   costUsd: z.optional(count),
 });
 
-const textPart = z.object({ type: z.literal("text"), text, citations: z.optional(z.array(z.unknown())) });
+const textPart = z.object({
+  type: z.literal("text"),
+  text,
+  citations: z.optional(z.array(z.unknown())),
+  signature: z.optional(text),
+});
 const imagePart = z.object({
   type: z.literal("image"),
   data: z.optional(text),
@@ -41,6 +46,7 @@ const toolCallPart = z.object({
   name: z.string(),
   args: json,
   rawArgs: z.optional(text),
+  signature: z.optional(text),
 });
 const toolResultPart = z.object({
   type: z.literal("tool_result"),

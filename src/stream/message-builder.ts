@@ -125,6 +125,14 @@ export class MessageBuilder {
     if (part?.type === "thinking") part.signature = (part.signature ?? "") + signature;
   }
 
+  /** Replaces the opaque signature of the text, thinking or tool-call part under `key`. */
+  setSignature(key: string, signature: string): void {
+    const open = this.#open.get(key);
+    const part = open === undefined ? undefined : this.message.content[open.index];
+    if (part?.type === "text" || part?.type === "thinking" || part?.type === "tool_call")
+      part.signature = signature;
+  }
+
   /** Opens a tool call under `key`. An empty id is replaced by a generated one. */
   toolCallStart(key: string, id: string, name: string): void {
     this.close(key);

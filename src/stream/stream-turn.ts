@@ -15,7 +15,7 @@ import { AttemptTimer } from "../http/attempt-timer.ts";
 import { readSse } from "../http/read-sse.ts";
 import { type RetryOptions, retryDelay, retryPolicy } from "../http/retry-policy.ts";
 import type { CompatOptions, Provider, ProviderConfig } from "../providers/provider.ts";
-import { type ProviderName, resolveModel } from "../providers/registry.ts";
+import { loadProvider, type ProviderName, resolveModel } from "../providers/registry.ts";
 import type { AssistantMessage, ModelRequest, TurnEvent } from "../types.ts";
 import { DEFAULT_PRICES, findPrice, type PriceTable } from "../usage/prices.ts";
 import { EventQueue } from "./event-queue.ts";
@@ -158,7 +158,8 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
       // No provider could be resolved: the partial message names the model as given.
       return new MessageBuilder("anthropic", options.model, emit).fail(error as SdkError);
     }
-    const { provider, model } = resolved;
+    const { model } = resolved;
+    const provider = await loadProvider(resolved.provider);
     const price = findPrice(
       model,
       options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES,

@@ -57,6 +57,12 @@ export const DEFAULT_PRICES: PriceTable = {
   "gpt-4.1-nano": { input: 0.1, output: 0.4, cacheRead: 0.025 },
   "gpt-4o": { input: 2.5, output: 10, cacheRead: 1.25 },
   "gpt-4o-mini": { input: 0.15, output: 0.6, cacheRead: 0.075 },
+  // Gemini, prompts up to 200k tokens (longer prompts cost more: pass your own `prices`).
+  "gemini-3-pro-preview": { input: 2, output: 12, cacheRead: 0.2 },
+  "gemini-2.5-pro": { input: 1.25, output: 10, cacheRead: 0.125 },
+  "gemini-2.5-flash": { input: 0.3, output: 2.5, cacheRead: 0.03 },
+  "gemini-2.5-flash-lite": { input: 0.1, output: 0.4, cacheRead: 0.01 },
+  "gemini-2.0-flash": { input: 0.1, output: 0.4, cacheRead: 0.025 },
   o3: { input: 2, output: 8, cacheRead: 0.5 },
   "o3-mini": { input: 1.1, output: 4.4, cacheRead: 0.55 },
   "o4-mini": { input: 1.1, output: 4.4, cacheRead: 0.275 },

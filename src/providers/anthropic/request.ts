@@ -15,7 +15,11 @@ import type {
   UserMessage,
 } from "../../types.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
+import { toolCallIdFor } from "../tool-call-ids.ts";
 import { anthropicThinking } from "./thinking.ts";
+
+/** Anthropic's `tool_use` ids: `^[a-zA-Z0-9_-]+$` (and we keep them to 64 characters). */
+const TOOL_USE_ID = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 64 };
 
 /** The output limit sent when the caller sets none (Anthropic requires one). */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
@@ -55,7 +59,12 @@ function assistantContent(message: AssistantMessage): JsonObject[] {
         if (own) blocks.push({ type: "redacted_thinking", data: part.data });
         break;
       case "tool_call":
-        blocks.push({ type: "tool_use", id: part.id, name: part.name, input: part.args });
+        blocks.push({
+          type: "tool_use",
+          id: toolCallIdFor(part.id, TOOL_USE_ID),
+          name: part.name,
+          input: part.args,
+        });
         break;
       case "provider":
         if (part.provider === "anthropic") blocks.push(part.block);
@@ -68,7 +77,7 @@ function assistantContent(message: AssistantMessage): JsonObject[] {
 function toolResultContent(message: ToolResultMessage): JsonObject[] {
   return message.content.map((part) => ({
     type: "tool_result",
-    tool_use_id: part.toolCallId,
+    tool_use_id: toolCallIdFor(part.toolCallId, TOOL_USE_ID),
     content: part.output,
     is_error: part.isError,
   }));

@@ -16,6 +16,10 @@ import type {
   UserMessage,
 } from "../../types.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
+import { toolCallIdFor } from "../tool-call-ids.ts";
+
+/** OpenAI rejects a `tool_calls[].id` longer than 40 characters; spaces and control characters are avoided. */
+const TOOL_CALL_ID = { pattern: /^[\x21-\x7e]+$/, maxLength: 40 };
 
 /** `reasoning_effort` per thinking level; `off` sends none. */
 export const OPENAI_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
@@ -49,7 +53,7 @@ function assistantMessage(message: AssistantMessage): JsonObject | undefined {
     if (part.type === "text") text += part.text;
     else if (part.type === "tool_call") {
       toolCalls.push({
-        id: part.id,
+        id: toolCallIdFor(part.id, TOOL_CALL_ID),
         type: "function",
         function: { name: part.name, arguments: JSON.stringify(part.args) },
       });
@@ -72,7 +76,11 @@ export function toOpenAIChatMessages(messages: Message[]): JsonObject[] {
       if (converted !== undefined) out.push(converted);
     } else {
       for (const part of message.content) {
-        out.push({ role: "tool", tool_call_id: part.toolCallId, content: part.output });
+        out.push({
+          role: "tool",
+          tool_call_id: toolCallIdFor(part.toolCallId, TOOL_CALL_ID),
+          content: part.output,
+        });
       }
     }
   }

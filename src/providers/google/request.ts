@@ -1,0 +1,136 @@
+/**
+ * Maps a normalized request to a Gemini request (`POST {baseURL}/models/{model}:streamGenerateContent
+ * ?alt=sse`, the key in the `x-goog-api-key` header, never in the URL). The conversation becomes
+ * `contents` of `user` and `model` turns; tool results are `functionResponse` parts matched to their
+ * calls by name and order (Gemini's own ids are optional and not sent). This API's own parts go back
+ * with their `thoughtSignature`; thought text from another provider is dropped, and a function call
+ * from another provider carries the documented `skip_thought_signature_validator` signature, without
+ * which Gemini 3 rejects a call it did not sign.
+ *
+ * @module
+ */
+
+import type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  Message,
+  ModelRequest,
+  ThinkingLevel,
+  ToolResultMessage,
+  UserMessage,
+} from "../../types.ts";
+import type { ProviderConfig, WireRequest } from "../provider.ts";
+
+/** The signature Gemini documents for function calls it did not produce. */
+export const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
+
+/** `thinkingLevel` per level on Gemini 3; `off` cannot turn thinking off there and sends `low`. */
+const GEMINI_3_LEVEL: Record<ThinkingLevel, string> = {
+  off: "low",
+  minimal: "low",
+  low: "low",
+  medium: "high",
+  high: "high",
+};
+/** `thinkingBudget` per level on Gemini 2.5 (0 turns thinking off where the model allows it). */
+const GEMINI_25_BUDGET: Record<ThinkingLevel, number> = {
+  off: 0,
+  minimal: 1024,
+  low: 4096,
+  medium: 10240,
+  high: 24576,
+};
+
+function thinkingConfig(level: ThinkingLevel, model: string): JsonObject {
+  if (/^gemini-[3-9]/.test(model)) return { thinkingLevel: GEMINI_3_LEVEL[level], includeThoughts: true };
+  if (level === "off") return { thinkingBudget: 0 };
+  return { thinkingBudget: GEMINI_25_BUDGET[level], includeThoughts: true };
+}
+
+function userContent(message: UserMessage): JsonObject {
+  const parts: JsonValue[] = message.content.map((part) => {
+    if (part.type === "text") return { text: part.text };
+    if (part.data !== undefined)
+      return { inlineData: { mimeType: part.mimeType ?? "image/png", data: part.data } };
+    return { fileData: { fileUri: part.url ?? "", mimeType: part.mimeType ?? "image/png" } };
+  });
+  return { role: "user", parts };
+}
+
+function modelContent(message: AssistantMessage): JsonObject | undefined {
+  const own = message.provider === "google";
+  const parts: JsonObject[] = [];
+  const signed = (part: JsonObject, signature: string | undefined): JsonObject =>
+    own && signature ? { ...part, thoughtSignature: signature } : part;
+  for (const part of message.content) {
+    if (part.type === "text") parts.push(signed({ text: part.text }, part.signature));
+    else if (part.type === "thinking" && own)
+      parts.push(signed({ text: part.text, thought: true }, part.signature));
+    else if (part.type === "tool_call") {
+      const call = { functionCall: { name: part.name, args: part.args } };
+      parts.push(own ? signed(call, part.signature) : { ...call, thoughtSignature: FOREIGN_CALL_SIGNATURE });
+    } else if (part.type === "provider" && part.provider === "google") parts.push(part.block);
+  }
+  return parts.length === 0 ? undefined : { role: "model", parts };
+}
+
+function functionResponses(message: ToolResultMessage, names: Map<string, string>): JsonObject {
+  const parts: JsonValue[] = message.content.map((part) => ({
+    functionResponse: {
+      name: part.toolName ?? names.get(part.toolCallId) ?? "unknown",
+      response: part.isError ? { error: part.output } : { output: part.output },
+    },
+  }));
+  return { role: "user", parts };
+}
+
+/** Converts the conversation to Gemini `contents`. */
+export function toGeminiContents(messages: Message[]): JsonObject[] {
+  const names = new Map<string, string>();
+  const out: JsonObject[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push(userContent(message));
+    else if (message.role === "assistant") {
+      for (const part of message.content) if (part.type === "tool_call") names.set(part.id, part.name);
+      const content = modelContent(message);
+      if (content !== undefined) out.push(content);
+    } else out.push(functionResponses(message, names));
+  }
+  return out;
+}
+
+/** Builds the HTTP request for one streamed Gemini turn. */
+export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
+  const baseURL = config.baseURL.replace(/\/+$/, "");
+  const model = config.model.replace(/^models\//, "");
+  const body: JsonObject = { contents: toGeminiContents(request.messages) };
+  if (request.systemPrompt) body.systemInstruction = { parts: [{ text: request.systemPrompt }] };
+  const generation: JsonObject = {};
+  if (request.maxTokens !== undefined) generation.maxOutputTokens = request.maxTokens;
+  if (request.temperature !== undefined) generation.temperature = request.temperature;
+  if (request.stopSequences?.length) generation.stopSequences = request.stopSequences;
+  if (request.thinking !== undefined) generation.thinkingConfig = thinkingConfig(request.thinking, model);
+  if (Object.keys(generation).length > 0) body.generationConfig = generation;
+  if (request.tools?.length) {
+    body.tools = [
+      {
+        functionDeclarations: request.tools.map(
+          (tool): JsonValue => ({
+            name: tool.name,
+            description: tool.description,
+            parametersJsonSchema: tool.inputSchema,
+          }),
+        ),
+      },
+    ];
+  }
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (config.apiKey !== undefined) headers["x-goog-api-key"] = config.apiKey;
+  Object.assign(headers, config.headers);
+  return {
+    url: `${baseURL}/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
+    headers,
+    body,
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Parses a Gemini `streamGenerateContent?alt=sse` stream into builder calls. Every chunk is a whole
+ * GenerateContentResponse holding only new parts of candidate 0: text, thought text (`thought: true`),
+ * and function calls, which arrive whole — or, on Vertex, streamed as `willContinue` pieces with
+ * `partialArgs`. A `thoughtSignature` on any part is kept on that part. Usage is the last chunk's
+ * snapshot. The stream just closes: a finish reason (or a blocked prompt) must have been seen.
+ *
+ * @module
+ */
+
+import { classifyProviderFailure } from "../../errors/classify.ts";
+import { ProviderError } from "../../errors/sdk-error.ts";
+import type { SseEvent } from "../../http/read-sse.ts";
+import type { MessageBuilder } from "../../stream/message-builder.ts";
+import type { JsonObject } from "../../types.ts";
+import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
+import type { StreamHandler } from "../provider.ts";
+import { applyPartialArg } from "./partial-args.ts";
+import { mapGeminiStopReason } from "./stop-reason.ts";
+import { readGeminiUsage } from "./usage.ts";
+
+const TEXT = "text";
+const THOUGHT = "thought";
+
+/** Creates the handler for one Gemini stream. */
+export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandler {
+  let calls = 0;
+  let finishReason: string | undefined;
+  let blockReason: string | undefined;
+  /** The Vertex call being streamed in pieces, if any. */
+  let streaming: { key: string; args: JsonObject } | undefined;
+  /** The key of the last part touched, for a signature that arrives on a part of its own. */
+  let lastKey: string | undefined;
+
+  const startCall = (name: string, id: string | undefined): string => {
+    builder.close(TEXT);
+    builder.close(THOUGHT);
+    const key = `call:${calls++}`;
+    builder.toolCallStart(key, id ?? "", name);
+    return key;
+  };
+
+  const functionCall = (call: EventData, signature: string | undefined): void => {
+    const name = stringAt(call, "name");
+    const partial = call.partialArgs;
+    if (name !== undefined && call.willContinue === true) {
+      streaming = { key: startCall(name, stringAt(call, "id")), args: {} };
+      lastKey = streaming.key;
+    } else if (streaming !== undefined && name === undefined) {
+      if (Array.isArray(partial))
+        for (const entry of partial) applyPartialArg(streaming.args, entry as EventData);
+      if (call.willContinue !== true && !Array.isArray(partial)) {
+        builder.toolCallArgs(streaming.key, JSON.stringify(streaming.args));
+        builder.close(streaming.key);
+        streaming = undefined;
+      }
+    } else if (name !== undefined) {
+      const key = startCall(name, stringAt(call, "id"));
+      builder.toolCallArgs(key, JSON.stringify(objectAt(call, "args") ?? {}));
+      if (signature) builder.setSignature(key, signature);
+      builder.close(key);
+      lastKey = key;
+      return;
+    }
+    if (signature && streaming !== undefined) builder.setSignature(streaming.key, signature);
+  };
+
+  const part = (value: EventData): void => {
+    const signature = stringAt(value, "thoughtSignature");
+    const call = objectAt(value, "functionCall");
+    if (call !== undefined) {
+      functionCall(call, signature);
+      return;
+    }
+    const text = stringAt(value, "text");
+    if (text !== undefined) {
+      const key = value.thought === true ? THOUGHT : TEXT;
+      // An empty text part only matters when it carries a signature (Gemini 3 ends turns with one).
+      if (text === "" && !signature && !builder.isOpen(key)) return;
+      builder.close(key === TEXT ? THOUGHT : TEXT);
+      if (key === THOUGHT) builder.thinking(key, text);
+      else builder.text(key, text);
+      if (signature) builder.setSignature(key, signature);
+      lastKey = key;
+      return;
+    }
+    if (signature && lastKey !== undefined) builder.setSignature(lastKey, signature);
+  };
+
+  return {
+    onEvent(event: SseEvent): void {
+      const data = parseEventData(event.data, "google");
+      if (typeof data.error === "object" && data.error !== null) {
+        throw classifyProviderFailure({ provider: "google", body: data });
+      }
+      const id = stringAt(data, "responseId");
+      if (id && builder.message.responseId === undefined) builder.message.responseId = id;
+      const usage = objectAt(data, "usageMetadata");
+      const read = usage === undefined ? undefined : readGeminiUsage(usage);
+      if (read !== undefined) builder.setUsage(read);
+      const blocked = stringAt(objectAt(data, "promptFeedback"), "blockReason");
+      if (blocked) blockReason = blocked;
+      const candidates = data.candidates;
+      const candidate = Array.isArray(candidates) ? (candidates[0] as EventData | undefined) : undefined;
+      if (candidate === undefined) return;
+      const parts = objectAt(candidate, "content")?.parts;
+      if (Array.isArray(parts)) for (const value of parts) part(value as EventData);
+      const finish = stringAt(candidate, "finishReason");
+      if (finish) finishReason = finish;
+    },
+    // The stream has no terminal event; it ends when the body does.
+    isDone: () => false,
+    end(): void {
+      if (finishReason === undefined && blockReason === undefined) {
+        throw truncatedStream("google", "a finishReason");
+      }
+      if (finishReason === "MALFORMED_FUNCTION_CALL") {
+        throw new ProviderError(
+          "Gemini produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL)",
+          {
+            code: "SERVER_ERROR",
+            retryable: true,
+            provider: "google",
+            providerCode: finishReason,
+          },
+        );
+      }
+      const stop = mapGeminiStopReason(finishReason, calls > 0, blockReason !== undefined);
+      builder.setStop(stop, finishReason ?? blockReason);
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Maps a normalized request to an OpenAI Responses request (`POST /responses`, streaming, stateless:
+ * `store: false`, with `reasoning.encrypted_content` included so reasoning can go back). The
+ * conversation becomes `input` items: user messages, assistant text as assistant messages, this
+ * API's own reasoning items verbatim, `function_call` items, and `function_call_output` items.
+ * Reasoning from other providers is not sent (this API accepts only its own reasoning items).
+ *
+ * @module
+ */
+
+import type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  Message,
+  ModelRequest,
+  ThinkingLevel,
+  UserMessage,
+} from "../../types.ts";
+import type { ProviderConfig, WireRequest } from "../provider.ts";
+import { toolCallIdFor } from "../tool-call-ids.ts";
+
+/** `reasoning.effort` per thinking level; `off` sends none. */
+export const RESPONSES_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
+  minimal: "minimal",
+  low: "low",
+  medium: "medium",
+  high: "high",
+};
+
+/** Responses `call_id`s: any characters, at most 64 (our own limit, the tightest any API sets). */
+const CALL_ID = { pattern: /^[\w-]+$/, maxLength: 64 };
+
+function userItem(message: UserMessage): JsonObject {
+  const content: JsonValue[] = message.content.map((part) => {
+    if (part.type === "text") return { type: "input_text", text: part.text };
+    const url =
+      part.data !== undefined ? `data:${part.mimeType ?? "image/png"};base64,${part.data}` : (part.url ?? "");
+    return { type: "input_image", image_url: url, detail: "auto" };
+  });
+  return { role: "user", content };
+}
+
+/** A stored reasoning item, if the thinking part came from this API. */
+function reasoningItem(signature: string | undefined): JsonObject | undefined {
+  if (signature === undefined) return undefined;
+  try {
+    const item: unknown = JSON.parse(signature);
+    if (typeof item === "object" && item !== null && (item as JsonObject).type === "reasoning")
+      return item as JsonObject;
+  } catch {
+    // not ours
+  }
+  return undefined;
+}
+
+function assistantItems(message: AssistantMessage, out: JsonObject[]): void {
+  const own = message.provider === "openai-responses";
+  let text = "";
+  const flushText = (): void => {
+    if (text !== "") out.push({ role: "assistant", content: text });
+    text = "";
+  };
+  for (const part of message.content) {
+    if (part.type === "text") text += part.text;
+    else if (part.type === "thinking") {
+      const item = own ? reasoningItem(part.signature) : undefined;
+      if (item !== undefined) {
+        flushText();
+        out.push(item);
+      }
+    } else if (part.type === "tool_call") {
+      flushText();
+      out.push({
+        type: "function_call",
+        call_id: toolCallIdFor(part.id, CALL_ID),
+        name: part.name,
+        arguments: part.rawArgs ?? JSON.stringify(part.args),
+      });
+    } else if (part.type === "provider" && part.provider === "openai-responses") {
+      flushText();
+      out.push(part.block);
+    }
+  }
+  flushText();
+}
+
+/** Converts the conversation to Responses `input` items. */
+export function toResponsesInput(messages: Message[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const message of messages) {
+    if (message.role === "user") out.push(userItem(message));
+    else if (message.role === "assistant") assistantItems(message, out);
+    else {
+      for (const part of message.content) {
+        out.push({
+          type: "function_call_output",
+          call_id: toolCallIdFor(part.toolCallId, CALL_ID),
+          output: part.output,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Builds the HTTP request for one streamed Responses turn. */
+export function buildResponsesRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
+  const baseURL = config.baseURL.replace(/\/+$/, "");
+  const body: JsonObject = {
+    model: config.model,
+    input: toResponsesInput(request.messages),
+    stream: true,
+    store: false,
+    include: ["reasoning.encrypted_content"],
+  };
+  if (request.systemPrompt) body.instructions = request.systemPrompt;
+  if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.thinking !== undefined && request.thinking !== "off") {
+    body.reasoning = { effort: RESPONSES_REASONING_EFFORT[request.thinking], summary: "auto" };
+  }
+  if (request.tools?.length) {
+    body.tools = request.tools.map(
+      (tool): JsonValue => ({
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.inputSchema,
+        strict: false,
+      }),
+    );
+  }
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (config.apiKey !== undefined) headers.authorization = `Bearer ${config.apiKey}`;
+  Object.assign(headers, config.headers);
+  return { url: `${baseURL}/responses`, headers, body };
+}
