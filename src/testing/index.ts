@@ -19,6 +19,8 @@ export type {
 export type { ScriptedModel, ScriptedModelOptions } from "./scripted-model.ts";
 export { createScriptedModel } from "./scripted-model.ts";
 export { anthropicErrorBody, anthropicErrorEvent, speakAnthropic } from "./speak-anthropic.ts";
+export { geminiErrorBody, geminiErrorEvent, speakGemini } from "./speak-gemini.ts";
 export { openAIErrorBody, openAIErrorEvent, speakOpenAIChat } from "./speak-openai-chat.ts";
+export { openAIResponsesErrorEvent, speakOpenAIResponses } from "./speak-openai-responses.ts";
 export type { WireEvent } from "./wire-event.ts";
 export { frameEvent } from "./wire-event.ts";

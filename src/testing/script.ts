@@ -36,6 +36,8 @@ export interface ScriptToolCall {
   id?: string;
   /** The exact argument fragments to stream (default: the JSON cut every 12 characters). */
   chunks?: string[];
+  /** Gemini's `thoughtSignature` on the call. */
+  signature?: string;
 }
 
 /** One content part of a scripted answer. */
@@ -87,7 +89,7 @@ export interface ScriptedTurn {
 
 /** A request the scripted model received, as plain data. */
 export interface RecordedRequest {
-  provider: "anthropic" | "openai-chat" | "unknown";
+  provider: "anthropic" | "openai-chat" | "openai-responses" | "google" | "unknown";
   method: string;
   url: string;
   headers: Record<string, string>;

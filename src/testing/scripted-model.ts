@@ -16,7 +16,9 @@ import {
   anthropicErrorType,
   speakAnthropic,
 } from "./speak-anthropic.ts";
+import { geminiErrorBody, geminiErrorEvent, speakGemini } from "./speak-gemini.ts";
 import { openAIErrorBody, openAIErrorEvent, speakOpenAIChat } from "./speak-openai-chat.ts";
+import { openAIResponsesErrorEvent, speakOpenAIResponses } from "./speak-openai-responses.ts";
 import { frameEvent, randomId, type WireEvent } from "./wire-event.ts";
 
 /** Options of {@link createScriptedModel}. */
@@ -50,6 +52,8 @@ type Provider = RecordedRequest["provider"];
 function providerOf(url: URL): Provider {
   if (url.pathname.endsWith("/v1/messages")) return "anthropic";
   if (url.pathname.endsWith("/chat/completions")) return "openai-chat";
+  if (url.pathname.endsWith("/responses")) return "openai-responses";
+  if (url.pathname.endsWith(":streamGenerateContent")) return "google";
   return "unknown";
 }
 
@@ -81,21 +85,47 @@ function httpFaultResponse(provider: Provider, fault: HttpFault): Response {
       headers,
     );
   }
+  if (provider === "google") {
+    // Google sends its retry hint in the body (RetryInfo), not in headers.
+    delete headers["retry-after"];
+    return json(fault.status, geminiErrorBody(fault, message), headers);
+  }
   headers["x-request-id"] = randomId("req_");
   return json(fault.status, openAIErrorBody(fault.status, message, fault.errorType), headers);
 }
 
+/** A data line cut inside its JSON, in each provider's framing. */
+const MALFORMED: Record<Provider, string> = {
+  anthropic:
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_de\n\n',
+  "openai-chat": 'data: {"id":"chatcmpl-x","choices":[{"index":0,"delta":{"content":"x"\n\n',
+  "openai-responses":
+    'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"x\n\n',
+  google: 'data: {"candidates": [{"content": {"parts": [{"text": "x\r\n\r\n',
+  unknown: "data: {\n\n",
+};
+
 function faultEvent(provider: Provider, fault: StreamFault): string {
-  if (fault.type === "malformed-json") {
-    return provider === "anthropic"
-      ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_de\n\n'
-      : 'data: {"id":"chatcmpl-x","choices":[{"index":0,"delta":{"content":"x"\n\n';
-  }
+  if (fault.type === "malformed-json") return MALFORMED[provider];
   const event: WireEvent =
     provider === "anthropic"
       ? anthropicErrorEvent(fault.errorType, fault.message)
-      : openAIErrorEvent(fault.errorType, fault.message);
+      : provider === "openai-responses"
+        ? openAIResponsesErrorEvent(fault.errorType, fault.message)
+        : provider === "google"
+          ? geminiErrorEvent(fault.errorType, fault.message)
+          : openAIErrorEvent(fault.errorType, fault.message);
   return frameEvent(event);
+}
+
+/** The scripted turn as the events of the provider's stream. */
+function speak(provider: Provider, turn: ScriptedTurn, body: JsonObject): WireEvent[] {
+  const model = typeof body.model === "string" ? body.model : "scripted";
+  if (provider === "anthropic") return speakAnthropic(turn, model);
+  if (provider === "openai-responses") return speakOpenAIResponses(turn, model);
+  if (provider === "google") return speakGemini(turn, model);
+  const streamOptions = body.stream_options as JsonObject | undefined;
+  return speakOpenAIChat(turn, model, streamOptions?.include_usage === true);
 }
 
 /** The error a runtime's fetch reports when the server resets the connection mid-body (undici's shape). */
@@ -240,18 +270,20 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     if (turn.fault?.type === "http") return httpFaultResponse(provider, turn.fault);
 
     const requestBody = (typeof body === "object" && body !== null ? body : {}) as JsonObject;
-    const model = typeof requestBody.model === "string" ? requestBody.model : "scripted";
-    const streamOptions = requestBody.stream_options as JsonObject | undefined;
-    const events =
-      provider === "anthropic"
-        ? speakAnthropic(turn, model)
-        : speakOpenAIChat(turn, model, streamOptions?.include_usage === true);
+    // Gemini names its model in the URL: …/models/{model}:streamGenerateContent.
+    const urlModel = /\/models\/([^/:]+):/.exec(url.pathname)?.[1];
+    if (provider === "google" && urlModel !== undefined) requestBody.model ??= decodeURIComponent(urlModel);
+    const events = speak(provider, turn, requestBody);
     const responseHeaders: Record<string, string> = {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
       [provider === "anthropic" ? "request-id" : "x-request-id"]: randomId("req_"),
     };
-    return new Response(streamBody(provider, events.map(frameEvent), turn, request), {
+    // Gemini frames its events with \r\n, as the real API does.
+    const frames = events.map((event) =>
+      provider === "google" ? frameEvent(event).replaceAll("\n", "\r\n") : frameEvent(event),
+    );
+    return new Response(streamBody(provider, frames, turn, request), {
       status: 200,
       headers: responseHeaders,
     });

@@ -27,6 +27,21 @@ const PROVIDERS = [
     firstDeltaEvents: 2,
     options: (): Partial<TurnOptions> => ({ model: "openai/gpt-4o", baseURL: `${loopback.url}/v1` }),
   },
+  {
+    name: "openai-responses",
+    // created, in_progress, output_item.added, content_part.added, the first output_text.delta
+    firstDeltaEvents: 5,
+    options: (): Partial<TurnOptions> => ({ model: "openai-responses/gpt-5", baseURL: `${loopback.url}/v1` }),
+  },
+  {
+    name: "google",
+    // every chunk holds new parts: the first is the first text
+    firstDeltaEvents: 1,
+    options: (): Partial<TurnOptions> => ({
+      model: "google/gemini-2.5-flash",
+      baseURL: `${loopback.url}/v1beta`,
+    }),
+  },
 ];
 
 function timerCount(): number {

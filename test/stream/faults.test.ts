@@ -1,5 +1,5 @@
 /**
- * Every scripted fault through both providers: the turn ends with the right typed error, retry count,
+ * Every scripted fault through every provider: the turn ends with the right typed error, retry count,
  * partial message and stop reason. Fast retry settings keep the waits short.
  */
 import { describe, expect, it } from "vitest";
@@ -7,9 +7,12 @@ import { streamTurn, type TurnEvent, type TurnOptions } from "../../src/index.ts
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { HELLO } from "../support/replay.ts";
 
+/** `afterOutput`: a number of events by which the first text delta has been sent; `beforeOutput`, before it. */
 const PROVIDERS = [
-  { name: "anthropic", model: "anthropic/claude-sonnet-4-5" },
-  { name: "openai-chat", model: "openai/gpt-4o" },
+  { name: "anthropic", model: "anthropic/claude-sonnet-4-5", afterOutput: 4, beforeOutput: 1 },
+  { name: "openai-chat", model: "openai/gpt-4o", afterOutput: 4, beforeOutput: 1 },
+  { name: "openai-responses", model: "openai-responses/gpt-5", afterOutput: 6, beforeOutput: 1 },
+  { name: "google", model: "google/gemini-2.5-flash", afterOutput: 2, beforeOutput: 0 },
 ] as const;
 
 const FAST_RETRY = { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 4 };
@@ -41,7 +44,7 @@ const HTTP_CASES = [
   { status: 529, tag: "ProviderError", code: "OVERLOADED", retryable: true },
 ] as const;
 
-for (const { name, model } of PROVIDERS) {
+for (const { name, model, afterOutput, beforeOutput } of PROVIDERS) {
   describe(`faults through ${name}`, () => {
     for (const expected of HTTP_CASES) {
       it(`HTTP ${expected.status} fails as ${expected.code} after ${expected.retryable ? 2 : 0} retries`, async () => {
@@ -109,7 +112,7 @@ for (const { name, model } of PROVIDERS) {
 
     it("a mid-stream error event after output keeps the partial text and is not retried", async () => {
       const { message, retries, events } = await run(
-        [{ ...ANSWER, fault: { type: "error-event", afterEvents: 4 } }, ANSWER],
+        [{ ...ANSWER, fault: { type: "error-event", afterEvents: afterOutput } }, ANSWER],
         model,
       );
       expect(retries).toHaveLength(0);
@@ -125,7 +128,7 @@ for (const { name, model } of PROVIDERS) {
 
     it("a mid-stream error event before any output is retried", async () => {
       const { message, retries } = await run(
-        [{ ...ANSWER, fault: { type: "error-event", afterEvents: 1 } }, ANSWER],
+        [{ ...ANSWER, fault: { type: "error-event", afterEvents: beforeOutput } }, ANSWER],
         model,
       );
       expect(retries).toHaveLength(1);
@@ -134,21 +137,27 @@ for (const { name, model } of PROVIDERS) {
     });
 
     it("a stream cut without its final event is STREAM_TRUNCATED with the partial text", async () => {
-      const { message } = await run([{ ...ANSWER, fault: { type: "truncate", afterEvents: 4 } }], model);
+      const { message } = await run(
+        [{ ...ANSWER, fault: { type: "truncate", afterEvents: afterOutput } }],
+        model,
+      );
       expect(message.error).toMatchObject({ _tag: "ParseError", code: "STREAM_TRUNCATED", retryable: true });
       expect(message.stopReason).toBe("error");
       expect(message.content[0]?.type).toBe("text");
     });
 
     it("a connection reset mid-stream is a NETWORK RequestError with the partial text", async () => {
-      const { message } = await run([{ ...ANSWER, fault: { type: "reset", afterEvents: 4 } }], model);
+      const { message } = await run(
+        [{ ...ANSWER, fault: { type: "reset", afterEvents: afterOutput } }],
+        model,
+      );
       expect(message.error).toMatchObject({ _tag: "RequestError", code: "NETWORK", retryable: true });
       expect(message.content[0]?.type).toBe("text");
     });
 
     it("a stalled stream hits the idle timeout: TIMEOUT, with the partial text", async () => {
       const { message, scripted } = await run(
-        [{ ...ANSWER, fault: { type: "stall", afterEvents: 4 } }],
+        [{ ...ANSWER, fault: { type: "stall", afterEvents: afterOutput } }],
         model,
         {
           idleTimeoutMs: 80,
@@ -171,18 +180,26 @@ for (const { name, model } of PROVIDERS) {
 
     it("malformed JSON in the stream is STREAM_MALFORMED and keeps what came before", async () => {
       const { message } = await run(
-        [{ ...ANSWER, fault: { type: "malformed-json", afterEvents: 4 } }],
+        [{ ...ANSWER, fault: { type: "malformed-json", afterEvents: afterOutput } }],
         model,
       );
       expect(message.error).toMatchObject({ _tag: "ParseError", code: "STREAM_MALFORMED", retryable: false });
       expect(message.content[0]?.type).toBe("text");
     });
 
-    it("invalid tool-call JSON completes the turn with the raw arguments kept", async () => {
+    it("invalid tool-call JSON completes the turn with the raw arguments kept (Gemini: MALFORMED_FUNCTION_CALL)", async () => {
       const { message } = await run(
         [{ content: [{ type: "tool_call", name: "calc", args: '{"a": 1, "b": ' }] }],
         model,
+        { retry: { maxRetries: 0 } },
       );
+      if (name === "google") {
+        expect(message.error).toMatchObject({
+          code: "SERVER_ERROR",
+          providerCode: "MALFORMED_FUNCTION_CALL",
+        });
+        return;
+      }
       expect(message.stopReason).toBe("toolUse");
       expect(message.content[0]).toMatchObject({
         type: "tool_call",

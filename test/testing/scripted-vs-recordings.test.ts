@@ -54,6 +54,13 @@ const EXACT = new Set([
   "refusal",
   "index",
   "input",
+  "status",
+  "delta",
+  "call_id",
+  "finishReason",
+  "thought",
+  "output_index",
+  "content_index",
 ]);
 
 /** Fields that real servers send as a string or as null (older models have no system_fingerprint). */
@@ -129,7 +136,96 @@ function openAIScript(events: Event[]): ScriptPart[] {
   return parts;
 }
 
+/** The content parts of a Responses recording, with its exact pieces. */
+function responsesScript(events: Event[]): ScriptPart[] {
+  const parts: ScriptPart[] = [];
+  for (const { data } of events) {
+    const event = data as Record<string, any>;
+    if (event.type === "response.output_item.added" && event.item.type === "message")
+      parts.push({ type: "text", text: [] });
+    if (event.type === "response.output_item.added" && event.item.type === "reasoning")
+      parts.push({ type: "thinking", text: [], signature: event.item.encrypted_content });
+    if (event.type === "response.output_item.added" && event.item.type === "function_call")
+      parts.push({ type: "tool_call", name: event.item.name, id: event.item.call_id, args: {}, chunks: [] });
+    if (event.type === "response.output_text.delta")
+      ((parts.at(-1) as any).text as string[]).push(event.delta);
+    if (event.type === "response.function_call_arguments.delta")
+      (parts.at(-1) as any).chunks.push(event.delta);
+    if (event.type === "response.function_call_arguments.done")
+      (parts.at(-1) as any).args = JSON.parse(event.arguments);
+  }
+  return parts;
+}
+
+/**
+ * A Responses event without what varies by API version: the response snapshot keeps its core fields
+ * (newer versions add a dozen settings echoes), and `sequence_number` / `logprobs` are dropped when
+ * the recording predates them.
+ */
+function responsesCore(data: unknown, recordedHasSequence: boolean): unknown {
+  const event = { ...(data as Record<string, any>) };
+  if (!recordedHasSequence) {
+    delete event.sequence_number;
+    delete event.logprobs;
+    if (event.part) event.part = { ...event.part, logprobs: undefined };
+  }
+  if (event.response) {
+    const { id, object, created_at, status, error, incomplete_details, model, output, usage } =
+      event.response;
+    event.response = { id, object, created_at, status, error, incomplete_details, model, output, usage };
+  }
+  return JSON.parse(JSON.stringify(event));
+}
+
+/** The content parts of a Gemini recording. */
+function geminiScript(events: Event[]): ScriptPart[] {
+  const parts: ScriptPart[] = [];
+  for (const { data } of events) {
+    for (const part of (data as any).candidates?.[0]?.content?.parts ?? []) {
+      if (typeof part.text === "string") {
+        if (parts.at(-1)?.type !== "text") parts.push({ type: "text", text: [] });
+        ((parts.at(-1) as any).text as string[]).push(part.text);
+      }
+      if (part.functionCall)
+        parts.push({ type: "tool_call", name: part.functionCall.name, args: part.functionCall.args });
+    }
+  }
+  return parts;
+}
+
 describe("the scripted model matches the recordings event for event", () => {
+  for (const file of [
+    "openai-responses/text-simple.sse",
+    "openai-responses/function-call.sse",
+    "openai-responses/reasoning-then-function-call.sse",
+  ]) {
+    it(`OpenAI Responses: ${file}`, async () => {
+      const recorded = parseSse(fixtureText(file));
+      const hasSequence = (recorded[0]?.data as any).sequence_number !== undefined;
+      const spoken = await speak(
+        "https://api.openai.com/v1/responses",
+        { model: "gpt-5", stream: true },
+        responsesScript(recorded),
+      );
+      expect(spoken.map((e) => e.event)).toEqual(recorded.map((e) => e.event));
+      const core = (events: Event[]) => events.map((e) => shape(responsesCore(e.data, hasSequence)));
+      expect(core(spoken)).toEqual(core(recorded));
+    });
+  }
+
+  for (const file of ["gemini/text.sse", "gemini/function-call-single-chunk.sse"]) {
+    it(`Gemini: ${file}`, async () => {
+      const recorded = parseSse(fixtureText(file));
+      const spoken = await speak(
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse",
+        { contents: [] },
+        geminiScript(recorded),
+      );
+      expect(spoken.map((e) => e.event)).toEqual(recorded.map((e) => e.event));
+      expect(spoken.map((e) => shape(e.data))).toEqual(recorded.map((e) => shape(e.data)));
+    });
+  }
+
   for (const file of [
     "anthropic/text-sonnet-4-5.sse",
     "anthropic/thinking-signature.sse",
