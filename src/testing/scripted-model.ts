@@ -119,8 +119,15 @@ function faultEvent(provider: Provider, fault: StreamFault): string {
 }
 
 /** The scripted turn as the events of the provider's stream. */
-function speak(provider: Provider, turn: ScriptedTurn, body: JsonObject): WireEvent[] {
-  const model = typeof body.model === "string" ? body.model : "scripted";
+function speak(provider: Provider, turn: ScriptedTurn, body: JsonObject, url: URL): WireEvent[] {
+  // Gemini names its model in the URL (…/models/{model}:streamGenerateContent), the others in the body.
+  const inUrl = /\/models\/([^/:]+):/.exec(url.pathname)?.[1];
+  const model =
+    typeof body.model === "string"
+      ? body.model
+      : inUrl !== undefined
+        ? decodeURIComponent(inUrl)
+        : "scripted";
   if (provider === "anthropic") return speakAnthropic(turn, model);
   if (provider === "openai-responses") return speakOpenAIResponses(turn, model);
   if (provider === "google") return speakGemini(turn, model);
@@ -270,10 +277,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     if (turn.fault?.type === "http") return httpFaultResponse(provider, turn.fault);
 
     const requestBody = (typeof body === "object" && body !== null ? body : {}) as JsonObject;
-    // Gemini names its model in the URL: …/models/{model}:streamGenerateContent.
-    const urlModel = /\/models\/([^/:]+):/.exec(url.pathname)?.[1];
-    if (provider === "google" && urlModel !== undefined) requestBody.model ??= decodeURIComponent(urlModel);
-    const events = speak(provider, turn, requestBody);
+    const events = speak(provider, turn, requestBody, url);
     const responseHeaders: Record<string, string> = {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",

@@ -2,9 +2,9 @@
  * Every recorded conversation shape survives export → JSON → restore. Each streamed recording in
  * ../shared/fixtures (text, parallel tools, thinking with signatures, redacted thinking, server-tool
  * blocks, pause turns, max tokens mid tool input, reasoning from OpenAI-compatible servers, errors
- * mid-stream) answers a prompt that carries an image; the restored session's next request must be
- * byte for byte the original's, and moving it to the other wire API must send nothing that API would
- * reject.
+ * mid-stream, Responses reasoning items, Gemini thought signatures) answers a prompt that carries an
+ * image; the restored session's next request must be byte for byte the original's, and moving it to
+ * each other wire API must give a request that passes that API's documented schema.
  */
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -13,12 +13,29 @@ import { createScriptedModel, type ScriptedModel } from "../../src/testing/index
 import { expectConsistent, says } from "../support/agent.ts";
 import { FIXTURES, fixtureBytes } from "../support/fixtures.ts";
 import { bodyOf } from "../support/replay.ts";
+import {
+  anthropicRequest,
+  chatRequest,
+  geminiRequest,
+  responsesRequest,
+} from "../support/request-schemas.ts";
 
 const MODELS = {
   anthropic: "anthropic/claude-sonnet-4-5",
   "openai-chat": "openai/gpt-4o-mini",
   "openai-compatible": "openai/gpt-4o-mini",
+  "openai-responses": "openai-responses/gpt-5",
+  gemini: "google/gemini-3-pro-preview",
 } as const;
+
+/** Each wire API, with the schema its requests must pass. */
+const APIS = [
+  { model: "anthropic/claude-sonnet-4-5", schema: anthropicRequest },
+  { model: "openai/gpt-4o-mini", schema: chatRequest },
+  { model: "openai-responses/gpt-5", schema: responsesRequest },
+  { model: "google/gemini-3-pro-preview", schema: geminiRequest(true) },
+];
+const providerOf = (model: string) => model.slice(0, model.indexOf("/"));
 
 const recordings = (Object.keys(MODELS) as Array<keyof typeof MODELS>).flatMap((folder) =>
   readdirSync(`${FIXTURES}${folder}`)
@@ -82,52 +99,46 @@ describe.each(recordings)("$file", ({ file, model }) => {
     expect(restored.export()).toEqual(state);
     const sent = await nextRequest(copy);
     expect(sent).toBe(await nextRequest(state));
-    // What the provider needs back verbatim went back: Anthropic's signatures and redacted data, and
-    // every call id. (Chat Completions takes no reasoning back: see docs/thinking-across-providers.md.)
+    // What the provider needs back verbatim went back: Anthropic's signatures and redacted data,
+    // Responses' encrypted reasoning, Gemini's thought signatures, and every call id. (Chat
+    // Completions takes no reasoning back: see docs/thinking-across-providers.md.)
     for (const message of state.messages) {
       if (message.role !== "assistant") continue;
       const anthropic = message.provider === "anthropic";
       for (const part of message.content) {
         if (anthropic && part.type === "thinking" && part.signature) expect(sent).toContain(part.signature);
         if (anthropic && part.type === "redacted_thinking") expect(sent).toContain(part.data);
-        if (part.type === "tool_call") expect(sent).toContain(JSON.stringify(part.id));
+        if (message.provider === "openai-responses" && part.type === "thinking" && part.signature) {
+          expect(sent).toContain(JSON.parse(part.signature).encrypted_content);
+        }
+        if (message.provider === "google" && "signature" in part && part.signature) {
+          expect(sent).toContain(part.signature);
+        }
+        // Gemini matches results to calls by name and order; its ids are optional and not sent.
+        if (part.type === "tool_call" && message.provider !== "google")
+          expect(sent).toContain(JSON.stringify(part.id));
       }
     }
   });
 
-  it("moves to the other wire API without sending what it would reject", async () => {
+  it("moves to each other wire API with a request that API accepts", async () => {
     const session = await recordedSession(file, model);
     const state = JSON.parse(JSON.stringify(session.export()));
-    const other = model.startsWith("anthropic/") ? "openai/gpt-4o-mini" : "anthropic/claude-sonnet-4-5";
-    const body = JSON.parse(await nextRequest(state, other));
-    const sent = JSON.stringify(body);
-    if (other.startsWith("anthropic/")) {
-      // No thinking block without an Anthropic signature, and no other API's fields.
-      for (const message of body.messages) {
-        for (const block of Array.isArray(message.content) ? message.content : []) {
-          expect(["text", "image", "tool_use", "tool_result"]).toContain(block.type);
-        }
-      }
-      expect(sent).not.toMatch(/reasoning_content|"reasoning"/);
-    } else {
-      // Chat Completions takes no reasoning, signatures or Anthropic blocks back.
-      expect(sent).not.toMatch(/"signature"|redacted_thinking|server_tool_use|"thinking"/);
-      for (const message of body.messages) {
-        expect(
-          Object.keys(message).every((key) =>
-            ["role", "content", "tool_calls", "tool_call_id"].includes(key),
-          ),
-        ).toBe(true);
-      }
+    for (const api of APIS.filter((api) => providerOf(api.model) !== providerOf(model))) {
+      const body = JSON.parse(await nextRequest(state, api.model));
+      const parsed = api.schema.safeParse(body);
+      expect(parsed.success, `${api.model}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      const sent = JSON.stringify(body);
+      // No other API's opaque blocks; the conversation itself came across.
+      expect(sent).not.toMatch(/redacted_thinking|server_tool_use|reasoning_content|"encrypted_content":/);
+      expect(sent).toContain("iVBORw0KGgo=");
+      expect(sent).toContain("Go on");
     }
-    // The conversation itself came across: the prompt's image and the last question.
-    expect(sent).toContain("iVBORw0KGgo=");
-    expect(sent).toContain("Go on");
   });
 });
 
-it("covers every streamed recording of both wire APIs", () => {
-  expect(recordings.length).toBeGreaterThanOrEqual(20);
+it("covers every streamed recording of the four wire APIs", () => {
+  expect(recordings.length).toBeGreaterThanOrEqual(29);
   expect(recordings.map((r) => r.file)).toEqual(
     expect.arrayContaining(["anthropic/thinking-signature.sse", "anthropic/redacted-thinking.sse"]),
   );

@@ -201,7 +201,7 @@ describe("the scripted model matches the recordings event for event", () => {
   ]) {
     it(`OpenAI Responses: ${file}`, async () => {
       const recorded = parseSse(fixtureText(file));
-      const hasSequence = (recorded[0]?.data as any).sequence_number !== undefined;
+      const hasSequence = (recorded[0]?.data as any)?.sequence_number !== undefined;
       const spoken = await speak(
         "https://api.openai.com/v1/responses",
         { model: "gpt-5", stream: true },
