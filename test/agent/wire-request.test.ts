@@ -177,3 +177,170 @@ describe("the OpenAI Chat Completions request", () => {
     expect(body.max_completion_tokens).toBeUndefined();
   });
 });
+
+describe("the OpenAI Responses request", () => {
+  it("carries instructions, max_output_tokens, temperature, tools and images, statelessly", async () => {
+    const { model, options } = scripted([says("ok")], "openai-responses/gpt-5");
+    const { stopSequences: _, ...parameters } = PARAMETERS;
+    await runAgent(options(parameters));
+    const body = requestBody(model);
+    expect(body).toEqual({
+      model: "gpt-5",
+      instructions: "You are terse.",
+      max_output_tokens: 1000,
+      temperature: 0.2,
+      stream: true,
+      store: false,
+      include: ["reasoning.encrypted_content"],
+      tools: [
+        {
+          type: "function",
+          name: "lookup",
+          description: "Looks a word up",
+          parameters: LOOKUP_SCHEMA,
+          strict: false,
+        },
+      ],
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "Describe these." },
+            { type: "input_image", image_url: `data:image/png;base64,${PIXEL}`, detail: "auto" },
+            { type: "input_image", image_url: "https://example.com/cat.jpg", detail: "auto" },
+          ],
+        },
+      ],
+    });
+  });
+
+  it.each(["minimal", "low", "medium", "high"] as const)(
+    "thinking %s is reasoning.effort %s",
+    async (thinking) => {
+      const { model, options } = scripted([says("ok")], "openai-responses/gpt-5");
+      await runAgent(options({ thinking }));
+      expect(requestBody(model).reasoning).toEqual({ effort: thinking, summary: "auto" });
+    },
+  );
+
+  it("thinking off sends no reasoning; stop sequences are a ConfigError before any request", async () => {
+    const { model, options } = scripted([says("ok")], "openai-responses/gpt-5");
+    await runAgent(options({ thinking: "off" }));
+    expect(requestBody(model)).not.toHaveProperty("reasoning");
+    const refused = await runAgent(options({ stopSequences: ["END"] }));
+    expect(!refused.ok && refused.error).toMatchObject({ _tag: "ConfigError", path: "stopSequences" });
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it("the tool result goes back as a function_call_output after its function_call", async () => {
+    const { model, options } = scripted(
+      [
+        { content: [{ type: "tool_call", name: "lookup", id: "call_1", args: { word: "wisp" } }] },
+        says("ok"),
+      ],
+      "openai-responses/gpt-5",
+    );
+    await runAgent(options({ tools: [lookup] }));
+    const input = (model.requests[1]?.body as { input: unknown[] }).input;
+    expect(input.slice(1)).toEqual([
+      { type: "function_call", call_id: "call_1", name: "lookup", arguments: '{"word":"wisp"}' },
+      { type: "function_call_output", call_id: "call_1", output: "" },
+    ]);
+  });
+});
+
+describe("the Gemini request", () => {
+  it("carries systemInstruction, generationConfig, tools and images, with the key in a header", async () => {
+    const { model, options } = scripted([says("ok")], "google/gemini-2.5-flash");
+    await runAgent(options(PARAMETERS));
+    const request = model.requests[0];
+    expect(request?.url).toBe(
+      "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+    );
+    expect(request?.headers["x-goog-api-key"]).toBe("test-key");
+    expect(request?.url).not.toContain("test-key");
+    expect(requestBody(model)).toEqual({
+      systemInstruction: { parts: [{ text: "You are terse." }] },
+      generationConfig: { maxOutputTokens: 1000, temperature: 0.2, stopSequences: ["END"] },
+      tools: [
+        {
+          functionDeclarations: [
+            { name: "lookup", description: "Looks a word up", parametersJsonSchema: LOOKUP_SCHEMA },
+          ],
+        },
+      ],
+      contents: [
+        {
+          role: "user",
+          parts: [
+            { text: "Describe these." },
+            { inlineData: { mimeType: "image/png", data: PIXEL } },
+            { fileData: { fileUri: "https://example.com/cat.jpg", mimeType: "image/png" } },
+          ],
+        },
+      ],
+    });
+  });
+
+  it.each([
+    ["off", { thinkingBudget: 0 }],
+    ["minimal", { thinkingBudget: 1024, includeThoughts: true }],
+    ["low", { thinkingBudget: 4096, includeThoughts: true }],
+    ["medium", { thinkingBudget: 10_240, includeThoughts: true }],
+    ["high", { thinkingBudget: 24_576, includeThoughts: true }],
+  ] as const)("on Gemini 2.5, thinking %s is %j", async (thinking, config) => {
+    const { model, options } = scripted([says("ok")], "google/gemini-2.5-flash");
+    await runAgent(options({ thinking }));
+    expect(requestBody(model).generationConfig).toEqual({ thinkingConfig: config });
+  });
+
+  it.each([
+    ["minimal", "low"],
+    ["low", "low"],
+    ["medium", "high"],
+    ["high", "high"],
+  ] as const)("on Gemini 3, thinking %s is thinkingLevel %s", async (thinking, level) => {
+    const { model, options } = scripted([says("ok")], "gemini/gemini-3-pro-preview");
+    await runAgent(options({ thinking }));
+    expect(requestBody(model).generationConfig).toEqual({
+      thinkingConfig: { thinkingLevel: level, includeThoughts: true },
+    });
+  });
+
+  it("a tool result is a functionResponse named after its call; an error result says so", async () => {
+    const failing = defineTool({
+      name: "lookup",
+      description: "Looks a word up",
+      input: z.object({ word: z.string() }),
+      execute: () => {
+        throw new Error("dictionary offline");
+      },
+    });
+    const { model, options } = scripted(
+      [
+        { content: [{ type: "tool_call", name: "lookup", args: { word: "wisp" }, signature: "sig-1" }] },
+        says("ok"),
+      ],
+      "google/gemini-2.5-flash",
+    );
+    await runAgent(options({ tools: [failing] }));
+    const contents = (model.requests[1]?.body as { contents: unknown[] }).contents;
+    expect(contents.slice(1)).toEqual([
+      {
+        role: "model",
+        parts: [{ functionCall: { name: "lookup", args: { word: "wisp" } }, thoughtSignature: "sig-1" }],
+      },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              name: "lookup",
+              response: { error: expect.stringContaining("dictionary offline") },
+            },
+          },
+        ],
+      },
+    ]);
+  });
+});

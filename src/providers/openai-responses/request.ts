@@ -8,6 +8,7 @@
  * @module
  */
 
+import { ConfigError } from "../../errors/sdk-error.ts";
 import type {
   AssistantMessage,
   JsonObject,
@@ -104,8 +105,17 @@ export function toResponsesInput(messages: Message[]): JsonObject[] {
   return out;
 }
 
-/** Builds the HTTP request for one streamed Responses turn. */
+/**
+ * Builds the HTTP request for one streamed Responses turn. Throws ConfigError for stop sequences,
+ * which this API does not have (sending them would be a 400; dropping them would change the answer).
+ */
 export function buildResponsesRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
+  if (request.stopSequences?.length) {
+    throw new ConfigError("The OpenAI Responses API has no stop sequences", {
+      code: "CONFIG_INVALID",
+      path: "stopSequences",
+    });
+  }
   const baseURL = config.baseURL.replace(/\/+$/, "");
   const body: JsonObject = {
     model: config.model,
