@@ -1,7 +1,8 @@
-// Stream decoding throughput. A child process serves 20,000-event Anthropic and
-// OpenAI-chat streams; this process reads them with (1) a raw baseline: fetch + eventsource-parser +
-// JSON.parse and nothing else, (2) Wisp's streamTurn, (3) the official @anthropic-ai/sdk and openai
-// clients. Ratios are measured in the same run.
+// Stream decoding throughput. A child process serves 20,000-event streams in each wire format
+// (Anthropic, OpenAI Chat Completions, OpenAI Responses, Gemini); this process reads them with (1) a
+// raw baseline: fetch + eventsource-parser + JSON.parse and nothing else, (2) Wisp's streamTurn,
+// (3) the official @anthropic-ai/sdk and openai clients where there is one (no Gemini client is
+// installed). Ratios are measured in the same run.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
@@ -15,7 +16,18 @@ const ROUNDS = 11;
 let base;
 
 const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
-const paths = { anthropic: "/v1/messages", openai: "/v1/chat/completions" };
+const paths = {
+  anthropic: "/v1/messages",
+  openai: "/v1/chat/completions",
+  responses: "/v1/responses",
+  gemini: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+};
+const MODELS = {
+  anthropic: { model: "anthropic/claude-sonnet-5-5", path: "" },
+  openai: { model: "openai/gpt-4o", path: "/v1" },
+  responses: { model: "openai-responses/gpt-5", path: "/v1" },
+  gemini: { model: "google/gemini-2.5-flash", path: "/v1beta" },
+};
 
 async function raw(kind) {
   const response = await fetch(base + paths[kind], { method: "POST", body: "{}" });
@@ -32,10 +44,7 @@ async function raw(kind) {
 }
 
 async function wisp(kind) {
-  const options =
-    kind === "anthropic"
-      ? { model: "anthropic/claude-sonnet-5-5", baseURL: base, apiKey: "k" }
-      : { model: "openai/gpt-4o", baseURL: `${base}/v1`, apiKey: "k" };
+  const options = { model: MODELS[kind].model, baseURL: base + MODELS[kind].path, apiKey: "k" };
   const turn = streamTurn({ messages: hello }, options);
   let count = 0;
   for await (const event of turn) if (event.type === "text-delta") count++;
@@ -55,6 +64,10 @@ async function official(kind) {
       messages: [{ role: "user", content: "go" }],
     });
     for await (const event of stream) if (event.type === "content_block_delta") count++;
+  } else if (kind === "responses") {
+    const client = new OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
+    const stream = await client.responses.create({ model: "gpt-5", stream: true, input: "go" });
+    for await (const event of stream) if (event.type === "response.output_text.delta") count++;
   } else {
     const client = new OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
     const stream = await client.chat.completions.create({
@@ -98,15 +111,13 @@ export async function decodingSection() {
   base = await new Promise((resolve) => child.stdout.once("data", (data) => resolve(String(data).trim())));
 
   const rows = [];
-  for (const kind of ["anthropic", "openai"]) {
-    const results = await measureAll(
-      [
-        ["raw baseline", raw],
-        ["wisp streamTurn", wisp],
-        [kind === "anthropic" ? "@anthropic-ai/sdk" : "openai", official],
-      ],
-      kind,
-    );
+  for (const kind of ["anthropic", "openai", "responses", "gemini"]) {
+    const readers = [
+      ["raw baseline", raw],
+      ["wisp streamTurn", wisp],
+    ];
+    if (kind !== "gemini") readers.push([kind === "anthropic" ? "@anthropic-ai/sdk" : "openai", official]);
+    const results = await measureAll(readers, kind);
     const baseline = results["raw baseline"];
     for (const [name, ms] of Object.entries(results)) {
       rows.push({ kind, name, ms, eventsPerSecond: Math.round((EVENTS / ms) * 1000), ratio: ms / baseline });
@@ -131,7 +142,8 @@ export async function decodingSection() {
 Served by a separate process in 16 KB writes (@anthropic-ai/sdk ${versions.anthropic}, openai ${versions.openai});
 median of ${ROUNDS} interleaved rounds after three warm-up passes. "Time / raw" is the ratio to the raw baseline (fetch +
 eventsource-parser + JSON.parse per event, nothing else) in the same run. Targets: Wisp within 1.3x of
-raw, and faster than both official clients.
+raw, and faster than the official clients. "openai" for the responses format is \`client.responses.create\`.
+Gemini has no official client here (\`@google/genai\` is not installed).
 
 | format | reader | ms | events/s | time / raw |
 |---|---|---:|---:|---:|

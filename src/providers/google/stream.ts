@@ -12,7 +12,7 @@ import { classifyProviderFailure } from "../../errors/classify.ts";
 import { ProviderError } from "../../errors/sdk-error.ts";
 import type { SseEvent } from "../../http/read-sse.ts";
 import type { MessageBuilder } from "../../stream/message-builder.ts";
-import type { JsonObject } from "../../types.ts";
+import type { JsonObject, Usage } from "../../types.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";
 import { applyPartialArg } from "./partial-args.ts";
@@ -20,6 +20,9 @@ import { mapGeminiStopReason } from "./stop-reason.ts";
 import { readGeminiUsage } from "./usage.ts";
 
 const TEXT = "text";
+
+const sameUsage = (a: Usage, b: Usage): boolean =>
+  a.input === b.input && a.output === b.output && a.cacheRead === b.cacheRead && a.reasoning === b.reasoning;
 const THOUGHT = "thought";
 
 /** Creates the handler for one Gemini stream. */
@@ -97,7 +100,8 @@ export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandle
       if (id && builder.message.responseId === undefined) builder.message.responseId = id;
       const usage = objectAt(data, "usageMetadata");
       const read = usage === undefined ? undefined : readGeminiUsage(usage);
-      if (read !== undefined) builder.setUsage(read);
+      // Every chunk repeats the snapshot: report it only when it changed.
+      if (read !== undefined && !sameUsage(read, builder.message.usage)) builder.setUsage(read);
       const blocked = stringAt(objectAt(data, "promptFeedback"), "blockReason");
       if (blocked) blockReason = blocked;
       const candidates = data.candidates;
