@@ -17,12 +17,13 @@ const SYSTEM_PROMPT =
 export function configuredModel(env: Env): string {
   if (env.ANTHROPIC_API_KEY) return env.MODEL ?? "anthropic/claude-sonnet-4-5";
   if (env.OPENAI_API_KEY) return env.MODEL ?? "openai/gpt-4o-mini";
+  if (env.GEMINI_API_KEY) return env.MODEL ?? "google/gemini-2.5-flash";
   return DEMO_MODEL;
 }
 
 /** Whether runs use the embedded scripted model (no provider key set). */
 export function isScripted(env: Env): boolean {
-  return !env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY;
+  return !env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY && !env.GEMINI_API_KEY;
 }
 
 /** The session options for a run, from the environment. */
@@ -39,6 +40,7 @@ export function agentOptions(env: Env): SessionOptions & { model: string } {
     const options = { ...common, apiKey: env.OPENAI_API_KEY };
     return env.OPENAI_BASE_URL ? { ...options, baseURL: env.OPENAI_BASE_URL } : options;
   }
+  if (env.GEMINI_API_KEY) return { ...common, apiKey: env.GEMINI_API_KEY };
   const delay = Number(env.DEMO_CHUNK_DELAY_MS);
   return {
     ...common,

@@ -17,7 +17,9 @@ export interface Env {
   OPENAI_API_KEY?: string;
   /** For an OpenAI-compatible server (e.g. a local Ollama: http://127.0.0.1:11434/v1). */
   OPENAI_BASE_URL?: string;
-  /** Overrides the default model of the chosen provider (`anthropic/…`, `openai/…`). */
+  /** A Google Gemini API key (used when neither of the above is set). */
+  GEMINI_API_KEY?: string;
+  /** Overrides the default model of the chosen provider (`anthropic/…`, `openai/…`, `openai-responses/…`, `google/…`). */
   MODEL?: string;
   /** Milliseconds between the scripted model's streamed words (default 35; the bench sets 0). */
   DEMO_CHUNK_DELAY_MS?: string;

@@ -241,7 +241,7 @@ describe("the OpenAI Responses request", () => {
       "openai-responses/gpt-5",
     );
     await runAgent(options({ tools: [lookup] }));
-    const input = (model.requests[1]?.body as { input: unknown[] }).input;
+    const input = (model.requests[1]?.body as { input: unknown[] } | undefined)?.input ?? [];
     expect(input.slice(1)).toEqual([
       { type: "function_call", call_id: "call_1", name: "lookup", arguments: '{"word":"wisp"}' },
       { type: "function_call_output", call_id: "call_1", output: "" },
@@ -324,7 +324,7 @@ describe("the Gemini request", () => {
       "google/gemini-2.5-flash",
     );
     await runAgent(options({ tools: [failing] }));
-    const contents = (model.requests[1]?.body as { contents: unknown[] }).contents;
+    const contents = (model.requests[1]?.body as { contents: unknown[] } | undefined)?.contents ?? [];
     expect(contents.slice(1)).toEqual([
       {
         role: "model",
