@@ -20,9 +20,20 @@ const PROVIDERS: Record<ProviderId, () => Promise<Provider>> = {
   google: () => import("./google/index.ts").then((module) => module.geminiProvider),
 };
 
-/** Loads the provider of a resolved model (cached by the module system after the first time). */
+const loaded = new Map<ProviderId, Promise<Provider>>();
+
+/**
+ * Loads the provider of a resolved model: imported once, then the same promise every turn. A load
+ * that fails (a chunk a browser could not fetch) is forgotten, so the next turn tries again.
+ */
 export function loadProvider(id: ProviderId): Promise<Provider> {
-  return PROVIDERS[id]();
+  let provider = loaded.get(id);
+  if (provider === undefined) {
+    provider = PROVIDERS[id]();
+    loaded.set(id, provider);
+    provider.catch(() => loaded.delete(id));
+  }
+  return provider;
 }
 
 /** Names accepted for a provider besides its id. */

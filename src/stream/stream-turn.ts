@@ -159,7 +159,14 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
       return new MessageBuilder("anthropic", options.model, emit).fail(error as SdkError);
     }
     const { model } = resolved;
-    const provider = await loadProvider(resolved.provider);
+    let provider: Provider;
+    try {
+      provider = await loadProvider(resolved.provider);
+    } catch (error) {
+      // The provider's code could not be loaded (a browser chunk that failed to download).
+      const builder = new MessageBuilder(resolved.provider, model, emit);
+      return builder.fail(classifyThrown(error, { provider: resolved.provider, signal: run.signal }));
+    }
     const price = findPrice(
       model,
       options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES,

@@ -21,6 +21,7 @@ import type {
   UserMessage,
 } from "../../types.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
+import { requestHeaders } from "../request-headers.ts";
 
 /** The signature Gemini documents for function calls it did not produce. */
 export const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
@@ -125,9 +126,7 @@ export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig
       },
     ];
   }
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (config.apiKey !== undefined) headers["x-goog-api-key"] = config.apiKey;
-  Object.assign(headers, config.headers);
+  const headers = requestHeaders(config, "x-goog-api-key");
   return {
     url: `${baseURL}/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
     headers,

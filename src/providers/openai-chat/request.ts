@@ -16,6 +16,7 @@ import type {
   UserMessage,
 } from "../../types.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
+import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
 
 /** OpenAI rejects a `tool_calls[].id` longer than 40 characters; spaces and control characters are avoided. */
@@ -113,8 +114,6 @@ export function buildOpenAIChatRequest(request: ModelRequest, config: ProviderCo
       }),
     );
   }
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (config.apiKey !== undefined) headers.authorization = `Bearer ${config.apiKey}`;
-  Object.assign(headers, config.headers);
+  const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
   return { url: `${baseURL}/chat/completions`, headers, body };
 }

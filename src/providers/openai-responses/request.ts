@@ -19,6 +19,7 @@ import type {
   UserMessage,
 } from "../../types.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
+import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
 
 /** `reasoning.effort` per thinking level; `off` sends none. */
@@ -141,8 +142,6 @@ export function buildResponsesRequest(request: ModelRequest, config: ProviderCon
       }),
     );
   }
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (config.apiKey !== undefined) headers.authorization = `Bearer ${config.apiKey}`;
-  Object.assign(headers, config.headers);
+  const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
   return { url: `${baseURL}/responses`, headers, body };
 }
