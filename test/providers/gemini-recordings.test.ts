@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "../../src/index.ts";
 import { fixtureJson, fixtureText } from "../support/fixtures.ts";
-import { replay } from "../support/replay.ts";
+import { replay, replayError } from "../support/replay.ts";
 import { itReplaysRecordings, type RecordingCase } from "../support/replay-cases.ts";
 
 const MODEL = "google/gemini-2.5-pro";
@@ -95,23 +95,13 @@ describe("Gemini recordings", () => {
 
   it("429 RESOURCE_EXHAUSTED is RATE_LIMITED and waits the body's retryDelay", async () => {
     const body = fixtureJson("gemini/error-429-resource-exhausted.body.json");
-    const { message } = await replay(MODEL, [new TextEncoder().encode(JSON.stringify(body))], {
-      status: 429,
-      headers: { "content-type": "application/json" },
-    });
+    const message = await replayError(MODEL, body, 429);
     expect(message.error).toMatchObject({ code: "RATE_LIMITED", retryable: true, retryAfterMs: 34_400 });
   });
 
   it("404 NOT_FOUND for a model is MODEL_NOT_FOUND", async () => {
     const recorded = fixtureJson<{ response: { body: unknown } }>("gemini/error-404-not-found.json");
-    const { message } = await replay(
-      MODEL,
-      [new TextEncoder().encode(JSON.stringify(recorded.response.body))],
-      {
-        status: 404,
-        headers: { "content-type": "application/json" },
-      },
-    );
+    const message = await replayError(MODEL, recorded.response.body, 404);
     expect(message.error).toMatchObject({ code: "MODEL_NOT_FOUND", status: 404, retryable: false });
   });
 

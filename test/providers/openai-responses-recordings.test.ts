@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chunksToSse, fixtureJson } from "../support/fixtures.ts";
-import { replay } from "../support/replay.ts";
+import { replay, replayError } from "../support/replay.ts";
 import { itReplaysRecordings, type RecordingCase } from "../support/replay-cases.ts";
 
 const MODEL = "openai-responses/gpt-5";
@@ -88,14 +88,7 @@ describe("OpenAI Responses recordings", () => {
     const recorded = fixtureJson<{ response: { body: unknown } }>(
       "openai-responses/error-400-model_not_found.json",
     );
-    const { message } = await replay(
-      MODEL,
-      [new TextEncoder().encode(JSON.stringify(recorded.response.body))],
-      {
-        status: 400,
-        headers: { "content-type": "application/json" },
-      },
-    );
+    const message = await replayError(MODEL, recorded.response.body, 400);
     expect(message.error).toMatchObject({ code: "MODEL_NOT_FOUND", status: 400, retryable: false });
   });
 

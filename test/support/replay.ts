@@ -39,3 +39,13 @@ export const HELLO = {
   content: [{ type: "text" as const, text: "hi" }],
   timestamp: 0,
 };
+
+/** The message of one turn answered with an HTTP error: `body` as JSON with `status`. */
+export async function replayError(model: string, body: unknown, status: number): Promise<AssistantMessage> {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  const { message } = await replay(model, [bytes], {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+  return message;
+}
