@@ -79,7 +79,7 @@ export interface ScriptedTurn {
    */
   stopReason?: string;
   /** Token counts reported; default: derived from the text lengths. */
-  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
   /** Milliseconds before the response headers. */
   headersDelayMs?: number;
   /** Milliseconds between stream events. */

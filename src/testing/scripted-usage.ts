@@ -13,6 +13,8 @@ export interface ScriptedUsage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of `output` spent thinking (reported apart only by APIs that do: Gemini). */
+  reasoning: number;
 }
 
 /** The usage of `turn`: scripted figures where given, else estimates from the content length. */
@@ -30,5 +32,6 @@ export function scriptedUsage(turn: ScriptedTurn): ScriptedUsage {
     output: turn.usage?.output ?? estimateTokens("x".repeat(characters)),
     cacheRead: turn.usage?.cacheRead ?? 0,
     cacheWrite: turn.usage?.cacheWrite ?? 0,
+    reasoning: turn.usage?.reasoning ?? 0,
   };
 }

@@ -1,8 +1,12 @@
 /**
  * The scripted model's Gemini voice: a scripted turn as `streamGenerateContent?alt=sse` chunks, each a
  * whole GenerateContentResponse with only new parts (thought text with `thought: true`, text, whole
- * function calls with their `thoughtSignature`), a usage snapshot on every chunk and `finishReason` on
- * the last; plus Google's error bodies (google.rpc status, `RetryInfo` on a 429).
+ * function calls), a usage snapshot on every chunk and `finishReason` on the last; plus Google's error
+ * bodies (google.rpc status, `RetryInfo` on a 429). The chunks take the shape of the model's
+ * generation, as recorded: Gemini 2.0 reports output counts only at the end; 2.5 and later number the
+ * candidate, count thoughts apart and output as it goes; 3 and later end with an empty text chunk
+ * that carries the finish reason. A thinking part's signature rides on the part after it, where
+ * Gemini puts its `thoughtSignature`.
  *
  * @module
  */
@@ -39,59 +43,79 @@ export function geminiErrorEvent(status = "INTERNAL", message = "Internal error 
   return { data: JSON.stringify({ error: { code, message, status } }) };
 }
 
-/** The one chunk Gemini sends when the model produced a function call it could not parse. */
-function malformedCall(model: string, responseId: string, prompt: number): WireEvent {
-  return {
-    data: JSON.stringify({
-      candidates: [{ content: {}, finishReason: "MALFORMED_FUNCTION_CALL" }],
-      usageMetadata: { promptTokenCount: prompt, totalTokenCount: prompt },
-      modelVersion: model,
-      responseId,
-    }),
-  };
+/** Which recorded chunk shape a model speaks. */
+function generationOf(model: string): { numbered: boolean; trailingChunk: boolean } {
+  const version = Number(/gemini-(\d+(?:\.\d+)?)/.exec(model)?.[1] ?? "2");
+  return { numbered: version >= 2.5, trailingChunk: version >= 3 };
 }
 
-/** The whole chunk sequence of a scripted turn (a string `args` is Gemini's MALFORMED_FUNCTION_CALL). */
+/** The parts of a scripted turn, one per chunk (a string `args` is Gemini's MALFORMED_FUNCTION_CALL). */
+function partsOf(turn: ScriptedTurn): JsonObject[] | "malformed" {
+  const parts: JsonObject[] = [];
+  let signature: string | undefined;
+  const signed = (part: JsonObject): JsonObject => {
+    if (signature === undefined) return part;
+    const withSignature = { ...part, thoughtSignature: signature };
+    signature = undefined;
+    return withSignature;
+  };
+  for (const part of turn.content ?? []) {
+    if (part.type === "thinking") {
+      for (const text of toPieces(part.text)) parts.push({ text, thought: true });
+      signature = part.signature;
+    } else if (part.type === "text") {
+      for (const text of toPieces(part.text)) parts.push(signed({ text }));
+    } else if (part.type === "tool_call") {
+      // Gemini has no way to send invalid argument JSON: a call it cannot form ends the turn instead.
+      if (typeof part.args === "string") return "malformed";
+      if (part.signature !== undefined) signature = part.signature;
+      parts.push(signed({ functionCall: { name: part.name, args: part.args } }));
+    }
+  }
+  return parts;
+}
+
+/** The whole chunk sequence of a scripted turn. */
 export function speakGemini(turn: ScriptedTurn, model: string): WireEvent[] {
   const responseId = randomId("", 22);
   const counts = scriptedUsage(turn);
   const prompt = counts.input + counts.cacheRead;
-  const parts: JsonObject[] = [];
-  for (const part of turn.content ?? []) {
-    if (part.type === "text" || part.type === "thinking") {
-      const pieces = toPieces(part.text);
-      pieces.forEach((text, index) => {
-        const piece: JsonObject = part.type === "thinking" ? { text, thought: true } : { text };
-        if (part.type === "thinking" && part.signature && index === pieces.length - 1)
-          piece.thoughtSignature = part.signature;
-        parts.push(piece);
-      });
-    } else if (part.type === "tool_call") {
-      // Gemini has no way to send invalid argument JSON: a call it cannot form ends the turn instead.
-      if (typeof part.args === "string") return [malformedCall(model, responseId, prompt)];
-      const call: JsonObject = { functionCall: { name: part.name, args: part.args } };
-      if (part.signature) call.thoughtSignature = part.signature;
-      parts.push(call);
-    }
+  const thoughts = counts.reasoning;
+  const candidates = Math.max(0, counts.output - thoughts);
+  const { numbered, trailingChunk } = generationOf(model);
+  const promptTokensDetails = [{ modality: "TEXT", tokenCount: prompt }];
+  const chunk = (candidate: JsonObject, usageMetadata: JsonObject): WireEvent => ({
+    data: JSON.stringify({
+      candidates: [numbered ? { ...candidate, index: 0 } : candidate],
+      usageMetadata,
+      modelVersion: model,
+      responseId,
+    }),
+  });
+
+  const parts = partsOf(turn);
+  if (parts === "malformed") {
+    return [
+      chunk(
+        { content: {}, finishReason: "MALFORMED_FUNCTION_CALL" },
+        { promptTokenCount: prompt, totalTokenCount: prompt },
+      ),
+    ];
   }
-  if (parts.length === 0) parts.push({ text: "" });
-  const promptDetails = [{ modality: "TEXT", tokenCount: prompt }];
-  return parts.map((part, index): WireEvent => {
+  if (trailingChunk || parts.length === 0) parts.push({ text: "" });
+  let answered = false;
+  return parts.map((part, index) => {
     const last = index === parts.length - 1;
+    answered ||= part.thought !== true;
     const candidate: JsonObject = { content: { parts: [part], role: "model" } };
     if (last) candidate.finishReason = turn.stopReason ?? "STOP";
-    const usageMetadata: JsonObject = last
-      ? {
-          promptTokenCount: prompt,
-          candidatesTokenCount: counts.output,
-          totalTokenCount: prompt + counts.output,
-          promptTokensDetails: promptDetails,
-          candidatesTokensDetails: [{ modality: "TEXT", tokenCount: counts.output }],
-        }
-      : { promptTokenCount: prompt, totalTokenCount: prompt, promptTokensDetails: promptDetails };
-    if (last && counts.cacheRead > 0) usageMetadata.cachedContentTokenCount = counts.cacheRead;
-    return {
-      data: JSON.stringify({ candidates: [candidate], usageMetadata, modelVersion: model, responseId }),
-    };
+    const usage: JsonObject = { promptTokenCount: prompt };
+    if (numbered ? answered : last) usage.candidatesTokenCount = candidates;
+    usage.totalTokenCount = prompt + (numbered || last ? (answered || last ? candidates : 0) + thoughts : 0);
+    usage.promptTokensDetails = promptTokensDetails;
+    if (last && !numbered) usage.candidatesTokensDetails = [{ modality: "TEXT", tokenCount: candidates }];
+    if (numbered && thoughts > 0) usage.thoughtsTokenCount = thoughts;
+    if (last && counts.cacheRead > 0) usage.cachedContentTokenCount = counts.cacheRead;
+    return chunk(candidate, usage);
   });
 }

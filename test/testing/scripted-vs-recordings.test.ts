@@ -164,33 +164,41 @@ function responsesScript(events: Event[]): ScriptPart[] {
  */
 function responsesCore(data: unknown, recordedHasSequence: boolean): unknown {
   const event = { ...(data as Record<string, any>) };
-  if (!recordedHasSequence) {
-    delete event.sequence_number;
-    delete event.logprobs;
-    if (event.part) event.part = { ...event.part, logprobs: undefined };
-  }
   if (event.response) {
     const { id, object, created_at, status, error, incomplete_details, model, output, usage } =
       event.response;
     event.response = { id, object, created_at, status, error, incomplete_details, model, output, usage };
   }
-  return JSON.parse(JSON.stringify(event));
+  const dated = new Set(recordedHasSequence ? [] : ["sequence_number", "logprobs"]);
+  return JSON.parse(JSON.stringify(event, (key, value) => (dated.has(key) ? undefined : value)));
 }
 
-/** The content parts of a Gemini recording. */
-function geminiScript(events: Event[]): ScriptPart[] {
-  const parts: ScriptPart[] = [];
+/** The content parts of a Gemini recording, and the thinking it counted without showing. */
+function geminiScript(events: Event[]): { content: ScriptPart[]; reasoning: number } {
+  const content: ScriptPart[] = [];
+  let reasoning = 0;
   for (const { data } of events) {
+    reasoning = (data as any).usageMetadata?.thoughtsTokenCount ?? reasoning;
     for (const part of (data as any).candidates?.[0]?.content?.parts ?? []) {
-      if (typeof part.text === "string") {
-        if (parts.at(-1)?.type !== "text") parts.push({ type: "text", text: [] });
-        ((parts.at(-1) as any).text as string[]).push(part.text);
+      const previous = content.at(-1) as any;
+      if (part.functionCall) {
+        content.push({ type: "tool_call", name: part.functionCall.name, args: part.functionCall.args });
+        if (part.thoughtSignature) (content.at(-1) as any).signature = part.thoughtSignature;
+      } else if (part.text === "") {
+        // The empty closing chunk of Gemini 3 is the voice's own doing.
+      } else if (part.thought) {
+        if (previous?.type !== "thinking") content.push({ type: "thinking", text: [] });
+        (content.at(-1) as any).text.push(part.text);
+      } else {
+        // A signature on the first answer part belongs to the thinking before it.
+        if (part.thoughtSignature && previous?.type === "thinking")
+          previous.signature = part.thoughtSignature;
+        if (previous?.type !== "text") content.push({ type: "text", text: [] });
+        (content.at(-1) as any).text.push(part.text);
       }
-      if (part.functionCall)
-        parts.push({ type: "tool_call", name: part.functionCall.name, args: part.functionCall.args });
     }
   }
-  return parts;
+  return { content, reasoning };
 }
 
 describe("the scripted model matches the recordings event for event", () => {
@@ -198,6 +206,7 @@ describe("the scripted model matches the recordings event for event", () => {
     "openai-responses/text-simple.sse",
     "openai-responses/function-call.sse",
     "openai-responses/reasoning-then-function-call.sse",
+    "openai-responses/text-after-function-output.sse",
   ]) {
     it(`OpenAI Responses: ${file}`, async () => {
       const recorded = parseSse(fixtureText(file));
@@ -213,14 +222,21 @@ describe("the scripted model matches the recordings event for event", () => {
     });
   }
 
-  for (const file of ["gemini/text.sse", "gemini/function-call-single-chunk.sse"]) {
+  for (const file of [
+    "gemini/text.sse",
+    "gemini/function-call-single-chunk.sse",
+    "gemini/thought-parts.sse",
+    "gemini/function-call-thought-signature.sse",
+    "gemini/text-after-function-response.sse",
+  ]) {
     it(`Gemini: ${file}`, async () => {
       const recorded = parseSse(fixtureText(file));
-      const spoken = await speak(
-        "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse",
-        { contents: [] },
-        geminiScript(recorded),
-      );
+      const version = (recorded[0]?.data as any)?.modelVersion as string;
+      const { content, reasoning } = geminiScript(recorded);
+      const scripted = createScriptedModel({ script: [{ content, usage: { reasoning } }] });
+      const url = `https://generativelanguage.googleapis.com/v1beta/models/${version}:streamGenerateContent?alt=sse`;
+      const response = await scripted.fetch(url, { method: "POST", body: JSON.stringify({ contents: [] }) });
+      const spoken = parseSse(await response.text());
       expect(spoken.map((e) => e.event)).toEqual(recorded.map((e) => e.event));
       expect(spoken.map((e) => shape(e.data))).toEqual(recorded.map((e) => shape(e.data)));
     });
