@@ -141,3 +141,29 @@ describe("OpenAI Responses recordings", () => {
     expect(cut.message.content).toEqual([{ type: "text", text: "Hel" }]);
   });
 });
+
+it("a reasoning summary that arrives only with the finished item is shown as the thinking text", async () => {
+  const item = {
+    id: "rs_1",
+    type: "reasoning",
+    summary: [
+      { type: "summary_text", text: "First." },
+      { type: "summary_text", text: "Second." },
+    ],
+    encrypted_content: "gAAAA",
+  };
+  const { message } = await replay("openai-responses/gpt-5", [
+    new TextEncoder().encode(
+      [
+        { type: "response.output_item.added", output_index: 0, item: { ...item, summary: [] } },
+        { type: "response.output_item.done", output_index: 0, item },
+        { type: "response.completed", response: { id: "resp_1" } },
+      ]
+        .map((event) => `data: ${JSON.stringify(event)}\n\n`)
+        .join(""),
+    ),
+  ]);
+  expect(message.content).toEqual([
+    { type: "thinking", text: "First.\n\nSecond.", signature: JSON.stringify(item) },
+  ]);
+});

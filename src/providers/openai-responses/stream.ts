@@ -44,8 +44,14 @@ export function createResponsesStreamHandler(builder: MessageBuilder): StreamHan
     if (item === undefined) return;
     const type = stringAt(item, "type");
     if (type === "reasoning") {
+      // A summary that came only with the finished item (no deltas) is still shown.
+      const streamed = builder.isOpen(key(data));
+      const summary = Array.isArray(item.summary) ? item.summary : [];
+      const text = streamed
+        ? ""
+        : summary.map((entry) => stringAt(entry as EventData, "text") ?? "").join("\n\n");
+      builder.thinking(key(data), text);
       // Kept whole: the item (id, summary, encrypted_content) goes back as it came.
-      builder.thinking(key(data), "");
       builder.setSignature(key(data), JSON.stringify(item));
     } else if (type === "function_call" && !builder.isOpen(key(data))) {
       // A call that arrived only whole.
