@@ -22,7 +22,7 @@ export const PROGRAMS = [
   {
     name: "agent-zod-mini",
     file: "wisp-agent-zod-mini.ts",
-    what: "the same agent, its tool defined with `zod/mini`",
+    what: "the same agent, its tool defined with `zod/mini` (and its `toJSONSchema`)",
     ai: "ai-agent.ts",
   },
 ];
@@ -104,7 +104,7 @@ the chunks the program loads to talk to Anthropic (Wisp loads each provider on f
 providers' chunks are left out, as a browser never fetches them). Each program (bench/size/) imports the published
 build through the package's exports; its twin is the same program written with Vercel's \`ai\` and
 \`@ai-sdk/anthropic\`. \`test/package/bundle-size.test.ts\` fails above 15 KB (stream), 42 KB (agent),
-27 KB (agent with zod/mini) or above a fifth of the \`ai\` twin.
+33 KB (agent with zod/mini) or above a fifth of the \`ai\` twin.
 
 | program | min KB | gzip KB | \`ai\` gzip KB | ai / wisp |
 |---|---:|---:|---:|---:|

@@ -1,12 +1,14 @@
-// An agent with one tool defined with zod (its tree-shakable zod/mini API).
-
-import { defineTool, runAgentStream } from "wisp";
+// The same agent with its tool written in zod/mini, zod's tree-shakable API. A zod/mini schema does
+// not convert itself to JSON Schema, so the program converts it once with zod's own toJSONSchema.
+import { defineTool, type JsonObject, runAgentStream } from "wisp";
 import * as z from "zod/mini";
 
+const input = z.object({ a: z.number(), b: z.number() });
 const calculator = defineTool({
   name: "calculator",
   description: "Multiplies two numbers",
-  input: z.object({ a: z.number(), b: z.number() }),
+  input,
+  inputSchema: z.toJSONSchema(input) as JsonObject,
   execute: ({ a, b }) => a * b,
 });
 const run = runAgentStream({

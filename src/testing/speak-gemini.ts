@@ -109,9 +109,12 @@ export function speakGemini(turn: ScriptedTurn, model: string): WireEvent[] {
     answered ||= part.thought !== true;
     const candidate: JsonObject = { content: { parts: [part], role: "model" } };
     if (last) candidate.finishReason = turn.stopReason ?? "STOP";
+    // 2.0 counts output only on the last chunk; 2.5 and later count as they go, answer once it began.
+    const countsOutput = numbered ? answered : last;
     const usage: JsonObject = { promptTokenCount: prompt };
-    if (numbered ? answered : last) usage.candidatesTokenCount = candidates;
-    usage.totalTokenCount = prompt + (numbered || last ? (answered || last ? candidates : 0) + thoughts : 0);
+    if (countsOutput) usage.candidatesTokenCount = candidates;
+    const counted = (countsOutput ? candidates : 0) + (numbered || last ? thoughts : 0);
+    usage.totalTokenCount = prompt + counted;
     usage.promptTokensDetails = promptTokensDetails;
     if (last && !numbered) usage.candidatesTokensDetails = [{ modality: "TEXT", tokenCount: candidates }];
     if (numbered && thoughts > 0) usage.thoughtsTokenCount = thoughts;

@@ -12,7 +12,8 @@ const KB = 1024;
 const BUDGET: Record<string, number> = {
   stream: 15 * KB, // the issue's goal
   agent: 42 * KB, // zod's classic API alone is 21.6 KB of it
-  "agent-zod-mini": 27 * KB, // a fifth of the ~135 KB the issue quotes for `ai` with a zod tool
+  // zod/mini plus its toJSONSchema (a zod/mini schema cannot convert itself): 32.5 KB when set.
+  "agent-zod-mini": 33 * KB,
 };
 
 const path = (file: string) => `bench/size/${file}`;
