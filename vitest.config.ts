@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -12,6 +13,16 @@ export default defineConfig({
         // The demo Worker's routes, run inside workerd with real KV and Durable Objects (wrangler.toml).
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
         test: { name: "worker", include: ["worker/test/**/*.test.ts"] },
+        // The same aliases as wrangler.toml: the Worker imports Wisp by its package name.
+        resolve: {
+          alias: [
+            {
+              find: /^wisp-agent\/testing$/,
+              replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
+            },
+            { find: /^wisp-agent$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+          ],
+        },
       },
     ],
   },

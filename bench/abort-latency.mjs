@@ -1,8 +1,8 @@
 // Abort latency: from run.abort() to the run's result promise settling, with the run waiting on a
 // stalled model stream (in-process and over loopback HTTP) or on a running tool.
-import { defineTool, runAgentStream } from "wisp";
-import { createScriptedModel } from "wisp/testing";
-import { serveScriptedModel } from "wisp/testing/node";
+import { defineTool, runAgentStream } from "wisp-agent";
+import { createScriptedModel } from "wisp-agent/testing";
+import { serveScriptedModel } from "wisp-agent/testing/node";
 import { median, quantile } from "./stats.mjs";
 
 const RUNS = 100;

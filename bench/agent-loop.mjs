@@ -2,8 +2,8 @@
 // compared with the same 200 model turns made by streamTurn alone (same requests, same streams).
 // The difference is the loop's own work per turn: building requests from the conversation, running
 // the tool with its timeout and signal, hooks, budgets, events and bookkeeping.
-import { defineTool, runAgent, streamTurn } from "wisp";
-import { createScriptedModel } from "wisp/testing";
+import { defineTool, runAgent, streamTurn } from "wisp-agent";
+import { createScriptedModel } from "wisp-agent/testing";
 import { median } from "./stats.mjs";
 
 const TURNS = 200;

@@ -29,8 +29,8 @@ export const PROGRAMS = [
 
 /** Whole entry points, for the record (not budgeted: a program keeps only what it imports). */
 export const ENTRIES = [
-  { name: "wisp", file: "entry-wisp.ts" },
-  { name: "wisp/testing", file: "entry-wisp-testing.ts" },
+  { name: "wisp-agent", file: "entry-wisp.ts" },
+  { name: "wisp-agent/testing", file: "entry-wisp-testing.ts" },
 ];
 
 /** Modules a program that talks only to Anthropic never loads. */
@@ -106,7 +106,7 @@ build through the package's exports; its twin is the same program written with V
 \`@ai-sdk/anthropic\`. \`test/package/bundle-size.test.ts\` fails above 15 KB (stream), 42 KB (agent),
 33 KB (agent with zod/mini) or above a fifth of the \`ai\` twin.
 
-| program | min KB | gzip KB | \`ai\` gzip KB | ai / wisp |
+| program | min KB | gzip KB | \`ai\` gzip KB | ai / wisp-agent |
 |---|---:|---:|---:|---:|
 ${rows.join("\n")}
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import { createParser } from "eventsource-parser";
 import OpenAI from "openai";
-import { streamTurn } from "wisp";
+import { streamTurn } from "wisp-agent";
 import { median } from "./stats.mjs";
 
 const EVENTS = 20_000;
@@ -114,7 +114,7 @@ export async function decodingSection() {
   for (const kind of ["anthropic", "openai", "responses", "gemini"]) {
     const readers = [
       ["raw baseline", raw],
-      ["wisp streamTurn", wisp],
+      ["wisp-agent streamTurn", wisp],
     ];
     if (kind !== "gemini") readers.push([kind === "anthropic" ? "@anthropic-ai/sdk" : "openai", official]);
     const results = await measureAll(readers, kind);

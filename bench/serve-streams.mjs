@@ -1,7 +1,13 @@
 // A separate process that serves one 20,000-event stream per wire format on 127.0.0.1, written in
 // 16 KB chunks as a real server would flush them. Prints its URL, then serves until stdin closes.
 import { createServer } from "node:http";
-import { frameEvent, speakAnthropic, speakGemini, speakOpenAIChat, speakOpenAIResponses } from "wisp/testing";
+import {
+  frameEvent,
+  speakAnthropic,
+  speakGemini,
+  speakOpenAIChat,
+  speakOpenAIResponses,
+} from "wisp-agent/testing";
 
 const EVENTS = Number(process.argv[2] ?? 20_000);
 const pieces = Array.from({ length: EVENTS }, (_, i) => `tok${i % 97} `);

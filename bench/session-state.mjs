@@ -1,6 +1,6 @@
 // Sessions: export + JSON.stringify + JSON.parse + restore (validated) of a 10,000-message session,
 // and the heap an idle session costs beyond its messages.
-import { createAgentSession } from "wisp";
+import { createAgentSession } from "wisp-agent";
 import { median } from "./stats.mjs";
 
 const MESSAGES = 10_000;

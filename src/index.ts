@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * import { defineTool, runAgent } from "wisp";
+ * import { defineTool, runAgent } from "wisp-agent";
  * import { z } from "zod";
  * const add = defineTool({ name: "add", description: "Adds", input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
  * const result = await runAgent({ model: "anthropic/claude-sonnet-5-5", apiKey, prompt: "2+3?", tools: [add] });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { SessionOptions } from "../src/index.ts";
+import type { SessionOptions } from "wisp-agent";
 import { DEMO_MODEL, demoModel } from "./demo-model.ts";
 import { DEMO_TOOLS } from "./demo-tools.ts";
 import type { Env } from "./env.ts";

@@ -15,7 +15,7 @@ import {
   resolveModel,
   SESSION_STATE_VERSION,
   type SessionState,
-} from "../src/index.ts";
+} from "wisp-agent";
 import { configuredModel, isScripted } from "./agent-config.ts";
 import { ApiError, errorResponse, MAX_IMPORT_BODY, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
 import type { Env } from "./env.ts";

@@ -7,13 +7,13 @@
  * @module
  */
 
-import type { JsonObject } from "../src/index.ts";
+import type { JsonObject } from "wisp-agent";
 import {
   createScriptedModel,
   type ScriptedModel,
   type ScriptedTurn,
   type ScriptPart,
-} from "../src/testing/index.ts";
+} from "wisp-agent/testing";
 
 /** The model name the demo runs under without a key. */
 export const DEMO_MODEL = "anthropic/claude-sonnet-4-5";

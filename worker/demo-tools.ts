@@ -4,8 +4,8 @@
  * @module
  */
 
+import { defineTool } from "wisp-agent";
 import { z } from "zod";
-import { defineTool } from "../src/index.ts";
 
 /** The current time in an IANA time zone. */
 export const clock = defineTool({

@@ -14,7 +14,7 @@ import {
   createAgentSession,
   type Message,
   type SessionState,
-} from "../src/index.ts";
+} from "wisp-agent";
 import { agentOptions } from "./agent-config.ts";
 import { ApiError, errorResponse } from "./api-error.ts";
 import type { Env } from "./env.ts";

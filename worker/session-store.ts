@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { SessionState } from "../src/index.ts";
+import type { SessionState } from "wisp-agent";
 
 /** What KV holds per session. Never an API key: the state has none, and the token only as a digest. */
 export interface SessionRecord {

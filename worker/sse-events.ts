@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { AgentEvent } from "../src/index.ts";
+import type { AgentEvent } from "wisp-agent";
 
 /** One SSE event: its name and JSON data. */
 export interface SseEvent {

@@ -1,2 +1,2 @@
-// Everything `wisp/testing` exports (the scripted model); never part of a program that does not import it.
-export * from "wisp/testing";
+// Everything `wisp-agent/testing` exports (the scripted model); never part of a program that does not import it.
+export * from "wisp-agent/testing";

@@ -1,2 +1,2 @@
 // Everything the main entry point exports: the upper bound of what a program can pull in.
-export * from "wisp";
+export * from "wisp-agent";

@@ -1,6 +1,6 @@
 // The same agent with its tool written in zod/mini, zod's tree-shakable API. A zod/mini schema does
 // not convert itself to JSON Schema, so the program converts it once with zod's own toJSONSchema.
-import { defineTool, type JsonObject, runAgentStream } from "wisp";
+import { defineTool, type JsonObject, runAgentStream } from "wisp-agent";
 import * as z from "zod/mini";
 
 const input = z.object({ a: z.number(), b: z.number() });

@@ -1,6 +1,6 @@
 // An agent with one tool defined with zod (its classic API, imported as a namespace).
 
-import { defineTool, runAgentStream } from "wisp";
+import { defineTool, runAgentStream } from "wisp-agent";
 import * as z from "zod";
 
 const calculator = defineTool({

@@ -1,5 +1,5 @@
 // One streamed Anthropic turn, no tools: the smallest useful Wisp program.
-import { streamTurn } from "wisp";
+import { streamTurn } from "wisp-agent";
 
 const turn = streamTurn(
   {

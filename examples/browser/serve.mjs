@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serveHandler } from "wisp/testing/node";
+import { serveHandler } from "wisp-agent/testing/node";
 import { createScenarioModel } from "../shared/scenario.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * The portability scenario on Deno, against the scripted model served by Deno's own HTTP server on
- * loopback. `wisp` and `zod` resolve from the project's package.json and node_modules.
+ * loopback. `wisp-agent` and `zod` resolve from the project's package.json and node_modules.
  *
  * Run: npm run build && npx deno run --unstable-no-legacy-abort --allow-net=127.0.0.1 --allow-read examples/deno/main.ts
  * (`--unstable-no-legacy-abort`: without it Deno aborts `request.signal` even after a response

@@ -6,9 +6,9 @@
  *
  * Run: npm run demo
  */
-import { defineTool, runAgent, runAgentStream } from "wisp";
-import { createScriptedModel } from "wisp/testing";
-import { serveScriptedModel } from "wisp/testing/node";
+import { defineTool, runAgent, runAgentStream } from "wisp-agent";
+import { createScriptedModel } from "wisp-agent/testing";
+import { serveScriptedModel } from "wisp-agent/testing/node";
 import { z } from "zod";
 
 const clock = defineTool({

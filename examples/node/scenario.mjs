@@ -4,7 +4,7 @@
  *
  * Run: npm run build && node examples/node/scenario.mjs
  */
-import { serveScriptedModel } from "wisp/testing/node";
+import { serveScriptedModel } from "wisp-agent/testing/node";
 import { createScenarioModel, runScenario } from "../shared/scenario.js";
 
 const model = createScenarioModel();

@@ -9,9 +9,9 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSession, defineTool } from "wisp";
-import { createScriptedModel } from "wisp/testing";
-import { serveScriptedModel } from "wisp/testing/node";
+import { createSession, defineTool } from "wisp-agent";
+import { createScriptedModel } from "wisp-agent/testing";
+import { serveScriptedModel } from "wisp-agent/testing/node";
 import { z } from "zod";
 
 const notes: string[] = [];

@@ -5,9 +5,9 @@
  *
  * Run: npm run demo
  */
-import { streamTurn, type UserMessage } from "wisp";
-import { createScriptedModel } from "wisp/testing";
-import { serveScriptedModel } from "wisp/testing/node";
+import { streamTurn, type UserMessage } from "wisp-agent";
+import { createScriptedModel } from "wisp-agent/testing";
+import { serveScriptedModel } from "wisp-agent/testing/node";
 
 const model = createScriptedModel({
   script: [

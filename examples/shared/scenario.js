@@ -8,8 +8,8 @@
  *
  * `runScenario` returns the number of failed checks; each example exits non-zero when it is not 0.
  */
-import { createAgentSession, defineTool } from "wisp";
-import { createScriptedModel } from "wisp/testing";
+import { createAgentSession, defineTool } from "wisp-agent";
+import { createScriptedModel } from "wisp-agent/testing";
 import * as z from "zod";
 
 /** The model every example talks to (the Anthropic Messages wire format). */
@@ -37,7 +37,7 @@ function lastTurn(body) {
 
 /**
  * The scripted model of the scenario: answers from the request, so the order of runs does not matter.
- * @returns {import("wisp/testing").ScriptedModel}
+ * @returns {import("wisp-agent/testing").ScriptedModel}
  */
 export function createScenarioModel() {
   return createScriptedModel({
@@ -74,7 +74,7 @@ const calculator = defineTool({
   execute: ({ op, a, b }) => (op === "multiply" ? a * b : a / b),
 });
 
-/** @type {import("wisp").Hooks} */
+/** @type {import("wisp-agent").Hooks} */
 const hooks = {
   preToolUse: ({ toolCall }) =>
     toolCall.args.op === "divide" && toolCall.args.b === 0

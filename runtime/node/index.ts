@@ -1,5 +1,5 @@
 /**
- * `wisp/testing/node`: serve the scripted model (or any fetch-style handler) on loopback HTTP, for
+ * `wisp-agent/testing/node`: serve the scripted model (or any fetch-style handler) on loopback HTTP, for
  * tests and benchmarks in other processes and runtimes. Uses `node:http` (Node, Deno, Bun).
  *
  * @module

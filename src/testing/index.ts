@@ -1,5 +1,5 @@
 /**
- * `wisp/testing`: the scripted model, for Wisp's own tests, benchmarks and demo, and for yours.
+ * `wisp-agent/testing`: the scripted model, for Wisp's own tests, benchmarks and demo, and for yours.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * The scripted model: a `Request → Response` handler that answers exactly as Anthropic and OpenAI
  * Chat Completions do on the wire, driven by a script of turns and faults. Use `fetch` in-process, or
- * put `handle` behind a server (`wisp/testing/node`) for other processes. It records every request
+ * put `handle` behind a server (`wisp-agent/testing/node`) for other processes. It records every request
  * and counts the clients that went away before their stream ended.
  *
  * @module
