@@ -56,6 +56,8 @@ export default defineConfig([
     entry: ENTRIES,
     outDir: "dist/types",
     format: ["esm", "cjs"],
-    dts: { only: true },
+    // The sessions are `AsyncDisposable`: bringing TypeScript's disposable lib along lets a project
+    // whose `lib` is only ES2022 and DOM type-check these files with `skipLibCheck: false`.
+    dts: { only: true, banner: '/// <reference lib="esnext.disposable" />' },
   },
 ]);
