@@ -1,6 +1,6 @@
 /**
  * Every runtime example runs the same portability scenario (examples/shared/scenario.js) in its real
- * runtime — Node 22 and the system's Node 20, Deno and Bun from their npm packages, Chromium via
+ * runtime — Node 22 and the oldest Node `engines` admits (20.19.0, fetched from npm), Deno and Bun from their npm packages, Chromium via
  * playwright-core, workerd via wrangler — and must report all of its checks passed. A last test shows
  * the scenario's checks do fail when the model answers otherwise.
  */
@@ -11,7 +11,8 @@ import { runScenario } from "../../examples/shared/scenario.js";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { startWorker } from "../../worker/e2e/start-worker.ts";
 import { launchChromium } from "../support/chromium.ts";
-import { runExample, startExample, systemNode } from "./run-example.ts";
+import { minimumNode, minimumNodeVersion } from "../support/minimum-node.ts";
+import { runExample, startExample } from "./run-example.ts";
 
 const CHECKS = 8;
 const BIN = "node_modules/.bin";
@@ -33,10 +34,10 @@ describe("examples, each in its real runtime", () => {
     expect(run.code).toBe(0);
   });
 
-  it("node 20 (the system's node)", async () => {
-    const node = systemNode();
+  it("node 20.19.0 (the oldest the package claims, from npm)", async () => {
+    const node = minimumNode();
     const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
-    expect(version).toMatch(/^v20\./);
+    expect(version).toBe(`v${minimumNodeVersion()}`);
     const run = await runExample(node, ["examples/node/scenario.mjs"]);
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain(`node ${version},`);

@@ -3,8 +3,6 @@
  * its own PID when the test is done with it or its time is up.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
 
 /** What a finished example printed, and how it exited. */
 export interface ExampleOutput {
@@ -53,14 +51,4 @@ export function startExample(command: string, args: string[]): Promise<{ child: 
       }
     });
   });
-}
-
-/** The system's own `node` (first on PATH outside any node_modules), which is not the Node 22 npm runs. */
-export function systemNode(): string {
-  const dirs = (process.env.PATH ?? "")
-    .split(delimiter)
-    .filter((dir) => dir && !dir.includes("node_modules"));
-  const found = dirs.map((dir) => join(dir, "node")).find((path) => existsSync(path));
-  if (found === undefined) throw new Error("no system node on PATH outside node_modules");
-  return found;
 }
