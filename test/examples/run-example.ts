@@ -11,10 +11,18 @@ export interface ExampleOutput {
   stderr: string;
 }
 
-/** Runs `command args…` from the project root; resolves when it exits or after `timeoutMs` (killed). */
-export function runExample(command: string, args: string[], timeoutMs = 60_000): Promise<ExampleOutput> {
+/**
+ * Runs `command args…` in `cwd` (default: the project root); resolves when it exits or after
+ * `timeoutMs` (killed).
+ */
+export function runExample(
+  command: string,
+  args: string[],
+  timeoutMs = 60_000,
+  cwd?: string,
+): Promise<ExampleOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, DO_NOT_TRACK: "1", NO_COLOR: "1" } });
+    const child = spawn(command, args, { cwd, env: { ...process.env, DO_NOT_TRACK: "1", NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
