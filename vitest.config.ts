@@ -11,7 +11,13 @@ export default defineConfig({
       {
         extends: true,
         // The demo Worker's routes, run inside workerd with real KV and Durable Objects (wrangler.toml).
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // A short grace period, so the tests see an unwatched run cancelled quickly.
+            miniflare: { bindings: { RUN_GRACE_MS: "1000" } },
+          }),
+        ],
         test: { name: "worker", include: ["worker/test/**/*.test.ts"] },
         // The same aliases as wrangler.toml: the Worker imports Wisp by its package name.
         resolve: {

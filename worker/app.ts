@@ -137,12 +137,17 @@ export function createApp(): Hono<App> {
 
   app.post("/api/sessions/:id/messages", async (c) => {
     const text = promptOf(await readJson(c.req.raw, MAX_MESSAGE_BODY));
-    // The runner's stream is the response: when the browser goes away, its cancel reaches the run.
+    // The run belongs to the runner: a dropped connection detaches from it (see RUN_GRACE_MS).
+    return runner(c.env, c.get("sessionId"), { op: "run", sessionId: c.get("sessionId"), text });
+  });
+
+  // Reattach to the run in flight (or the last one): the events after Last-Event-ID / ?after=, then live.
+  app.get("/api/sessions/:id/events", (c) => {
+    const after = c.req.header("last-event-id") ?? c.req.query("after");
     return runner(
       c.env,
       c.get("sessionId"),
-      { op: "run", sessionId: c.get("sessionId"), text },
-      c.req.raw.signal,
+      after === undefined ? { op: "attach" } : { op: "attach", after },
     );
   });
 

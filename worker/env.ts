@@ -23,6 +23,8 @@ export interface Env {
   MODEL?: string;
   /** Milliseconds between the scripted model's streamed words (default 35; the bench sets 0). */
   DEMO_CHUNK_DELAY_MS?: string;
+  /** Milliseconds a run goes on with no client attached before it is cancelled (default 15,000). */
+  RUN_GRACE_MS?: string;
   /** Comma-separated origins allowed to call the API from another site. Default: none. */
   ALLOWED_ORIGINS?: string;
 }

@@ -1,8 +1,16 @@
 /**
  * The Durable Object that runs one session's agent. One object per session id, so every request for
- * a session — a message, a cancel from another tab, an export, a delete — reaches the same place:
- * one run at a time (a second message is 409), and a cancel aborts the run wherever it was started.
- * It saves the state to KV after every completed turn and at the end of every run.
+ * a session — a message, a reconnect, a cancel from another tab, an export, a delete — reaches the
+ * same place: one run at a time (a second message is 409), and a cancel aborts the run wherever it
+ * was started.
+ *
+ * Runs survive a dropped connection: the run belongs to this object, not to the request that started
+ * it. Its events go to a {@link RunLog}; the request that started it and any client that reattaches
+ * (`Last-Event-ID` or `?after=`) read from that log. A run nobody watches is cancelled after a grace
+ * period; the Stop button and the cancel endpoint cancel at once.
+ *
+ * The object's own storage is the primary copy of the session, written after every completed turn
+ * and before the run's last event; KV holds the exported copy, written at most once a second.
  *
  * @module
  */
@@ -18,15 +26,28 @@ import {
 import { agentOptions } from "./agent-config.ts";
 import { ApiError, errorResponse } from "./api-error.ts";
 import type { Env } from "./env.ts";
+import { parseEventId, RunLog } from "./run-log.ts";
 import { deleteRecord, loadRecord, type SessionRecord, saveRecord } from "./session-store.ts";
-import { frame, type SseEvent, sseEventOf } from "./sse-events.ts";
+import { sseEventOf } from "./sse-events.ts";
 
 /** What the Worker asks the runner to do (the Worker has checked the token and the body). */
 export type RunnerCommand =
   | { op: "run"; sessionId: string; text: string }
+  | { op: "attach"; after?: string }
   | { op: "cancel" }
   | { op: "export"; sessionId: string }
   | { op: "delete"; sessionId: string };
+
+/** How long a run goes on with no client attached before it is cancelled, by default. */
+export const DEFAULT_RUN_GRACE_MS = 15_000;
+
+/** How long a finished run's events stay available to a client that reattaches. */
+export const RUN_LOG_RETENTION_MS = 5 * 60_000;
+
+/** Cloudflare KV takes about one write per second per key. */
+const KV_WRITE_INTERVAL_MS = 1_000;
+
+const STORAGE_KEY = "record";
 
 /** A message that completes a turn: tool results, or an answer that asked for no tools. */
 function completesTurn(message: Message): boolean {
@@ -34,24 +55,37 @@ function completesTurn(message: Message): boolean {
   return message.role === "assistant" && !message.content.some((part) => part.type === "tool_call");
 }
 
-const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-store" };
+
+interface ActiveRun {
+  abort(reason?: unknown): void;
+  finished: Promise<void>;
+  log: RunLog | undefined;
+}
 
 /** Runs one session's agent; see the module comment. */
 export class SessionRunner extends DurableObject<Env> {
   /** The run in flight; set before the first await of a run request, so a second one sees it. */
-  #run: { abort(reason?: unknown): void; finished: Promise<void> } | undefined;
-  /** The record last written (KV may lag behind it elsewhere). */
+  #run: ActiveRun | undefined;
+  /** The last run's log, kept for a while after it ended. */
+  #lastLog: RunLog | undefined;
+  #lastLogTimer: ReturnType<typeof setTimeout> | undefined;
+  #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The record last written (storage and KV may lag behind it). */
   #latest: SessionRecord | undefined;
   #deleted = false;
   /** Saves go one after another, in order. */
   #saving: Promise<boolean> = Promise.resolve(true);
+  #kv = { lastWriteAt: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined };
 
   override async fetch(request: Request): Promise<Response> {
     const command = (await request.json()) as RunnerCommand;
     try {
       switch (command.op) {
         case "run":
-          return await this.#start(command.sessionId, command.text, request.signal);
+          return await this.#start(command.sessionId, command.text);
+        case "attach":
+          return this.#attach(command.after);
         case "cancel":
           return Response.json({ cancelled: this.#cancel("Cancelled by request") });
         case "export":
@@ -67,9 +101,11 @@ export class SessionRunner extends DurableObject<Env> {
   }
 
   async #record(sessionId: string): Promise<SessionRecord> {
-    const record = this.#deleted
-      ? undefined
-      : (this.#latest ?? (await loadRecord(this.env.SESSIONS, sessionId)));
+    if (this.#deleted) throw new ApiError(404, "NOT_FOUND", "No such session");
+    const record =
+      this.#latest ??
+      (await this.ctx.storage.get<SessionRecord>(STORAGE_KEY)) ??
+      (await loadRecord(this.env.SESSIONS, sessionId));
     if (record === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
     return record;
   }
@@ -86,29 +122,72 @@ export class SessionRunner extends DurableObject<Env> {
     this.#cancel("The session was deleted");
     await run?.finished;
     await this.#saving;
+    clearTimeout(this.#kv.timer ?? null);
     this.#latest = undefined;
+    await this.ctx.storage.delete(STORAGE_KEY);
     await deleteRecord(this.env.SESSIONS, sessionId);
   }
 
+  /** Saves to storage now (the primary copy) and to KV at most once a second (the exported copy). */
   #save(sessionId: string, tokenDigest: string, state: SessionState): Promise<boolean> {
     this.#saving = this.#saving.then(async () => {
       if (this.#deleted) return false;
       const record = { tokenDigest, state };
       this.#latest = record;
       try {
-        await saveRecord(this.env.SESSIONS, sessionId, record);
-        return true;
+        await this.ctx.storage.put(STORAGE_KEY, record);
       } catch (error) {
         console.error(
           `saving session ${sessionId} failed: ${error instanceof Error ? error.message : error}`,
         );
         return false;
       }
+      this.#exportToKv(sessionId);
+      return true;
     });
     return this.#saving;
   }
 
-  async #start(sessionId: string, text: string, signal: AbortSignal): Promise<Response> {
+  /** Writes the latest record to KV, now or as soon as a second has passed since the last write. */
+  #exportToKv(sessionId: string): void {
+    if (this.#kv.timer !== undefined) return; // a write is already due; it takes the latest record
+    const wait = Math.max(0, this.#kv.lastWriteAt + KV_WRITE_INTERVAL_MS - Date.now());
+    this.#kv.timer = setTimeout(() => {
+      this.#kv.timer = undefined;
+      const record = this.#latest;
+      if (this.#deleted || record === undefined) return;
+      this.#kv.lastWriteAt = Date.now();
+      saveRecord(this.env.SESSIONS, sessionId, record).catch((error: unknown) =>
+        console.error(
+          `exporting session ${sessionId} to KV failed: ${error instanceof Error ? error.message : error}`,
+        ),
+      );
+    }, wait);
+  }
+
+  /** The grace period before an unwatched run is cancelled (`RUN_GRACE_MS`). */
+  #graceMs(): number {
+    const configured = Number(this.env.RUN_GRACE_MS);
+    return Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_RUN_GRACE_MS;
+  }
+
+  #onIdle(): void {
+    clearTimeout(this.#graceTimer ?? null);
+    this.#graceTimer = setTimeout(() => {
+      if (this.#run?.log?.clients === 0) this.#cancel(`No client was attached for ${this.#graceMs()} ms`);
+    }, this.#graceMs());
+  }
+
+  #attach(after: string | undefined): Response {
+    const log = this.#run?.log ?? this.#lastLog;
+    if (log === undefined) {
+      throw new ApiError(404, "NO_RUN", "No run to attach to: load the session's state instead");
+    }
+    clearTimeout(this.#graceTimer ?? null);
+    return new Response(log.attach(parseEventId(after)), { headers: SSE_HEADERS });
+  }
+
+  async #start(sessionId: string, text: string): Promise<Response> {
     if (this.#run !== undefined) {
       throw new ApiError(
         409,
@@ -122,7 +201,8 @@ export class SessionRunner extends DurableObject<Env> {
     const finished = new Promise<void>((resolve) => {
       finish = resolve;
     });
-    this.#run = { abort: (reason) => abort(reason), finished };
+    const active: ActiveRun = { abort: (reason) => abort(reason), finished, log: undefined };
+    this.#run = active;
     let session: AgentSession;
     let record: SessionRecord;
     try {
@@ -135,62 +215,59 @@ export class SessionRunner extends DurableObject<Env> {
     }
     const run = session.stream(text);
     abort = (reason) => run.abort(reason);
-    signal.addEventListener("abort", () =>
-      run.abort(new DOMException("The client disconnected", "AbortError")),
-    );
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        void this.#pump(run, session, sessionId, record.tokenDigest, controller).finally(() => {
-          this.#run = undefined;
-          finish();
-        });
-      },
-      cancel: () => run.abort(new DOMException("The client disconnected", "AbortError")),
+    const log = new RunLog(() => this.#onIdle());
+    active.log = log;
+    this.#keepLog(undefined);
+    const body = log.attach();
+    void this.#pump(run, session, sessionId, record.tokenDigest, log).finally(() => {
+      clearTimeout(this.#graceTimer ?? null);
+      this.#run = undefined;
+      this.#keepLog(log);
+      finish();
     });
     return new Response(body, { headers: SSE_HEADERS });
   }
 
-  /** Sends the run's events, saving after every completed turn and before the final event. */
+  /** Keeps a finished run's log for {@link RUN_LOG_RETENTION_MS} (or forgets the last one). */
+  #keepLog(log: RunLog | undefined): void {
+    clearTimeout(this.#lastLogTimer ?? null);
+    this.#lastLog = log;
+    if (log !== undefined) {
+      this.#lastLogTimer = setTimeout(() => {
+        if (this.#lastLog === log) this.#lastLog = undefined;
+      }, RUN_LOG_RETENTION_MS);
+    }
+  }
+
+  /** Logs the run's events, saving after every completed turn and before the final event. */
   async #pump(
     run: AgentRun,
     session: AgentSession,
     sessionId: string,
     tokenDigest: string,
-    controller: ReadableStreamDefaultController<Uint8Array>,
+    log: RunLog,
   ): Promise<void> {
-    let open = true;
-    const send = (event: SseEvent): void => {
-      if (!open) return;
-      try {
-        controller.enqueue(frame(event));
-      } catch {
-        open = false; // the client went away; cancel() has aborted the run
+    try {
+      for await (const event of run) {
+        if (event.type === "message" && completesTurn(event.message)) {
+          void this.#save(sessionId, tokenDigest, session.export());
+        }
+        const sse = sseEventOf(event);
+        if (sse === undefined) continue;
+        if (event.type === "run-end") {
+          // The final state is stored before any client hears the run ended.
+          const saved = await this.#save(sessionId, tokenDigest, session.export());
+          log.append({
+            event: sse.event,
+            data: { ...(sse.data as object), saved, messageCount: session.snapshot().messageCount },
+          });
+        } else {
+          log.append(sse);
+        }
       }
-    };
-    for await (const event of run) {
-      if (event.type === "message" && completesTurn(event.message)) {
-        void this.#save(sessionId, tokenDigest, session.export());
-      }
-      const sse = sseEventOf(event);
-      if (sse === undefined) continue;
-      if (event.type === "run-end") {
-        // The final state is in KV before the page hears the run ended (so an export right after has it).
-        const saved = await this.#save(sessionId, tokenDigest, session.export());
-        send({
-          event: sse.event,
-          data: { ...(sse.data as object), saved, messageCount: session.snapshot().messageCount },
-        });
-      } else {
-        send(sse);
-      }
-    }
-    await session.close();
-    if (open) {
-      try {
-        controller.close();
-      } catch {
-        // already cancelled
-      }
+    } finally {
+      await session.close();
+      log.end();
     }
   }
 }

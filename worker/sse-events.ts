@@ -70,7 +70,13 @@ export function sseEventOf(event: AgentEvent): SseEvent | undefined {
 
 const encoder = new TextEncoder();
 
-/** The bytes of one SSE event. */
-export function frame({ event, data }: SseEvent): Uint8Array {
-  return encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+/** JSON with U+2028 / U+2029 escaped, so a reader that splits lines on them too still sees one line. */
+function lineSafeJson(data: unknown): string {
+  return JSON.stringify(data).replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
+}
+
+/** The bytes of one SSE event, with its `id` when given. */
+export function sseFrame({ event, data }: SseEvent, id?: string): Uint8Array {
+  const idLine = id === undefined ? "" : `id: ${id}\n`;
+  return encoder.encode(`${idLine}event: ${event}\ndata: ${lineSafeJson(data)}\n\n`);
 }

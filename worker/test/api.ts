@@ -6,6 +6,8 @@ import { exports } from "cloudflare:workers";
 
 /** One parsed SSE event. */
 export interface ReceivedEvent {
+  /** The SSE `id` (`<runId>:<n>`), when the event carried one. */
+  id?: string;
   event: string;
   data: Record<string, unknown>;
 }
@@ -65,7 +67,9 @@ export async function readEvents(
       buffer = buffer.slice(end + 2);
       const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
       const data = /^data: (.*)$/m.exec(block)?.[1] ?? "{}";
-      const parsed = { event, data: JSON.parse(data) };
+      const id = /^id: (.*)$/m.exec(block)?.[1];
+      const parsed: ReceivedEvent = { event, data: JSON.parse(data) };
+      if (id !== undefined) parsed.id = id;
       events.push(parsed);
       if (until(parsed)) return { events, reader };
       end = buffer.indexOf("\n\n");
