@@ -5,7 +5,7 @@
  * @module
  */
 
-import { messageOf } from "../errors/message-of.ts";
+import { describeValue, messageOf } from "../errors/message-of.ts";
 import { HookError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
@@ -69,7 +69,7 @@ function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
   }
   const { decision, reason, context, input, output } = value;
   if (decision !== undefined && !DECISIONS[event].includes(decision as string)) {
-    return `decision "${String(decision)}" is not one of: ${DECISIONS[event].join(", ") || "(none)"}`;
+    return `decision "${describeValue(decision)}" is not one of: ${DECISIONS[event].join(", ") || "(none)"}`;
   }
   if ((decision === "deny" || decision === "block") && (typeof reason !== "string" || reason === "")) {
     return `decision "${decision}" needs a reason`;
