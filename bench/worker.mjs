@@ -104,6 +104,70 @@ async function hold(url, count) {
   return { count, open, ended, ms, held: open === count && ms < ALL_OPEN_WITHIN_MS };
 }
 
+/** Parses SSE text into `{ id, event, data }` events (complete events only). */
+function eventsOf(text) {
+  return text
+    .split("\n\n")
+    .filter((block) => /^data: /m.test(block))
+    .map((block) => ({
+      id: /^id: (.*)$/m.exec(block)?.[1],
+      event: /^event: (.*)$/m.exec(block)?.[1],
+      data: JSON.parse(/^data: (.*)$/m.exec(block)[1]),
+    }));
+}
+
+/**
+ * The reconnect storm: `clients` runs at once, each client drops its connection mid-answer, waits a
+ * moment and reattaches with Last-Event-ID. Every client must end with the complete answer, and the
+ * event ids it saw must be 1, 2, 3, … with nothing missing or repeated.
+ */
+async function reconnectStorm(url, clients) {
+  const sessions = await Promise.all(Array.from({ length: clients }, () => createSession(url)));
+  const reattachMs = [];
+  const outcomes = await Promise.all(
+    sessions.map(async (session, index) => {
+      const response = await post(url, session, "Tell me about Wisp");
+      const dropAfter = 5 + (index % 10);
+      // Read whole events only: cut at the last blank line, as a client's SSE parser would.
+      const first = await readUntil(
+        response,
+        (text) => (text.match(/event: text-delta/g) ?? []).length >= dropAfter,
+      );
+      const seen = eventsOf(first.slice(0, first.lastIndexOf("\n\n") + 2));
+      await new Promise((resolve) => setTimeout(resolve, 100 + ((index * 37) % 400)));
+      const started = performance.now();
+      const again = await fetch(`${url}/api/sessions/${session.sessionId}/events`, {
+        headers: { authorization: `Bearer ${session.token}`, "last-event-id": seen.at(-1).id },
+      });
+      let firstByte;
+      const rest = await readUntil(again, () => {
+        firstByte ??= performance.now() - started;
+        return false;
+      });
+      reattachMs.push(firstByte ?? performance.now() - started);
+      const all = [...seen, ...eventsOf(rest)];
+      const numbers = all.map((event) => Number(event.id.split(":")[1]));
+      const duplicated = numbers.length - new Set(numbers).size;
+      const missing = Math.max(...numbers) - new Set(numbers).size;
+      const end = all.at(-1);
+      const text = all
+        .filter((event) => event.event === "text-delta")
+        .map((event) => event.data.delta)
+        .join("");
+      const complete = end?.event === "run-end" && end.data.ok === true && text === end.data.text;
+      return { complete, duplicated, missing };
+    }),
+  );
+  return {
+    clients,
+    complete: outcomes.filter((outcome) => outcome.complete).length,
+    duplicated: outcomes.reduce((sum, outcome) => sum + outcome.duplicated, 0),
+    missing: outcomes.reduce((sum, outcome) => sum + outcome.missing, 0),
+    reattachP50: quantile(reattachMs, 0.5),
+    reattachP99: quantile(reattachMs, 0.99),
+  };
+}
+
 export async function workerSection() {
   // Loaded here, not at the top: wrangler's import alone slows the sections that run before this one.
   const { startWorker } = await import("../worker/e2e/start-worker.ts");
@@ -127,6 +191,13 @@ export async function workerSection() {
   } finally {
     await slow.stop();
   }
+  const storm = await startWorker();
+  let reconnect;
+  try {
+    reconnect = await reconnectStorm(storm.url, 32);
+  } finally {
+    await storm.stop();
+  }
   const held = holds.filter((h) => h.held).at(-1)?.count ?? 0;
   return `## Demo Worker (wrangler local mode, scripted model)
 
@@ -142,5 +213,10 @@ Concurrent open SSE runs: one session each, the long answer at the default 35 ms
 3.9 s per run); a step holds when every run has streamed text within ${ALL_OPEN_WITHIN_MS} ms of the first request, so
 all were open at once. ${holds.map((h) => `${h.count} runs: ${h.open} streaming after ${h.ms.toFixed(0)} ms`).join("; ")}.
 Held: **${held}** (the steps stop at ${HOLD_STEPS.at(-1)}).
+
+Reconnect storm: ${reconnect.clients} clients stream the long answer at once; each drops its connection
+after 5–14 words, waits 100–500 ms and reattaches with \`Last-Event-ID\`. Complete answers:
+**${reconnect.complete} of ${reconnect.clients}**; duplicated events: **${reconnect.duplicated}**; missing events:
+**${reconnect.missing}**; reattach to first byte p50 ${reconnect.reattachP50.toFixed(1)} ms, p99 ${reconnect.reattachP99.toFixed(1)} ms.
 `;
 }
