@@ -8,6 +8,7 @@
 
 import { messageOf } from "../errors/message-of.ts";
 import { type ErrorCode, ToolError } from "../errors/sdk-error.ts";
+import { storableText } from "../stream/storable-values.ts";
 import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { runWithDeadline } from "./deadline.ts";
@@ -41,7 +42,13 @@ export function notRunResult(toolCall: ToolCallPart, why: string): ToolResultPar
 }
 
 function resultOf(toolCall: ToolCallPart, output: string, isError: boolean): ToolResultPart {
-  return { type: "tool_result", toolCallId: toolCall.id, toolName: toolCall.name, output, isError };
+  return {
+    type: "tool_result",
+    toolCallId: toolCall.id,
+    toolName: toolCall.name,
+    output: storableText(output),
+    isError,
+  };
 }
 
 /** The run-level meaning of a hook outcome that does not let the call go on. */

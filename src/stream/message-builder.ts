@@ -20,6 +20,7 @@ import type {
 } from "../types.ts";
 import { costOf, type ModelPrice } from "../usage/prices.ts";
 import { emptyUsage } from "../usage/usage.ts";
+import { nestsDeeperThan, storableId, storableUsage } from "./storable-values.ts";
 
 interface OpenPart {
   index: number;
@@ -28,12 +29,16 @@ interface OpenPart {
   args?: string[];
 }
 
-/** Parses streamed tool arguments; `""` is `{}` (a tool without arguments). */
+/**
+ * Parses streamed tool arguments; `""` is `{}` (a tool without arguments). Anything that is not a
+ * JSON object, or nests deeper than Wisp stores, is kept only as `rawArgs` (the tool then gets an
+ * invalid-arguments error).
+ */
 export function parseToolArgs(text: string): { args: JsonObject; rawArgs?: string } {
   if (text.trim() === "") return { args: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value))
+    if (typeof value === "object" && value !== null && !Array.isArray(value) && !nestsDeeperThan(value))
       return { args: value as JsonObject };
   } catch {
     // fall through: keep the text so nothing is lost
@@ -82,9 +87,17 @@ export class MessageBuilder {
     return this.#open.has(key);
   }
 
+  /** The part open under `key` if it is of `kind`; a part of another kind there is closed first. */
+  #openOf(key: string, kind: OpenPart["kind"]): OpenPart | undefined {
+    const open = this.#open.get(key);
+    if (open === undefined || open.kind === kind) return open;
+    this.close(key); // a provider reused the key for another kind of block
+    return undefined;
+  }
+
   /** Appends text to the text part under `key`, opening it first if needed. */
   text(key: string, delta: string): void {
-    let open = this.#open.get(key);
+    let open = this.#openOf(key, "text");
     if (open === undefined) {
       open = this.#openPart(key, "text", { type: "text", text: "" });
       this.#emit({ type: "text-start", index: open.index });
@@ -100,13 +113,13 @@ export class MessageBuilder {
     const open = this.#open.get(key);
     if (open === undefined) return;
     const part = this.message.content[open.index];
-    if (part?.type !== "text") return;
+    if (part?.type !== "text" || nestsDeeperThan(citation)) return;
     (part.citations ??= []).push(citation);
   }
 
   /** Appends reasoning to the thinking part under `key`, opening it first if needed. */
   thinking(key: string, delta: string): void {
-    let open = this.#open.get(key);
+    let open = this.#openOf(key, "thinking");
     if (open === undefined) {
       open = this.#openPart(key, "thinking", { type: "thinking", text: "" });
       this.#emit({ type: "thinking-start", index: open.index });
@@ -136,7 +149,8 @@ export class MessageBuilder {
   /** Opens a tool call under `key`. An empty id is replaced by a generated one. */
   toolCallStart(key: string, id: string, name: string): void {
     this.close(key);
-    const callId = id === "" ? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}` : id;
+    const callId =
+      id === "" ? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}` : storableId(id);
     const open = this.#openPart(key, "tool", { type: "tool_call", id: callId, name, args: {} });
     open.args = [];
     this.#emit({ type: "tool-call-start", index: open.index, id: callId, name });
@@ -159,9 +173,13 @@ export class MessageBuilder {
     this.#emit({ type: "thinking-end", index, part });
   }
 
-  /** Adds a provider-specific block kept verbatim (server tool use and results). */
+  /**
+   * Adds a provider-specific block kept verbatim (server tool use and results); one nested deeper
+   * than Wisp stores is replaced by a note saying so.
+   */
   providerPart(block: JsonObject): number {
-    const part = { type: "provider" as const, provider: this.message.provider, block };
+    const kept = nestsDeeperThan(block) ? { type: "omitted", reason: "nested too deeply to store" } : block;
+    const part = { type: "provider" as const, provider: this.message.provider, block: kept };
     const index = this.#add(part);
     this.hasOutput = true;
     this.#emit({ type: "provider-part", index, part });
@@ -193,10 +211,11 @@ export class MessageBuilder {
     for (const key of keys) this.close(key);
   }
 
-  /** Replaces the usage (providers report cumulative figures) and emits it. */
+  /** Replaces the usage (providers report cumulative figures), bounded to what Wisp stores, and emits it. */
   setUsage(usage: Usage): void {
-    this.message.usage = usage;
-    this.#emit({ type: "usage", usage });
+    const stored = storableUsage(usage);
+    this.message.usage = stored;
+    this.#emit({ type: "usage", usage: stored });
   }
 
   /** Records the stop reason, unified and raw. */
@@ -214,7 +233,10 @@ export class MessageBuilder {
   #settle(): void {
     this.closeAll();
     const usage = this.message.usage;
-    if (usage.costUsd === undefined && this.#price !== undefined) usage.costUsd = costOf(usage, this.#price);
+    if (usage.costUsd === undefined && this.#price !== undefined) {
+      const cost = costOf(usage, this.#price);
+      if (Number.isFinite(cost)) usage.costUsd = cost;
+    }
   }
 
   /** Ends the turn successfully and emits `turn-end`. */

@@ -1,0 +1,68 @@
+/**
+ * What a provider sends, made storable: whatever arrives, the message Wisp keeps must pass Wisp's
+ * own restore (`parseSessionState`). A hostile or broken provider can send negative or absurd token
+ * counts, ids thousands of characters long, or tool arguments nested thousands of levels deep; each
+ * is bounded here, once, where the message is built, so the session can always be exported and
+ * restored.
+ *
+ * @module
+ */
+
+import { toolCallIdFor } from "../providers/tool-call-ids.ts";
+import type { Usage } from "../types.ts";
+
+/** Longest id Wisp stores (a SessionState's limit); a longer one is shortened, deterministically. */
+export const MAX_ID_LENGTH = 1000;
+
+/** Longest string Wisp stores (text, tool output, image data): a SessionState's limit. */
+export const MAX_STRING_LENGTH = 20_000_000;
+
+/** `text` if it fits {@link MAX_STRING_LENGTH}, else cut to it with a note saying how much was cut. */
+export function storableText(text: string): string {
+  if (text.length <= MAX_STRING_LENGTH) return text;
+  const note = `\n[… ${text.length - MAX_STRING_LENGTH} more characters were cut: Wisp stores at most ${MAX_STRING_LENGTH}]`;
+  return text.slice(0, MAX_STRING_LENGTH - note.length) + note;
+}
+
+/** Deepest nesting of JSON Wisp stores in tool arguments and provider blocks. */
+export const MAX_JSON_DEPTH = 100;
+
+/** A token count as stored: a non-negative integer no larger than `Number.MAX_SAFE_INTEGER`. */
+export function storableCount(value: unknown): number {
+  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) return 0;
+  // +Infinity and huge counts are capped, not dropped: a budget must still see them.
+  return Math.min(Math.floor(value), Number.MAX_SAFE_INTEGER);
+}
+
+/** A usage record as stored: every count bounded, a cost only when it is a finite, non-negative number. */
+export function storableUsage(usage: Usage): Usage {
+  const stored: Usage = {
+    input: storableCount(usage.input),
+    output: storableCount(usage.output),
+    cacheRead: storableCount(usage.cacheRead),
+    cacheWrite: storableCount(usage.cacheWrite),
+    reasoning: storableCount(usage.reasoning),
+  };
+  const cost = usage.costUsd;
+  if (typeof cost === "number" && Number.isFinite(cost) && cost >= 0) stored.costUsd = cost;
+  return stored;
+}
+
+const ANY_ID = { pattern: /^[\s\S]+$/, maxLength: MAX_ID_LENGTH };
+
+/** `id` if it is short enough to store, else a stable shortened form (the same for the same id). */
+export function storableId(id: string): string {
+  return id.length <= MAX_ID_LENGTH ? id : toolCallIdFor(id, ANY_ID);
+}
+
+/** True when `value` nests arrays or objects deeper than `maxDepth` (checked without recursion). */
+export function nestsDeeperThan(value: unknown, maxDepth = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth >= maxDepth) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
