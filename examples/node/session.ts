@@ -47,7 +47,7 @@ const check = (ok: boolean, what: string) => {
 };
 
 // 1. Send a prompt and receive whole messages; the permission callback refuses anything secret.
-const first = createSession({
+const first = await createSession({
   ...options,
   model: "anthropic/claude-sonnet-5-5",
   thinking: "low",
@@ -84,7 +84,7 @@ await first.close();
 console.log(`\nsaved to ${file}`);
 
 // 3. Restore from the file (model, thinking and history come from it) and continue.
-const restored = createSession({ ...options, restore: JSON.parse(await readFile(file, "utf8")) });
+const restored = await createSession({ ...options, restore: JSON.parse(await readFile(file, "utf8")) });
 await restored.send("What did I tell you about pelicans?");
 let answer = "";
 for await (const message of restored.receive()) if (message.type === "result") answer = message.text;

@@ -5,8 +5,10 @@
  * @module
  */
 
+import { describeValue } from "../errors/message-of.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
-import type { UserContentPart } from "../types.ts";
+import { checkModelParameters, missingApiKey } from "../stream/check-turn.ts";
+import type { ProviderId, UserContentPart } from "../types.ts";
 import { DEFAULT_PRICES, findPrice } from "../usage/prices.ts";
 import type { AgentConfig } from "./agent-options.ts";
 
@@ -45,15 +47,22 @@ function checkTools(config: AgentConfig): ConfigError | undefined {
   return undefined;
 }
 
-/** Returns the first problem with `config` for `model` (a bare model id), or undefined. */
-export function checkConfig(config: AgentConfig, model: string): ConfigError | undefined {
+/**
+ * Returns the first problem with `config` for `model` (a bare model id) of `provider`, or undefined:
+ * tools, limits, model parameters in the provider's range, and an API key where one is needed.
+ */
+export function checkConfig(
+  config: AgentConfig,
+  provider: ProviderId,
+  model: string,
+): ConfigError | undefined {
   const problem =
     checkTools(config) ??
+    checkModelParameters(config, provider) ??
+    missingApiKey(config, provider) ??
     positiveInteger(config.maxTurns, "maxTurns") ??
-    positiveInteger(config.maxTokens, "maxTokens") ??
     positiveInteger(config.maxStopBlocks, "maxStopBlocks", true) ??
     positiveInteger(config.toolTimeoutMs, "toolTimeoutMs") ??
-    nonNegative(config.temperature, "temperature") ??
     nonNegative(config.budget?.maxTokens, "budget.maxTokens") ??
     nonNegative(config.budget?.maxCostUsd, "budget.maxCostUsd") ??
     positiveInteger(config.budget?.maxTurns, "budget.maxTurns");
@@ -66,6 +75,49 @@ export function checkConfig(config: AgentConfig, model: string): ConfigError | u
         "budget.maxCostUsd",
       );
     }
+  }
+  return undefined;
+}
+
+/** A ConfigError when `value` is not a user content part (`{ type: "text", text }` or an image). */
+function badPart(value: unknown, path: string): ConfigError | undefined {
+  const part = value as { type?: unknown; text?: unknown; data?: unknown; url?: unknown } | null;
+  if (typeof part !== "object" || part === null) return invalid("expected a content part object", path);
+  if (part.type === "text")
+    return typeof part.text === "string" ? undefined : invalid("text must be a string", `${path}.text`);
+  if (part.type === "image") {
+    return typeof part.data === "string" || typeof part.url === "string"
+      ? undefined
+      : invalid("an image needs data (base64) or a url", path);
+  }
+  return invalid(`expected type "text" or "image", got ${describeValue(part.type)}`, `${path}.type`);
+}
+
+/**
+ * A ConfigError when `prompt` is not a string or an array of content parts, or `attachments` is not an
+ * array of images — the shapes plain JavaScript can get wrong.
+ */
+export function checkPromptInput(prompt: unknown, attachments: unknown): ConfigError | undefined {
+  if (prompt === undefined || prompt === null) {
+    return invalid("prompt is required: a string, or an array of text and image parts", "prompt");
+  }
+  if (typeof prompt !== "string") {
+    if (!Array.isArray(prompt))
+      return invalid(`prompt must be a string or an array of parts, got ${typeof prompt}`, "prompt");
+    for (const [index, part] of prompt.entries()) {
+      const problem = badPart(part, `prompt.${index}`);
+      if (problem !== undefined) return problem;
+    }
+  }
+  if (attachments === undefined) return undefined;
+  if (!Array.isArray(attachments))
+    return invalid("attachments must be an array of image parts", "attachments");
+  for (const [index, part] of attachments.entries()) {
+    const problem =
+      (part as { type?: unknown })?.type === "image"
+        ? badPart(part, `attachments.${index}`)
+        : invalid("expected an image part", `attachments.${index}`);
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }

@@ -6,14 +6,44 @@
  * @module
  */
 
+import { notAnObject, unknownOption } from "../config/unknown-option.ts";
+import type { ConfigError } from "../errors/sdk-error.ts";
 import { checkMessages } from "../session/parse-session-state.ts";
+import { checkModelOption } from "../stream/check-turn.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
 import type { AgentOptions } from "./agent-options.ts";
+import { checkPromptInput } from "./check-config.ts";
+import { AGENT_OPTION_KEYS } from "./option-keys.ts";
 import { type RunRequest, startRun } from "./start-run.ts";
 import { promptContent } from "./user-message.ts";
 
+/** The first problem with options from any caller (plain JavaScript included), before reading them. */
+function checkOptions(options: AgentOptions): ConfigError | undefined {
+  return (
+    notAnObject(options, "runAgent's options") ??
+    unknownOption(options, AGENT_OPTION_KEYS) ??
+    checkModelOption(options.model) ??
+    checkPromptInput(options.prompt, options.attachments)
+  );
+}
+
 function requestOf(options: AgentOptions): RunRequest {
+  const problem = checkOptions(options);
+  if (problem !== undefined) {
+    const config = { model: "" } as AgentOptions;
+    const signal = (options as AgentOptions | null)?.signal;
+    return {
+      config,
+      sessionId: crypto.randomUUID(),
+      messages: [],
+      content: [],
+      sessionStart: false,
+      sessionEnd: false,
+      signal: signal instanceof AbortSignal ? signal : undefined,
+      problem,
+    };
+  }
   return {
     config: options,
     sessionId: options.sessionId ?? crypto.randomUUID(),

@@ -95,10 +95,11 @@ async function execute(
   tally: LoopTally,
 ): Promise<LoopEnd> {
   const { config } = request;
+  if (request.problem !== undefined) return { stopReason: "error", error: request.problem };
   const resolved = resolveModel(config.model, config.provider);
   identity.provider = resolved.provider;
   identity.model = resolved.model;
-  const problem = request.problem ?? checkConfig(config, resolved.model) ?? checkPrompt(request.content);
+  const problem = checkConfig(config, resolved.provider, resolved.model) ?? checkPrompt(request.content);
   if (problem !== undefined) return { stopReason: "error", error: problem };
   run.emit({
     type: "run-start",
@@ -132,7 +133,7 @@ export function startRun(
   else userSignal?.addEventListener("abort", forward, { once: true });
   const identity: Identity = {
     provider: "unknown",
-    model: config.model,
+    model: typeof config.model === "string" ? config.model : "",
     started: Date.now(),
     firstIndex: request.messages.length,
   };

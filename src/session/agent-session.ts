@@ -8,14 +8,18 @@
 
 import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
+import { checkPromptInput } from "../agent/check-config.ts";
 import { streamRun } from "../agent/run-agent.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
+import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { AbortError, ConfigError, type SdkError } from "../errors/sdk-error.ts";
 import { resolveModel } from "../providers/registry.ts";
+import { checkModelOption } from "../stream/check-turn.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserContentPart, UserMessage } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import { asyncDispose } from "./async-dispose.ts";
+import { SESSION_OPTION_KEYS } from "./option-keys.ts";
 import { parseSessionState } from "./parse-session-state.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
 import { sessionConfig } from "./session-options.ts";
@@ -48,7 +52,11 @@ export interface AgentSession extends AsyncDisposable {
   /** The session as plain JSON (during a run: up to the last completed turn). */
   export(): SessionState;
   snapshot(): SessionSnapshot;
-  /** Removes and returns the prompts queued for after the run; their calls resolve ABORTED. */
+  /**
+   * Removes and returns the prompts queued for after the run (their calls resolve ABORTED) and the
+   * prompts a restored state had queued, which a session holds but never runs by itself: send them
+   * again with `chat` to run them.
+   */
   drainQueue(): QueuedPrompt[];
   /** Aborts what runs, fires `sessionEnd`, and makes every later call fail with SESSION_CLOSED. */
   close(): Promise<void>;
@@ -78,8 +86,12 @@ class Session implements AgentSession {
   #usage: Usage;
   #turns: number;
   #queue: PendingRun[] = [];
+  /** Prompts a restored state had queued: kept and exported, never run unless the caller sends them. */
+  #held: QueuedPrompt[];
   #steering: UserMessage[] = [];
-  #current: { pending: PendingRun; done: Promise<AgentRunResult>; firstIndex: number } | undefined;
+  #current:
+    | { pending: PendingRun; done: Promise<AgentRunResult>; firstIndex: number; accounted: boolean }
+    | undefined;
   /** Whether `sessionStart` has fired (on the first run of this session object, new or restored). */
   #started = false;
   #closed = false;
@@ -97,9 +109,9 @@ class Session implements AgentSession {
     this.#usage = state?.usage ?? emptyUsage();
     this.#turns = state?.turns ?? 0;
     this.#metadata = { ...state?.metadata, ...options.metadata };
-    // Restored follow-ups have no caller waiting. They run first, in order, when the next prompt
-    // starts a run (drainQueue() drops them instead).
-    for (const prompt of state?.queue ?? []) this.#queue.push(this.#pending(prompt, undefined, ignore));
+    // A restored queue is held, not run: a state from elsewhere must not make this process spend
+    // money unasked. It stays in export() until drainQueue() hands it to the caller, who decides.
+    this.#held = [...(state?.queue ?? [])];
   }
 
   #pending(
@@ -145,6 +157,8 @@ class Session implements AgentSession {
         this.#refuse(new ConfigError("The session is closed", { code: "SESSION_CLOSED" })),
       );
     }
+    const problem = checkPromptInput(input, options?.attachments);
+    if (problem !== undefined) return Promise.resolve(this.#refuse(problem));
     const content = promptContent(input, options.attachments);
     if (this.#current !== undefined) {
       if (options.mode === "steer") {
@@ -187,19 +201,30 @@ class Session implements AgentSession {
         takeSteering: () => this.#steering.splice(0),
         signal: pending.signal,
       },
-      pending.emit,
+      (event) => {
+        // Counted before anyone hears the run ended, so an export on run-end has the new totals.
+        if (event.type === "run-end") this.#account(event.result);
+        pending.emit(event);
+      },
       pending.controller,
     );
     this.#started = true;
-    this.#current = { pending, done, firstIndex };
+    this.#current = { pending, done, firstIndex, accounted: false };
     void done.then((result) => this.#finished(pending, result));
   }
 
-  #finished(pending: PendingRun, result: AgentRunResult): void {
+  /** Adds a finished run's usage and turns to the session's, once. */
+  #account(result: AgentRunResult): void {
+    if (this.#current === undefined || this.#current.accounted) return;
     const value = result.ok ? result.value : result.partial;
     this.#usage = addUsage(this.#usage, value.usage);
     this.#turns += value.turns;
     this.#updatedAt = Date.now();
+    this.#current.accounted = true;
+  }
+
+  #finished(pending: PendingRun, result: AgentRunResult): void {
+    this.#account(result);
     this.#current = undefined;
     // Steered prompts that found no safe point before the run ended run next.
     const leftover = this.#steering.splice(0);
@@ -235,11 +260,11 @@ class Session implements AgentSession {
   drainQueue(): QueuedPrompt[] {
     const drained = this.#queue.splice(0);
     for (const pending of drained) pending.resolve(this.#refuse(dropped("drained")));
-    return drained.map((pending) => pending.prompt);
+    return [...this.#held.splice(0), ...drained.map((pending) => pending.prompt)];
   }
 
   #runUsage(messages: readonly Message[]): Usage {
-    if (this.#current === undefined) return this.#usage;
+    if (this.#current === undefined || this.#current.accounted) return this.#usage;
     let usage = this.#usage;
     for (const message of messages.slice(this.#current.firstIndex)) {
       if (message.role === "assistant") usage = addUsage(usage, message.usage);
@@ -260,7 +285,7 @@ class Session implements AgentSession {
       messages,
       usage: this.#runUsage(messages),
       turns: this.#turns,
-      queue: this.#queue.map((pending) => pending.prompt),
+      queue: [...this.#held, ...this.#queue.map((pending) => pending.prompt)],
       metadata: this.#metadata,
     };
     const config = this.#config;
@@ -282,7 +307,7 @@ class Session implements AgentSession {
       messageCount: this.#messages.length,
       turns: this.#turns,
       usage: this.#usage,
-      queued: this.#queue.length,
+      queued: this.#held.length + this.#queue.length,
     };
     const last = this.#messages.at(-1);
     if (last !== undefined) snapshot.lastMessageId = last.id;
@@ -345,6 +370,11 @@ export async function createAgentSession(options: SessionOptions): Promise<Agent
 
 /** {@link createAgentSession}, synchronously: throws the ConfigError instead of rejecting with it. */
 export function openAgentSession(options: SessionOptions): AgentSession {
+  const problem =
+    notAnObject(options, "The session's options") ??
+    unknownOption(options, SESSION_OPTION_KEYS) ??
+    (options.model === undefined ? undefined : checkModelOption(options.model));
+  if (problem !== undefined) throw problem;
   const state = options.restore === undefined ? undefined : parseSessionState(options.restore);
   return new Session(options, state);
 }

@@ -8,10 +8,12 @@
 
 import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
+import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { Message, UserContentPart } from "../types.ts";
 import { type AgentSession, openAgentSession } from "./agent-session.ts";
 import { asyncDispose } from "./async-dispose.ts";
+import { CREATE_SESSION_OPTION_KEYS } from "./option-keys.ts";
 import type {
   CanUseTool,
   ResultMessage,
@@ -237,12 +239,13 @@ class Messages implements MessageSession {
 
 /**
  * Creates a session that speaks in whole messages: `send` prompts, `receive` messages and results.
- * Tools run without asking unless `canUseTool` is given. Throws a ConfigError for invalid options or
- * an invalid `restore` state (its `path` names the first problem).
+ * Tools run without asking unless `canUseTool` is given. Like `createAgentSession` it is async, and
+ * rejects with a ConfigError for invalid options or an invalid `restore` state (its `path` names the
+ * first problem).
  *
  * @example
  * ```ts
- * await using session = createSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools: [weather] });
+ * await using session = await createSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools: [weather] });
  * await session.send("Weather in Oslo?");
  * for await (const message of session.receive()) {
  *   if (message.type === "assistant") render(message.message);
@@ -250,8 +253,14 @@ class Messages implements MessageSession {
  * }
  * ```
  */
-export function createSession(options: CreateSessionOptions): MessageSession {
+export async function createSession(options: CreateSessionOptions): Promise<MessageSession> {
+  const problem =
+    notAnObject(options, "The session's options") ?? unknownOption(options, CREATE_SESSION_OPTION_KEYS);
+  if (problem !== undefined) throw problem;
   const { canUseTool, ...rest } = options;
+  if (canUseTool !== undefined && typeof canUseTool !== "function") {
+    throw new ConfigError("canUseTool must be a function", { code: "CONFIG_INVALID", path: "canUseTool" });
+  }
   const sessionOptions: SessionOptions =
     canUseTool === undefined
       ? rest
@@ -272,7 +281,7 @@ export function createSession(options: CreateSessionOptions): MessageSession {
  * ```
  */
 export async function prompt(message: SendInput, options: CreateSessionOptions): Promise<ResultMessage> {
-  const session = createSession(options);
+  const session = await createSession(options);
   try {
     await session.send(message);
     let result: ResultMessage | undefined;

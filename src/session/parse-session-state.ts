@@ -19,7 +19,7 @@ type Migration = (state: Record<string, unknown>) => Record<string, unknown>;
  */
 export const MIGRATIONS: Record<number, Migration> = {
   0: (state) => {
-    const [provider, ...rest] = String(state.model ?? "").split("/");
+    const [provider, ...rest] = (typeof state.model === "string" ? state.model : "").split("/");
     const { model: _, ...others } = state;
     return {
       ...others,

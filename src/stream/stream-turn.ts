@@ -9,6 +9,7 @@
  */
 
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
+import { describeValue } from "../errors/message-of.ts";
 import { isSdkError, ParseError, type SdkError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
@@ -18,6 +19,7 @@ import type { CompatOptions, Provider, ProviderConfig } from "../providers/provi
 import { loadProvider, type ProviderName, resolveModel } from "../providers/registry.ts";
 import type { AssistantMessage, ModelRequest, TurnEvent } from "../types.ts";
 import { DEFAULT_PRICES, findPrice, type PriceTable } from "../usage/prices.ts";
+import { checkModelParameters, checkTurnInput, missingApiKey } from "./check-turn.ts";
 import { EventQueue } from "./event-queue.ts";
 import { MessageBuilder } from "./message-builder.ts";
 
@@ -140,6 +142,9 @@ async function attempt({ provider, config, request, options, runSignal, builder 
  * ```
  */
 export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStream {
+  // Checked before anything else reads them: plain JavaScript may pass anything.
+  const problem = checkTurnInput(request, options);
+  if (problem !== undefined) options = {} as TurnOptions;
   const run = new AbortController();
   const queue = new EventQueue<TurnEvent>(() =>
     run.abort(new DOMException("The consumer stopped reading the stream", "AbortError")),
@@ -153,12 +158,18 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
   const execute = async (): Promise<AssistantMessage> => {
     let resolved: ReturnType<typeof resolveModel>;
     try {
+      if (problem !== undefined) throw problem;
       resolved = resolveModel(options.model, options.provider);
     } catch (error) {
       // No provider could be resolved: the partial message names the model as given.
-      return new MessageBuilder("anthropic", options.model, emit).fail(error as SdkError);
+      return new MessageBuilder("anthropic", describeValue(options.model ?? ""), emit).fail(
+        error as SdkError,
+      );
     }
     const { model } = resolved;
+    const refused =
+      missingApiKey(options, resolved.provider) ?? checkModelParameters(request, resolved.provider);
+    if (refused !== undefined) return new MessageBuilder(resolved.provider, model, emit).fail(refused);
     let provider: Provider;
     try {
       provider = await loadProvider(resolved.provider);

@@ -61,7 +61,8 @@ const echo = defineTool({
 describe.each(ODD_VALUES)("%s", (_name, value) => {
   it("thrown by a tool is a failed tool result; the run completes and the session restores", async () => {
     const { options } = scripted([calls(["odd", {}]), says("done")]);
-    const session = await createAgentSession({ ...options(), tools: [throwingTool(value)] });
+    const { prompt: _, ...sessionOptions } = options();
+    const session = await createAgentSession({ ...sessionOptions, tools: [throwingTool(value)] });
     const result = await session.chat("go");
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -71,7 +72,11 @@ describe.each(ODD_VALUES)("%s", (_name, value) => {
     expect(toolResult?.content[0]).toMatchObject({ isError: true });
     expect(JSON.stringify(toolResult)).toMatch(/Tool \\"odd\\" failed: /);
     const saved = JSON.parse(JSON.stringify(session.export()));
-    const restored = await createAgentSession({ ...options(), tools: [throwingTool(value)], restore: saved });
+    const restored = await createAgentSession({
+      ...sessionOptions,
+      tools: [throwingTool(value)],
+      restore: saved,
+    });
     expect(restored.export().messages).toEqual(saved.messages);
   });
 

@@ -169,7 +169,8 @@ describe("bad options", () => {
     [{ tools: [{ name: "x" } as never] }, "tools.0"],
     [{ model: "mystery/model-1" }, "provider"],
     [{ prompt: "  " }, "prompt"],
-    [{ prompt: [], attachments: [{ type: "image" as const }] }, "prompt"],
+    [{ prompt: [] }, "prompt"],
+    [{ prompt: [], attachments: [{ type: "image" as const }] }, "attachments.0"],
     [{ messages: [{ id: "m", role: "user", content: "hi", timestamp: 0 }] as never }, "messages.0.content"],
     [{ messages: [{ role: "robot" }] as never }, "messages.0.role"],
     [

@@ -36,7 +36,7 @@ function options(script: ScriptedTurn[], extra: Partial<CreateSessionOptions> = 
 describe("createSession", () => {
   it("yields init, whole messages with their parents, then the result", async () => {
     const { options: o } = options([calls(["echo", { word: "hi" }]), says("done")]);
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("go");
     const received = await collect(session.receive());
     expect(received.map((m) => m.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
@@ -74,7 +74,7 @@ describe("createSession", () => {
 
   it("takes a user message with its uuid, and gives one result per prompt, in order", async () => {
     const { model, options: o } = options([says("one"), says("two")]);
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send({ type: "user", message: { role: "user", content: "first" }, uuid: "u-1" });
     await session.send({ type: "user", message: [{ type: "text", text: "second" }], uuid: "u-2" });
     const received = await collect(session.receive());
@@ -91,7 +91,7 @@ describe("createSession", () => {
 
   it("receive ends when every prompt has its result, and picks up again after the next send", async () => {
     const { options: o } = options([says("a"), says("b")]);
-    await using session = createSession(o);
+    await using session = await createSession(o);
     expect(await collect(session.receive())).toEqual([]);
     await session.send("1");
     expect((await collect(session.receive())).at(-1)).toMatchObject({ type: "result", text: "a" });
@@ -105,7 +105,7 @@ describe("createSession", () => {
 
   it("a failed run gives an error result carrying the typed error", async () => {
     const { options: o } = options([{ fault: { type: "http", status: 529 } }]);
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("go");
     const result = (await collect(session.receive())).at(-1);
     expect(result).toMatchObject({ type: "result", subtype: "error", isError: true, stopReason: "error" });
@@ -118,7 +118,7 @@ describe("createSession", () => {
   it("abort ends the run and the queued prompt with error results; the session stays usable", async () => {
     const { tool: slow, hasStarted, release } = gate();
     const { options: o } = options([calls(["gate", {}]), says("after")], { tools: [slow] });
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("first");
     await session.send("queued");
     await hasStarted;
@@ -133,7 +133,7 @@ describe("createSession", () => {
 
   it("rejects input of the wrong shape, another session's id, and sends after close", async () => {
     const { options: o } = options([says("x")]);
-    const session = createSession(o);
+    const session = await createSession(o);
     await expect(session.send({ type: "assistant" } as never)).rejects.toMatchObject({
       code: "CONFIG_INVALID",
       path: "message",
@@ -148,7 +148,7 @@ describe("createSession", () => {
 
   it("an empty prompt gets an error result, not a request", async () => {
     const { model, options: o } = options([says("x")]);
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("");
     const result = (await collect(session.receive())).at(-1);
     expect(result).toMatchObject({ subtype: "error", error: { code: "CONFIG_INVALID" } });
@@ -157,7 +157,7 @@ describe("createSession", () => {
 
   it("one receive at a time", async () => {
     const { options: o } = options([says("x")]);
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("go");
     const first = session.receive();
     await first.next();
@@ -167,14 +167,14 @@ describe("createSession", () => {
 
   it("restores from an export and continues the same conversation", async () => {
     const { options: o } = options([says("first")]);
-    const original = createSession(o);
+    const original = await createSession(o);
     await original.send("hello");
     await collect(original.receive());
     const state = JSON.parse(JSON.stringify(original.export()));
     await original.close();
     const { model, options: again } = options([says("second")]);
     const { model: _, ...withoutModel } = again;
-    await using restored = createSession({ ...withoutModel, restore: state });
+    await using restored = await createSession({ ...withoutModel, restore: state });
     expect(restored.sessionId).toBe(state.sessionId);
     await restored.send("more");
     const received = await collect(restored.receive());
@@ -186,7 +186,7 @@ describe("createSession", () => {
 describe("canUseTool", () => {
   it("without it every tool call runs", async () => {
     const { options: o } = options([calls(["echo", { word: "a" }]), says("ok")]);
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("go");
     const results = (await collect(session.receive())).find((m) => m.type === "user");
     expect(results?.type === "user" && results.message.content[0]).toMatchObject({ output: "echo:a" });
@@ -211,7 +211,7 @@ describe("canUseTool", () => {
         },
       },
     );
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("go");
     const received = await collect(session.receive());
     expect(seen.map(([, input]) => input)).toEqual([{ word: "a" }, { word: "b" }, { word: "stop" }]);
@@ -232,7 +232,7 @@ describe("canUseTool", () => {
         throw new Error("broken policy");
       },
     });
-    await using session = createSession(o);
+    await using session = await createSession(o);
     await session.send("go");
     const results = (await collect(session.receive())).find((m) => m.type === "user");
     const part = results?.type === "user" ? results.message.content[0] : undefined;
