@@ -64,7 +64,22 @@ export {
 } from "./errors/classify.ts";
 export { isNetworkFailure } from "./errors/network-failure.ts";
 export { parseRetryDelay } from "./errors/retry-delay.ts";
-export type { ErrorCode, ErrorTag, SdkErrorFields, SerializedSdkError } from "./errors/sdk-error.ts";
+export type {
+  AnySdkError,
+  BudgetErrorCode,
+  ConfigErrorCode,
+  ErrorCode,
+  ErrorTag,
+  FailedRequest,
+  HookErrorCode,
+  ParseErrorCode,
+  ProviderErrorCode,
+  RequestErrorCode,
+  SdkErrorFields,
+  SerializedCause,
+  SerializedSdkError,
+  ToolErrorCode,
+} from "./errors/sdk-error.ts";
 export {
   AbortError,
   BudgetError,

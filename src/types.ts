@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { SdkError, SerializedSdkError } from "./errors/sdk-error.ts";
+import type { AnySdkError, SerializedSdkError } from "./errors/sdk-error.ts";
 
 /** Any value that survives a JSON round trip. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -197,7 +197,7 @@ export interface ModelRequest {
  */
 export type TurnEvent =
   | { type: "turn-start"; provider: ProviderId; model: string }
-  | { type: "retry"; attempt: number; delayMs: number; error: SdkError }
+  | { type: "retry"; attempt: number; delayMs: number; error: AnySdkError }
   | { type: "text-start"; index: number }
   | { type: "text-delta"; index: number; delta: string }
   | { type: "text-end"; index: number; text: string }
@@ -210,4 +210,4 @@ export type TurnEvent =
   | { type: "provider-part"; index: number; part: ProviderPart }
   | { type: "usage"; usage: Usage }
   | { type: "turn-end"; message: AssistantMessage }
-  | { type: "error"; error: SdkError; message: AssistantMessage };
+  | { type: "error"; error: AnySdkError; message: AssistantMessage };

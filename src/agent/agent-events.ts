@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { SdkError } from "../errors/sdk-error.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
 import type {
   JsonObject,
   Message,
@@ -50,7 +50,7 @@ export interface AgentResult {
 }
 
 /** What `runAgent` resolves to: never a throw. A failure carries the partial result. */
-export type AgentRunResult = Result<AgentResult, SdkError>;
+export type AgentRunResult = Result<AgentResult, AnySdkError>;
 
 /**
  * The events of a run, in order: `run-start`; per turn, the turn's own events (`turn-start` …
@@ -69,10 +69,10 @@ export type AgentEvent =
       toolCall: ToolCallPart;
       result: ToolResultPart;
       durationMs: number;
-      error?: SdkError;
+      error?: AnySdkError;
     }
   | { type: "hook-decision"; event: HookEvent; hook: string; decision: JsonObject }
-  | { type: "hook-error"; event: HookEvent; hook: string; error: SdkError; policy: HookFailurePolicy }
+  | { type: "hook-error"; event: HookEvent; hook: string; error: AnySdkError; policy: HookFailurePolicy }
   | { type: "message"; message: Message }
   | { type: "run-end"; result: AgentRunResult };
 

@@ -7,7 +7,7 @@
  */
 
 import { abortErrorFrom } from "../errors/classify.ts";
-import type { SdkError } from "../errors/sdk-error.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
 import { streamTurn, type TurnOptions } from "../stream/stream-turn.ts";
 import type {
   AssistantMessage,
@@ -76,8 +76,8 @@ function deliverSteering(run: RunContext): boolean {
 async function modelTurn(
   run: RunContext,
   setup: LoopSetup,
-): Promise<{ message: AssistantMessage; error?: SdkError }> {
-  let error: SdkError | undefined;
+): Promise<{ message: AssistantMessage; error?: AnySdkError }> {
+  let error: AnySdkError | undefined;
   const onEvent = (event: TurnEvent): void => {
     if (event.type === "turn-start") run.emit({ ...event, turn: run.turn });
     else {

@@ -5,13 +5,13 @@
  */
 
 import { abortErrorFrom } from "../errors/classify.ts";
-import type { HookError, SdkError } from "../errors/sdk-error.ts";
+import type { AnySdkError, HookError } from "../errors/sdk-error.ts";
 import type { StopReason } from "../types.ts";
 
 /** How the loop ended: the stop reason, the error when it failed, and why a hook or budget ended it. */
 export interface LoopEnd {
   stopReason: StopReason;
-  error?: SdkError;
+  error?: AnySdkError;
   stopDetail?: string;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { classifyThrown } from "../errors/classify.ts";
-import { isSdkError, type SdkError } from "../errors/sdk-error.ts";
+import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
 import { resolveModel } from "../providers/registry.ts";
 import type {
   AssistantMessage,
@@ -46,7 +46,7 @@ export interface RunRequest {
   takeSteering?: () => UserMessage[];
   signal?: AbortSignal | undefined;
   /** A problem the caller found in the request before it started; the run ends with it. */
-  problem?: SdkError | undefined;
+  problem?: AnySdkError | undefined;
 }
 
 /** The text of the last assistant message among `messages`, looking no further back than `from`. */
@@ -158,7 +158,7 @@ export function startRun(
     return result;
   };
   return execute(request, run, identity, tally).then(finish, (thrown: unknown) => {
-    const error: SdkError = isSdkError(thrown)
+    const error: AnySdkError = isSdkError(thrown)
       ? thrown
       : classifyThrown(thrown, { signal: controller.signal, provider: identity.provider });
     return finish({ stopReason: controller.signal.aborted ? "aborted" : "error", error });

@@ -7,15 +7,16 @@
  */
 
 import { messageOf } from "./message-of.ts";
-import { isNetworkFailure } from "./network-failure.ts";
+import { innermostMessage, isNetworkFailure, networkFailureCode } from "./network-failure.ts";
 import { parseRetryDelay } from "./retry-delay.ts";
 import {
   AbortError,
+  type AnySdkError,
   type ErrorCode,
+  type FailedRequest,
   isSdkError,
   ProviderError,
   RequestError,
-  type SdkError,
   type SdkErrorFields,
 } from "./sdk-error.ts";
 
@@ -175,6 +176,8 @@ export interface ProviderFailure {
   headers?: Headers;
   /** The parsed JSON body or error event, or the raw text when it was not JSON. */
   body?: unknown;
+  /** The request that got this answer (method and URL without secrets). */
+  request?: FailedRequest;
 }
 
 /**
@@ -210,6 +213,7 @@ export function classifyProviderFailure(failure: ProviderFailure): ProviderError
   if (shouldRetry === "false") retryable = false;
 
   const fields: SdkErrorFields = { code, retryable, provider: failure.provider };
+  if (failure.request !== undefined) fields.request = failure.request;
   if (status !== undefined) fields.status = status;
   if (providerCode !== undefined) fields.providerCode = providerCode;
   const requestId =
@@ -220,7 +224,12 @@ export function classifyProviderFailure(failure: ProviderFailure): ProviderError
   if (requestId) fields.requestId = requestId;
   const retryAfterMs = retryAfterFromHeaders(failure.headers) ?? payload?.retryDelayMs;
   if (retryAfterMs !== undefined) fields.retryAfterMs = retryAfterMs;
-  return new ProviderError(message, fields);
+  // A 404 is most often a wrong baseURL or model: say which URL was asked.
+  const where =
+    status === 404 && failure.request !== undefined
+      ? ` (${failure.request.method} ${failure.request.url} answered 404)`
+      : "";
+  return new ProviderError(message + where, fields);
 }
 
 /**
@@ -249,6 +258,8 @@ export interface ThrownContext {
   signal?: AbortSignal | undefined;
   /** Set when Wisp's own timeout fired, with the timeout's description. */
   timeout?: string | undefined;
+  /** The request that failed (method and URL without secrets). */
+  request?: FailedRequest | undefined;
 }
 
 /** Builds the AbortError for an aborted signal, keeping its reason as `cause`. */
@@ -264,23 +275,30 @@ export function abortErrorFrom(signal: AbortSignal, provider?: string): AbortErr
 }
 
 /** Classifies something thrown by `fetch` or by a body read. */
-export function classifyThrown(error: unknown, context: ThrownContext): SdkError {
+export function classifyThrown(error: unknown, context: ThrownContext): AnySdkError {
   if (context.signal?.aborted) return abortErrorFrom(context.signal, context.provider);
   if (isSdkError(error)) return error;
+  const where = context.request === undefined ? "" : ` (${context.request.method} ${context.request.url})`;
+  const request = context.request === undefined ? {} : { request: context.request };
   if (context.timeout !== undefined) {
-    return new RequestError(context.timeout, {
+    return new RequestError(context.timeout + where, {
       code: "TIMEOUT",
       retryable: true,
       provider: context.provider,
+      ...request,
       cause: error,
     });
   }
   if (isNetworkFailure(error)) {
-    const message = messageOf(error);
-    return new RequestError(`Network failure: ${message}`, {
+    const causeCode = networkFailureCode(error);
+    const target =
+      context.request === undefined ? "the provider" : `${context.request.url} (${context.request.method})`;
+    return new RequestError(`Could not reach ${target}: ${innermostMessage(error) || messageOf(error)}`, {
       code: "NETWORK",
       retryable: true,
       provider: context.provider,
+      ...request,
+      ...(causeCode === undefined ? {} : { causeCode }),
       cause: error,
     });
   }

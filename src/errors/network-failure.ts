@@ -76,3 +76,23 @@ export function isNetworkFailure(error: unknown): boolean {
   }
   return false;
 }
+
+/** The first runtime error code on `error` or its causes (`ECONNREFUSED`, `ENOTFOUND`, …), if any. */
+export function networkFailureCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current !== undefined && depth < 4; depth++) {
+    const code = codeOf(current);
+    if (code !== undefined) return code;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+/** The most specific message in the cause chain: `connect ECONNREFUSED 127.0.0.1:9` rather than `fetch failed`. */
+export function innermostMessage(error: unknown): string {
+  let message = "";
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    if (typeof current.message === "string" && current.message !== "") message = current.message;
+    current = current.cause;
+  }
+  return message;
+}

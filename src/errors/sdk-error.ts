@@ -52,6 +52,63 @@ export type ErrorTag =
   | "ToolError"
   | "BudgetError";
 
+/** The codes a ConfigError carries. */
+export type ConfigErrorCode = "CONFIG_INVALID" | "SESSION_BUSY" | "SESSION_CLOSED";
+
+/** The codes a ProviderError carries: what the provider's answer meant. */
+export type ProviderErrorCode =
+  | "AUTH"
+  | "PERMISSION"
+  | "BILLING"
+  | "QUOTA_EXCEEDED"
+  | "RATE_LIMITED"
+  | "OVERLOADED"
+  | "SERVER_ERROR"
+  | "MODEL_NOT_FOUND"
+  | "NOT_FOUND"
+  | "CONTEXT_LENGTH"
+  | "INVALID_REQUEST"
+  | "REQUEST_TOO_LARGE"
+  | "CONFLICT"
+  | "TIMEOUT"
+  | "UNKNOWN";
+
+/** The codes a RequestError carries: the transport failed, or something the message names. */
+export type RequestErrorCode =
+  | "NETWORK"
+  | "TIMEOUT"
+  | "CONTEXT_LENGTH"
+  | "OVERLOADED"
+  | "RATE_LIMITED"
+  | "UNKNOWN";
+
+/** The codes a ParseError carries. */
+export type ParseErrorCode = "STREAM_MALFORMED" | "STREAM_TRUNCATED" | "CONFIG_INVALID";
+
+/** The codes a HookError carries. */
+export type HookErrorCode = "HOOK_FAILED" | "HOOK_TIMEOUT" | "HOOK_INVALID_DECISION";
+
+/** The codes a ToolError carries. */
+export type ToolErrorCode = "TOOL_FAILED" | "TOOL_TIMEOUT" | "TOOL_NOT_FOUND" | "TOOL_INPUT_INVALID";
+
+/** The codes a BudgetError carries. */
+export type BudgetErrorCode = "BUDGET_EXCEEDED" | "MAX_TURNS";
+
+/** The request a transport or HTTP error is about: its method and URL, with secrets taken out. */
+export interface FailedRequest {
+  method: string;
+  url: string;
+}
+
+/** A cause as plain JSON: what `toJSON()` keeps of `error.cause`, nested causes included. */
+export interface SerializedCause {
+  name: string;
+  message: string;
+  /** The runtime's error code, when it has one (`ECONNREFUSED`, `UND_ERR_SOCKET`, …). */
+  code?: string;
+  cause?: SerializedCause;
+}
+
 /** Fields every SdkError may carry besides its message. */
 export interface SdkErrorFields {
   code: ErrorCode;
@@ -66,6 +123,12 @@ export interface SdkErrorFields {
   path?: string;
   /** Structured facts about the failure (a budget's limit and usage, a hook's name and event). Plain JSON. */
   details?: { [key: string]: unknown };
+  /** The request that failed (method and URL without secrets), for transport and HTTP errors. */
+  request?: FailedRequest;
+  /** How many attempts were made before giving up, when more than one was. */
+  attempts?: number;
+  /** The runtime's code for a transport failure (`ECONNREFUSED`, `ENOTFOUND`, …), from the cause chain. */
+  causeCode?: string;
   cause?: unknown;
 }
 
@@ -83,6 +146,46 @@ export interface SerializedSdkError {
   providerCode?: string;
   path?: string;
   details?: { [key: string]: unknown };
+  request?: FailedRequest;
+  attempts?: number;
+  causeCode?: string;
+  /** The cause chain as plain data (bounded depth). */
+  cause?: SerializedCause;
+}
+
+/** How many levels of `cause` `toJSON()` keeps. */
+const MAX_CAUSE_DEPTH = 4;
+
+/** The cause chain of `value` as plain data, or undefined when there is none. */
+export function serializeCause(value: unknown, depth = 0): SerializedCause | undefined {
+  if (value === undefined || depth >= MAX_CAUSE_DEPTH) return undefined;
+  let name = typeof value;
+  let message: string;
+  let code: unknown;
+  let next: unknown;
+  try {
+    if (value instanceof Error) {
+      name = value.name as typeof name;
+      message = String(value.message);
+      code = (value as { code?: unknown }).code;
+      next = value.cause;
+    } else if (typeof value === "object" && value !== null) {
+      const record = value as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+      name = (typeof record.name === "string" ? record.name : "object") as typeof name;
+      message = typeof record.message === "string" ? record.message : Object.prototype.toString.call(value);
+      code = record.code;
+      next = record.cause;
+    } else {
+      message = String(value);
+    }
+  } catch {
+    message = "(a cause that cannot be shown)";
+  }
+  const serialized: SerializedCause = { name, message: message.slice(0, 1000) };
+  if (typeof code === "string") serialized.code = code;
+  const nested = next === value ? undefined : serializeCause(next, depth + 1);
+  if (nested !== undefined) serialized.cause = nested;
+  return serialized;
 }
 
 const MARKER = Symbol.for("wisp.sdk-error");
@@ -102,6 +205,9 @@ export abstract class SdkError extends Error {
   readonly providerCode?: string;
   readonly path?: string;
   readonly details?: { [key: string]: unknown };
+  readonly request?: FailedRequest;
+  readonly attempts?: number;
+  readonly causeCode?: string;
 
   constructor(message: string, fields: SdkErrorFields) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -115,6 +221,9 @@ export abstract class SdkError extends Error {
     if (fields.providerCode !== undefined) this.providerCode = fields.providerCode;
     if (fields.path !== undefined) this.path = fields.path;
     if (fields.details !== undefined) this.details = fields.details;
+    if (fields.request !== undefined) this.request = fields.request;
+    if (fields.attempts !== undefined) this.attempts = fields.attempts;
+    if (fields.causeCode !== undefined) this.causeCode = fields.causeCode;
   }
 
   /** A plain-JSON copy that survives `JSON.stringify` and `postMessage`. */
@@ -133,6 +242,11 @@ export abstract class SdkError extends Error {
     if (this.providerCode !== undefined) json.providerCode = this.providerCode;
     if (this.path !== undefined) json.path = this.path;
     if (this.details !== undefined) json.details = this.details;
+    if (this.request !== undefined) json.request = { ...this.request };
+    if (this.attempts !== undefined) json.attempts = this.attempts;
+    if (this.causeCode !== undefined) json.causeCode = this.causeCode;
+    const cause = serializeCause(this.cause);
+    if (cause !== undefined) json.cause = cause;
     return json;
   }
 }
@@ -141,49 +255,79 @@ export abstract class SdkError extends Error {
 export class ConfigError extends SdkError {
   readonly _tag = "ConfigError" as const;
   override readonly name = "ConfigError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: ConfigErrorCode;
 }
 
 /** The provider answered with an error, as an HTTP error response or an error event mid-stream. */
 export class ProviderError extends SdkError {
   readonly _tag = "ProviderError" as const;
   override readonly name = "ProviderError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: ProviderErrorCode;
 }
 
 /** The request failed in transport: the network, a timeout. */
 export class RequestError extends SdkError {
   readonly _tag = "RequestError" as const;
   override readonly name = "RequestError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: RequestErrorCode;
 }
 
 /** The caller aborted. Never retried, never reported as anything else. `cause` is the signal's reason. */
 export class AbortError extends SdkError {
   readonly _tag = "AbortError" as const;
   override readonly name = "AbortError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: "ABORTED";
 }
 
 /** The provider's stream could not be read: malformed JSON, a stream cut before its end. */
 export class ParseError extends SdkError {
   readonly _tag = "ParseError" as const;
   override readonly name = "ParseError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: ParseErrorCode;
 }
 
 /** A hook threw, timed out or answered something that is not a decision. */
 export class HookError extends SdkError {
   readonly _tag = "HookError" as const;
   override readonly name = "HookError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: HookErrorCode;
 }
 
 /** A tool failed in a way the run itself must report. */
 export class ToolError extends SdkError {
   readonly _tag = "ToolError" as const;
   override readonly name = "ToolError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: ToolErrorCode;
 }
 
 /** A budget (tokens, USD, turns) was exceeded. */
 export class BudgetError extends SdkError {
   readonly _tag = "BudgetError" as const;
   override readonly name = "BudgetError";
+  /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
+  declare readonly code: BudgetErrorCode;
 }
+
+/**
+ * Every SdkError, as a union discriminated by `_tag`: `switch (error._tag)` narrows to the class, and
+ * each class's `code` to its own codes.
+ */
+export type AnySdkError =
+  | ConfigError
+  | ProviderError
+  | RequestError
+  | AbortError
+  | ParseError
+  | HookError
+  | ToolError
+  | BudgetError;
 
 const CLASSES: Record<ErrorTag, new (message: string, fields: SdkErrorFields) => SdkError> = {
   ConfigError,
@@ -197,13 +341,13 @@ const CLASSES: Record<ErrorTag, new (message: string, fields: SdkErrorFields) =>
 };
 
 /** True for any Wisp error, including one made by another copy of the package. */
-export function isSdkError(value: unknown): value is SdkError {
+export function isSdkError(value: unknown): value is AnySdkError {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
 }
 
 /** Rebuilds a live SdkError from its JSON form (for example after `postMessage`). */
-export function sdkErrorFromJSON(json: SerializedSdkError): SdkError {
+export function sdkErrorFromJSON(json: SerializedSdkError): AnySdkError {
   const Class = CLASSES[json._tag] ?? ProviderError;
   const { _tag, name, message, ...fields } = json;
-  return new Class(message, fields);
+  return new Class(message, fields) as AnySdkError;
 }

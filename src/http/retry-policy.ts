@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { SdkError } from "../errors/sdk-error.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
 
 /** Retry settings. `maxRetries: 0` turns retries off. */
 export interface RetryOptions {
@@ -42,7 +42,7 @@ export function retryPolicy(options: RetryOptions | undefined): RetryPolicy {
  * `random` is injectable for tests.
  */
 export function retryDelay(
-  error: SdkError,
+  error: AnySdkError,
   attempt: number,
   policy: RetryPolicy,
   random: () => number = Math.random,

@@ -34,7 +34,7 @@ export interface WireRequest {
   body: JsonObject;
 }
 
-/** Consumes one provider stream. Methods throw an SdkError when the stream reports or is a failure. */
+/** Consumes one provider stream. Methods throw an AnySdkError when the stream reports or is a failure. */
 export interface StreamHandler {
   /** One SSE event. Throws ProviderError for an error event, ParseError for malformed data. */
   onEvent(event: SseEvent): void;

@@ -13,9 +13,10 @@ import { streamRun } from "../agent/run-agent.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
-import { AbortError, ConfigError, type SdkError } from "../errors/sdk-error.ts";
+import { AbortError, type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
 import { resolveModel } from "../providers/registry.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserContentPart, UserMessage } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import { asyncDispose } from "./async-dispose.ts";
@@ -127,7 +128,7 @@ class Session implements AgentSession {
     return { prompt, signal, emit, controller, resolve, settled };
   }
 
-  #refuse(error: SdkError): AgentRunResult {
+  #refuse(error: AnySdkError): AgentRunResult {
     return {
       ok: false,
       error,
@@ -373,7 +374,13 @@ export function openAgentSession(options: SessionOptions): AgentSession {
   const problem =
     notAnObject(options, "The session's options") ??
     unknownOption(options, SESSION_OPTION_KEYS) ??
-    (options.model === undefined ? undefined : checkModelOption(options.model));
+    (options.model === undefined ? undefined : checkModelOption(options.model)) ??
+    (nestsDeeperThan(options.metadata, MAX_JSON_DEPTH)
+      ? new ConfigError(`metadata is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+          code: "CONFIG_INVALID",
+          path: "metadata",
+        })
+      : undefined);
   if (problem !== undefined) throw problem;
   const state = options.restore === undefined ? undefined : parseSessionState(options.restore);
   return new Session(options, state);

@@ -7,6 +7,8 @@
  */
 
 import { ConfigError } from "../errors/sdk-error.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
+import { describeIssue, type SchemaIssue } from "./describe-issue.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
 import { messagesSchema, sessionStateSchema } from "./state-schema.ts";
 import { unpairedToolCall } from "./tool-call-pairs.ts";
@@ -63,13 +65,25 @@ function migrate(value: unknown): Record<string, unknown> {
   return state;
 }
 
-/** The first schema issue as a ConfigError, its path under `prefix`. */
-function firstIssue(
-  issues: ReadonlyArray<{ message: string; path: PropertyKey[] }>,
-  prefix: string[],
-): ConfigError {
+/** How deep a state may nest: messages → content → tool arguments, with room to spare. */
+export const MAX_STATE_DEPTH = MAX_JSON_DEPTH + 28;
+
+/** A ConfigError when a field of the state nests deeper than {@link MAX_STATE_DEPTH} (checked without recursion). */
+function nestingProblem(value: unknown): ConfigError | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, field] of Object.entries(value)) {
+    if (nestsDeeperThan(field, MAX_STATE_DEPTH - 1)) {
+      return invalid(`nested deeper than ${MAX_STATE_DEPTH} levels`, key);
+    }
+  }
+  return undefined;
+}
+
+/** The first schema issue in `root` as a ConfigError in plain words, its path under `prefix`. */
+function firstIssue(issues: ReadonlyArray<SchemaIssue>, root: unknown, prefix: string[]): ConfigError {
   const issue = issues[0];
-  return invalid(issue?.message ?? "invalid", [...prefix, ...(issue?.path ?? []).map(String)].join("."));
+  const message = issue === undefined ? "invalid" : describeIssue(issue, root);
+  return invalid(message, [...prefix, ...(issue?.path ?? []).map(String)].join("."));
 }
 
 /**
@@ -87,8 +101,11 @@ function firstIssue(
  * ```
  */
 export function parseSessionState(value: unknown): SessionState {
-  const parsed = sessionStateSchema.safeParse(migrate(value));
-  if (!parsed.success) throw firstIssue(parsed.error.issues, []);
+  const tooDeep = nestingProblem(value);
+  if (tooDeep !== undefined) throw tooDeep;
+  const migrated = migrate(value);
+  const parsed = sessionStateSchema.safeParse(migrated);
+  if (!parsed.success) throw firstIssue(parsed.error.issues as SchemaIssue[], migrated, []);
   const state = parsed.data as unknown as SessionState;
   const unpaired = unpairedToolCall(state.messages);
   if (unpaired !== undefined) throw invalid(unpaired.problem, unpaired.path);
@@ -100,8 +117,11 @@ export function parseSessionState(value: unknown): SessionState {
  * every message, and every tool call answered. The ConfigError names the first problem's path.
  */
 export function checkMessages(messages: unknown): ConfigError | undefined {
+  if (nestsDeeperThan(messages, MAX_STATE_DEPTH - 1)) {
+    return invalid(`nested deeper than ${MAX_STATE_DEPTH} levels`, "messages");
+  }
   const parsed = messagesSchema.safeParse(messages);
-  if (!parsed.success) return firstIssue(parsed.error.issues, ["messages"]);
+  if (!parsed.success) return firstIssue(parsed.error.issues as SchemaIssue[], messages, ["messages"]);
   const unpaired = unpairedToolCall(parsed.data as unknown as SessionState["messages"]);
   return unpaired === undefined ? undefined : invalid(unpaired.problem, unpaired.path);
 }

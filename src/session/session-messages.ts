@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { SdkError } from "../errors/sdk-error.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
 import type {
   AssistantMessage,
   JsonObject,
@@ -91,7 +91,7 @@ export interface ResultMessage {
   costUsd?: number;
   turns: number;
   durationMs: number;
-  error?: SdkError;
+  error?: AnySdkError;
 }
 
 /** What `receive` yields. */

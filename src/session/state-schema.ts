@@ -72,6 +72,10 @@ const serializedError = z.object({
   providerCode: z.optional(z.string()),
   path: z.optional(z.string()),
   details: z.optional(json),
+  request: z.optional(z.object({ method: z.string(), url: z.string() })),
+  attempts: z.optional(z.number()),
+  causeCode: z.optional(z.string()),
+  cause: z.optional(json),
 });
 
 const userMessage = z.object({

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { SdkError } from "../errors/sdk-error.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
 import type {
   AssistantContentPart,
   AssistantMessage,
@@ -247,7 +247,7 @@ export class MessageBuilder {
   }
 
   /** Ends the turn with `error`, keeping the partial content, and emits the final `error` event. */
-  fail(error: SdkError): AssistantMessage {
+  fail(error: AnySdkError): AssistantMessage {
     this.#settle();
     this.message.stopReason = error.code === "ABORTED" ? "aborted" : "error";
     this.message.error = error.toJSON();

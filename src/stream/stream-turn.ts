@@ -10,11 +10,14 @@
 
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
 import { describeValue } from "../errors/message-of.ts";
-import { isSdkError, ParseError, type SdkError } from "../errors/sdk-error.ts";
+import { redactError } from "../errors/redact.ts";
+import { type AnySdkError, type FailedRequest, isSdkError, ParseError } from "../errors/sdk-error.ts";
+import { withFields } from "../errors/with-fields.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
 import { readSse } from "../http/read-sse.ts";
 import { type RetryOptions, retryDelay, retryPolicy } from "../http/retry-policy.ts";
+import { safeUrl } from "../http/safe-url.ts";
 import type { CompatOptions, Provider, ProviderConfig } from "../providers/provider.ts";
 import { loadProvider, type ProviderName, resolveModel } from "../providers/registry.ts";
 import type { AssistantMessage, ModelRequest, TurnEvent } from "../types.ts";
@@ -61,6 +64,17 @@ export interface TurnStream extends AsyncIterable<TurnEvent> {
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** The caller's secrets: the key, and the values of headers that carry credentials. */
+function secretsOf(options: TurnOptions): string[] {
+  const secrets = options.apiKey === undefined ? [] : [options.apiKey];
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (/authorization|api-key|token|secret/i.test(name) && typeof value === "string") {
+      secrets.push(value, value.replace(/^Bearer\s+/i, ""));
+    }
+  }
+  return secrets;
+}
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 async function readErrorBody(response: Response): Promise<unknown> {
@@ -91,8 +105,10 @@ async function attempt({ provider, config, request, options, runSignal, builder 
     options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   );
+  let failed: FailedRequest | undefined;
   try {
     const wire = provider.buildRequest(request, config);
+    failed = { method: "POST", url: safeUrl(wire.url) };
     const doFetch = options.fetch ?? globalThis.fetch;
     const response = await doFetch(wire.url, {
       method: "POST",
@@ -108,6 +124,7 @@ async function attempt({ provider, config, request, options, runSignal, builder 
         status: response.status,
         headers: response.headers,
         body,
+        request: failed,
       });
     }
     if (response.body === null) {
@@ -121,7 +138,12 @@ async function attempt({ provider, config, request, options, runSignal, builder 
     );
     handler.end();
   } catch (thrown) {
-    throw classifyThrown(thrown, { provider: provider.id, signal: runSignal, timeout: timer.fired });
+    throw classifyThrown(thrown, {
+      provider: provider.id,
+      signal: runSignal,
+      timeout: timer.fired,
+      request: failed,
+    });
   } finally {
     timer.clear();
     runSignal.removeEventListener("abort", forward);
@@ -163,7 +185,7 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     } catch (error) {
       // No provider could be resolved: the partial message names the model as given.
       return new MessageBuilder("anthropic", describeValue(options.model ?? ""), emit).fail(
-        error as SdkError,
+        error as AnySdkError,
       );
     }
     const { model } = resolved;
@@ -187,6 +209,7 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     if (options.headers !== undefined) config.headers = options.headers;
     if (options.compat !== undefined) config.compat = options.compat;
     const policy = retryPolicy(options.retry);
+    const secrets = secretsOf(options);
     emit({ type: "turn-start", provider: provider.id, model });
 
     for (let attemptNumber = 0; ; attemptNumber++) {
@@ -201,7 +224,14 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
           : classifyThrown(thrown, { provider: provider.id, signal: run.signal });
         const delay =
           builder.hasOutput || run.signal.aborted ? undefined : retryDelay(error, attemptNumber, policy);
-        if (delay === undefined) return builder.fail(error);
+        if (delay === undefined) {
+          // After retries, say how many attempts were made.
+          const tried =
+            attemptNumber > 0
+              ? withFields(error, { attempts: attemptNumber + 1 }, ` (after ${attemptNumber + 1} attempts)`)
+              : error;
+          return builder.fail(redactError(tried, secrets));
+        }
         emit({ type: "retry", attempt: attemptNumber + 1, delayMs: delay, error });
         if (!(await abortableSleep(delay, run.signal)))
           return builder.fail(abortErrorFrom(run.signal, provider.id));

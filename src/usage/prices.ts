@@ -10,6 +10,7 @@
  */
 
 import type { Usage } from "../types.ts";
+import { roundUsd } from "./usage.ts";
 
 /** USD per million tokens. `cacheWrite` defaults to `input`, `cacheRead` to `input`. */
 export interface ModelPrice {
@@ -77,12 +78,12 @@ export function findPrice(model: string, table: PriceTable = DEFAULT_PRICES): Mo
 
 /** The USD cost of `usage` at `price`. */
 export function costOf(usage: Usage, price: ModelPrice): number {
-  const perToken = 1 / 1_000_000;
-  return (
+  // Prices are per million tokens; dividing once, then rounding, keeps the result free of float noise.
+  return roundUsd(
     (usage.input * price.input +
       usage.output * price.output +
       usage.cacheRead * (price.cacheRead ?? price.input) +
-      usage.cacheWrite * (price.cacheWrite ?? price.input)) *
-    perToken
+      usage.cacheWrite * (price.cacheWrite ?? price.input)) /
+      1_000_000,
   );
 }

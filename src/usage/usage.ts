@@ -20,8 +20,17 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cacheWrite: a.cacheWrite + b.cacheWrite,
     reasoning: a.reasoning + b.reasoning,
   };
-  if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = (a.costUsd ?? 0) + (b.costUsd ?? 0);
+  if (a.costUsd !== undefined || b.costUsd !== undefined)
+    sum.costUsd = roundUsd((a.costUsd ?? 0) + (b.costUsd ?? 0));
   return sum;
+}
+
+/**
+ * A dollar amount rounded to a trillionth of a dollar: sums of prices print as people write them
+ * (0.00017, not 0.00016999999999999999) and stay exact far below any real price.
+ */
+export function roundUsd(amount: number): number {
+  return Math.round(amount * 1e12) / 1e12;
 }
 
 /** All tokens the model read and wrote. */

@@ -45,10 +45,33 @@ describe("SdkError", () => {
       provider: "anthropic",
       requestId: "req_1",
       providerCode: "overloaded_error",
+      cause: { name: "Error", message: "inner" },
     });
     const revived = sdkErrorFromJSON(json);
     expect(revived).toBeInstanceOf(ProviderError);
     expect(revived.toJSON()).toEqual(json);
+  });
+
+  it("keeps the cause chain as plain data: names, messages, runtime codes, bounded depth, no cycles", () => {
+    const socket = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
+    const fetchFailed = new TypeError("fetch failed", { cause: socket });
+    const looped: Error & { cause?: unknown } = new Error("loop");
+    looped.cause = looped;
+    let deep: unknown = new Error("bottom");
+    for (let level = 0; level < 10; level++) deep = new Error(`level ${level}`, { cause: deep });
+    const json = (cause: unknown) => new ConfigError("x", { code: "CONFIG_INVALID", cause }).toJSON().cause;
+    expect(json(fetchFailed)).toEqual({
+      name: "TypeError",
+      message: "fetch failed",
+      cause: { name: "Error", message: "connect ECONNREFUSED 127.0.0.1:9", code: "ECONNREFUSED" },
+    });
+    expect(json(looped)).toEqual({ name: "Error", message: "loop" });
+    let depth = 0;
+    for (let node = json(deep); node !== undefined; node = node.cause) depth++;
+    expect(depth).toBe(4);
+    expect(json("a string")).toEqual({ name: "string", message: "a string" });
+    expect(json(Object.create(null))).toMatchObject({ name: "object" });
+    expect(() => JSON.stringify(json(fetchFailed))).not.toThrow();
   });
 
   it("survives structuredClone as JSON (what postMessage carries)", () => {

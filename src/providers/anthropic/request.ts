@@ -14,6 +14,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../types.ts";
+import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
 import { anthropicThinking } from "./thinking.ts";
@@ -145,5 +146,12 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
   };
   if (config.apiKey !== undefined) headers["x-api-key"] = config.apiKey;
   Object.assign(headers, config.headers);
-  return { url: `${config.baseURL.replace(/\/+$/, "")}/v1/messages`, headers, body };
+  // The base URL works with or without its version segment: `https://api.anthropic.com`, `…/v1`, `…/v1/`.
+  const [base = "", query = ""] = config.baseURL.split("?", 2);
+  const unversioned = base.replace(/\/+$/, "").replace(/\/v1$/, "");
+  return {
+    url: endpointUrl(query === "" ? unversioned : `${unversioned}?${query}`, "/v1/messages"),
+    headers,
+    body,
+  };
 }

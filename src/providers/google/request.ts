@@ -20,6 +20,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../types.ts";
+import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 
@@ -103,7 +104,6 @@ export function toGeminiContents(messages: Message[]): JsonObject[] {
 
 /** Builds the HTTP request for one streamed Gemini turn. */
 export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
-  const baseURL = config.baseURL.replace(/\/+$/, "");
   const model = config.model.replace(/^models\//, "");
   const body: JsonObject = { contents: toGeminiContents(request.messages) };
   if (request.systemPrompt) body.systemInstruction = { parts: [{ text: request.systemPrompt }] };
@@ -128,7 +128,9 @@ export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig
   }
   const headers = requestHeaders(config, "x-goog-api-key");
   return {
-    url: `${baseURL}/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
+    url: endpointUrl(config.baseURL, `/models/${encodeURIComponent(model)}:streamGenerateContent`, {
+      alt: "sse",
+    }),
     headers,
     body,
   };

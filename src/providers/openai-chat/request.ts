@@ -15,6 +15,7 @@ import type {
   ThinkingLevel,
   UserMessage,
 } from "../../types.ts";
+import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
@@ -115,5 +116,5 @@ export function buildOpenAIChatRequest(request: ModelRequest, config: ProviderCo
     );
   }
   const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
-  return { url: `${baseURL}/chat/completions`, headers, body };
+  return { url: endpointUrl(config.baseURL, "/chat/completions"), headers, body };
 }

@@ -18,6 +18,7 @@ import type {
   ThinkingLevel,
   UserMessage,
 } from "../../types.ts";
+import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
@@ -117,7 +118,6 @@ export function buildResponsesRequest(request: ModelRequest, config: ProviderCon
       path: "stopSequences",
     });
   }
-  const baseURL = config.baseURL.replace(/\/+$/, "");
   const body: JsonObject = {
     model: config.model,
     input: toResponsesInput(request.messages),
@@ -143,5 +143,5 @@ export function buildResponsesRequest(request: ModelRequest, config: ProviderCon
     );
   }
   const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
-  return { url: `${baseURL}/responses`, headers, body };
+  return { url: endpointUrl(config.baseURL, "/responses"), headers, body };
 }

@@ -1,0 +1,116 @@
+/**
+ * A bad state says what is wrong in words a person can act on (without zod's locale), and a state
+ * nested deep enough to exhaust the stack is refused at the door.
+ */
+import { describe, expect, it } from "vitest";
+import { parseSessionState, runAgent } from "../../src/index.ts";
+import { says, scripted } from "../support/agent.ts";
+
+const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+const base = {
+  version: 1,
+  sessionId: "s",
+  createdAt: 1,
+  updatedAt: 1,
+  provider: "anthropic",
+  model: "m",
+  parameters: {},
+  messages: [],
+  usage,
+  turns: 0,
+  queue: [],
+  metadata: {},
+};
+
+function problem(state: unknown): { path?: string; message: string } {
+  try {
+    parseSessionState(state);
+  } catch (error) {
+    return error as { path?: string; message: string };
+  }
+  throw new Error("expected the state to be refused");
+}
+
+/** `{ a: { a: … } }`, `levels` deep, built without recursion. */
+function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let level = 0; level < levels; level++) value = { a: value };
+  return value;
+}
+
+describe("restore errors read well", () => {
+  it.each([
+    [
+      { messages: [{ id: "1", role: "bot", content: [], timestamp: 1 }] },
+      "messages.0.role",
+      'expected one of user, assistant, tool_result, got "bot"',
+    ],
+    [
+      { messages: [{ id: "1", role: "user", content: [], timestamp: "x" }] },
+      "messages.0.timestamp",
+      'expected a number, got "x"',
+    ],
+    [{ usage: { ...usage, input: -1 } }, "usage.input", "expected a number ≥ 0, got -1"],
+    [
+      { provider: "nope" },
+      "provider",
+      'expected one of anthropic, openai-chat, openai-responses, google, got "nope"',
+    ],
+    [
+      { messages: [{ id: "1", role: "user", content: [{ type: "video" }], timestamp: 1 }] },
+      "messages.0.content.0.type",
+      'expected one of text, image, got "video"',
+    ],
+    [{ turns: undefined }, "turns", "expected a number, got nothing"],
+  ])("%j → %s: %s", (change, path, words) => {
+    const error = problem({ ...base, ...change });
+    expect(error.path).toBe(path);
+    expect(error.message).toBe(`Invalid session state at ${path}: ${words}`);
+    expect(error.message).not.toContain("Invalid input");
+  });
+});
+
+describe("deep nesting", () => {
+  it("10,000 levels of metadata are a ConfigError naming the field, not a RangeError", () => {
+    const error = problem({ ...base, metadata: nested(10_000) });
+    expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path: "metadata" });
+    expect(error.message).toContain("nested deeper than");
+  });
+
+  it("a conversation nested as deep, passed to runAgent, is a ConfigError result", async () => {
+    const { options } = scripted([says("hi")]);
+    const messages = [
+      { id: "1", role: "user", content: [{ type: "text", text: "x", deep: nested(10_000) }], timestamp: 1 },
+    ];
+    const result = await runAgent(options({ messages: messages as never }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatchObject({ _tag: "ConfigError", path: "messages" });
+  });
+
+  it("ordinary nesting (tool arguments 50 levels deep) still restores", () => {
+    const args = nested(50);
+    const state = {
+      ...base,
+      messages: [
+        { id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 1 },
+        {
+          id: "a",
+          role: "assistant",
+          content: [{ type: "tool_call", id: "t", name: "x", args }],
+          timestamp: 1,
+          provider: "anthropic",
+          model: "m",
+          usage,
+          stopReason: "toolUse",
+        },
+        {
+          id: "r",
+          role: "tool_result",
+          content: [{ type: "tool_result", toolCallId: "t", output: "ok", isError: false }],
+          timestamp: 1,
+        },
+      ],
+    };
+    expect(parseSessionState(state).messages).toHaveLength(3);
+  });
+});
