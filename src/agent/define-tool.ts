@@ -9,6 +9,7 @@
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
 import type { InferOutput, StandardIssue, StandardSchema } from "./standard-schema.ts";
+import { toolJsonSchema } from "./tool-json-schema.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -73,19 +74,6 @@ function invalid(message: string, path: string): ConfigError {
   return new ConfigError(message, { code: "CONFIG_INVALID", path });
 }
 
-function schemaOf(definition: SchemaToolDefinition<StandardSchema> | JsonSchemaToolDefinition): JsonObject {
-  if (definition.inputSchema !== undefined) return definition.inputSchema;
-  const converter = "input" in definition ? definition.input["~standard"].jsonSchema : undefined;
-  if (converter === undefined) {
-    throw invalid(
-      `Tool "${definition.name}": its schema cannot convert itself to JSON Schema; pass inputSchema too`,
-      "inputSchema",
-    );
-  }
-  const { $schema: _, ...schema } = converter.input({ target: "draft-2020-12" });
-  return schema as JsonObject;
-}
-
 /** Formats validation issues as one line the model can act on: `city: expected string; days: too big`. */
 export function formatIssues(issues: ReadonlyArray<StandardIssue>): string {
   return issues
@@ -99,8 +87,10 @@ export function formatIssues(issues: ReadonlyArray<StandardIssue>): string {
 }
 
 /**
- * Defines a tool. With `input` (a Standard Schema such as a zod 4 object) the arguments are validated
- * and typed; with `inputSchema` alone they arrive as plain JSON.
+ * Defines a tool. With `input` (a Standard Schema such as a zod ≥ 4.2 object) the arguments are
+ * validated and typed; with `inputSchema` alone they arrive as plain JSON. Throws a ConfigError at
+ * definition time for a missing name, description or execute, or an input that cannot become JSON
+ * Schema (the message says what to do: upgrade zod, pass `inputSchema`, or change the named field).
  *
  * @example
  * ```ts
@@ -119,10 +109,27 @@ export function defineTool(definition: JsonSchemaToolDefinition): Tool<JsonObjec
 export function defineTool(
   definition: SchemaToolDefinition<StandardSchema> | JsonSchemaToolDefinition,
 ): Tool<unknown> {
-  if (!TOOL_NAME.test(definition.name)) {
-    throw invalid(`Tool name "${definition.name}" must match ${TOOL_NAME.source}`, "name");
+  if (typeof definition !== "object" || definition === null) {
+    throw invalid("defineTool needs an object: { name, description, input, execute }", "");
   }
-  const inputSchema = schemaOf(definition);
+  const { name } = definition;
+  if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+    throw invalid(`Tool name ${JSON.stringify(name) ?? "(missing)"} must match ${TOOL_NAME.source}`, "name");
+  }
+  if (typeof definition.description !== "string") {
+    throw invalid(
+      `Tool "${name}" needs a description (a string the model reads to decide when to call it)`,
+      "description",
+    );
+  }
+  if (typeof definition.execute !== "function") {
+    throw invalid(`Tool "${name}" needs an execute function`, "execute");
+  }
+  const inputSchema = toolJsonSchema(
+    name,
+    "input" in definition ? definition.input : undefined,
+    definition.inputSchema,
+  );
   if (inputSchema.type !== "object") {
     throw invalid(`Tool "${definition.name}": the input schema must describe an object`, "inputSchema.type");
   }
