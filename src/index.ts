@@ -54,7 +54,6 @@ export { DEFAULT_HOOK_FAILURE_POLICY, DEFAULT_HOOK_TIMEOUTS } from "./agent/hook
 export type { Err, Ok, Result } from "./agent/result.ts";
 export { runAgent, runAgentStream } from "./agent/run-agent.ts";
 export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from "./agent/standard-schema.ts";
-
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";
 export {
   classifyProviderFailure,
@@ -98,6 +97,20 @@ export { DEFAULT_RETRY } from "./http/retry-policy.ts";
 export type { CompatOptions } from "./providers/provider.ts";
 export type { ProviderName } from "./providers/registry.ts";
 export { resolveModel } from "./providers/registry.ts";
+export type { TryCatchResult } from "./result-helpers.ts";
+export {
+  all,
+  andThen,
+  err,
+  isErr,
+  isOk,
+  map,
+  mapErr,
+  ok,
+  tryCatch,
+  unwrap,
+  unwrapOr,
+} from "./result-helpers.ts";
 export type { AgentSession, SessionSnapshot } from "./session/agent-session.ts";
 export { createAgentSession } from "./session/agent-session.ts";
 export type { CreateSessionOptions, MessageSession } from "./session/create-session.ts";

@@ -18,5 +18,8 @@ export interface Err<T, E> {
   partial: T;
 }
 
-/** Success with a value, or failure with an error and the partial value. Check `ok` first. */
-export type Result<T, E> = Ok<T> | Err<T, E>;
+/**
+ * Success with a value, or failure with an error and the partial value. Check `ok` first. The partial
+ * value's type `P` is the value's own by default (a failed run's partial is an AgentResult too).
+ */
+export type Result<T, E, P = T> = Ok<T> | Err<P, E>;
