@@ -20,6 +20,7 @@ import {
   type AgentRun,
   type AgentSession,
   createAgentSession,
+  isSdkError,
   type Message,
   type SessionState,
 } from "wisp-agent";
@@ -96,6 +97,16 @@ export class SessionRunner extends DurableObject<Env> {
       }
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
+      // A stored state the SDK will not restore, or options it refuses: say so, never a bare 500.
+      if (isSdkError(error) && error._tag === "ConfigError") {
+        const stored = new ApiError(
+          409,
+          "STATE_UNUSABLE",
+          `This session cannot be continued: ${error.message}`,
+          error.path,
+        );
+        return errorResponse(stored);
+      }
       throw error;
     }
   }
