@@ -7,6 +7,7 @@
  */
 
 import { createParser } from "eventsource-parser";
+import { ParseError } from "../errors/sdk-error.ts";
 
 /** One SSE event: its `event:` name (if any) and its joined `data:` lines. */
 export interface SseEvent {
@@ -23,6 +24,12 @@ export interface SseHandlers {
   /** Returns true once the handler needs nothing more; the read then stops and the body is released. */
   isDone?(): boolean;
 }
+
+/**
+ * The most text one event may take (its lines, before it completes): a stream that sends more
+ * without ending an event is refused instead of growing memory until the runtime dies.
+ */
+export const MAX_SSE_EVENT_CHARS = 32 * 1024 * 1024;
 
 /** How long a body may stay open after its last event before it is cancelled. */
 const DRAIN_MS = 1000;
@@ -51,17 +58,24 @@ export class ReadAborted extends Error {
 
 /**
  * Reads `body` to its end, calling `handlers.onEvent` for each event. Resolves when the body ends (or
- * the handler is done), rejects with whatever the read or a handler threw. The reader is always
+ * the handler is done), rejects with whatever the read or a handler threw, or with a ParseError
+ * (`STREAM_MALFORMED`) when one event grows past `maxEventChars`. The reader is always
  * released; on failure the body is cancelled so the connection closes.
  */
 export async function readSse(
   body: ReadableStream<Uint8Array>,
   handlers: SseHandlers,
   signal?: AbortSignal,
+  maxEventChars = MAX_SSE_EVENT_CHARS,
 ): Promise<void> {
   const decoder = new TextDecoder();
+  // Text fed since the last complete event (an upper bound on what the parser holds).
+  let pending = 0;
   const parser = createParser({
-    onEvent: (message) => handlers.onEvent({ event: message.event, data: message.data }),
+    onEvent: (message) => {
+      pending = 0;
+      handlers.onEvent({ event: message.event, data: message.data });
+    },
   });
   const reader = body.getReader();
   let bodyEnded = false;
@@ -79,7 +93,14 @@ export async function readSse(
         break;
       }
       handlers.onChunk?.();
-      parser.feed(decoder.decode(value, { stream: true }));
+      const text = decoder.decode(value, { stream: true });
+      pending += text.length;
+      parser.feed(text);
+      if (pending > maxEventChars) {
+        throw new ParseError(`An SSE event grew past ${maxEventChars} characters without ending`, {
+          code: "STREAM_MALFORMED",
+        });
+      }
       if (handlers.isDone?.()) {
         complete = true;
         return;
