@@ -16,6 +16,7 @@ export interface SchemaIssue {
   minimum?: unknown;
   maximum?: unknown;
   keys?: readonly string[];
+  inclusive?: boolean;
 }
 
 /** The value at `path` in `root`, or undefined. */
@@ -47,9 +48,9 @@ function bound(issue: SchemaIssue, which: "minimum" | "maximum"): string {
   const more = which === "minimum" ? "at least" : "at most";
   if (issue.origin === "string") return `a string of ${more} ${limit} characters`;
   if (issue.origin === "array") return `${more} ${limit} items`;
-  return which === "minimum" && limit === "0"
-    ? "a number ≥ 0"
-    : `a number ${which === "minimum" ? "≥" : "≤"} ${limit}`;
+  const strict = issue.inclusive === false;
+  const sign = which === "minimum" ? (strict ? ">" : "≥") : strict ? "<" : "≤";
+  return `a number ${sign} ${limit}`;
 }
 
 /** What is wrong at the issue's path in `root`, in words: "expected …, got …". */
@@ -57,7 +58,7 @@ export function describeIssue(issue: SchemaIssue, root: unknown): string {
   const got = shown(valueAt(root, issue.path));
   switch (issue.code) {
     case "invalid_type":
-      return `expected ${article(String(issue.expected))}, got ${got}`;
+      return `expected ${article(issue.expected === "int" ? "integer" : String(issue.expected))}, got ${got}`;
     case "invalid_value":
       return `expected one of ${(issue.values ?? []).map(String).join(", ")}, got ${got}`;
     case "invalid_union":
@@ -67,7 +68,9 @@ export function describeIssue(issue: SchemaIssue, root: unknown): string {
     case "too_small":
       return `expected ${bound(issue, "minimum")}, got ${got}`;
     case "too_big":
-      return `expected ${bound(issue, "maximum")}`;
+      return issue.origin === "string"
+        ? `expected ${bound(issue, "maximum")}`
+        : `expected ${bound(issue, "maximum")}, got ${got}`;
     case "unrecognized_keys":
       return `unknown keys ${(issue.keys ?? []).join(", ")}`;
     default:

@@ -133,11 +133,12 @@ export const sessionStateSchema = z.object({
   model: z.string().check(z.minLength(1)),
   systemPrompt: z.optional(text),
   thinking: z.optional(z.enum(["off", "minimal", "low", "medium", "high"])),
+  // What the SDK would refuse to run with is refused here, so an import cannot make a dead session.
   parameters: z.object({
-    maxTokens: z.optional(z.number()),
-    temperature: z.optional(z.number()),
+    maxTokens: z.optional(z.int().check(z.positive())),
+    temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
     stopSequences: z.optional(z.array(z.string())),
-    maxTurns: z.optional(z.number()),
+    maxTurns: z.optional(z.int().check(z.positive())),
   }),
   messages: messagesSchema,
   usage,

@@ -114,3 +114,17 @@ describe("deep nesting", () => {
     expect(parseSessionState(state).messages).toHaveLength(3);
   });
 });
+
+describe("parameters the SDK would refuse", () => {
+  it.each([
+    [{ maxTokens: -1 }, "parameters.maxTokens", "expected a number > 0, got -1"],
+    [{ maxTokens: 0.5 }, "parameters.maxTokens", "expected an integer, got 0.5"],
+    [{ temperature: -3 }, "parameters.temperature", "expected a number ≥ 0, got -3"],
+    [{ temperature: 2.5 }, "parameters.temperature", "expected a number ≤ 2, got 2.5"],
+    [{ maxTurns: 0 }, "parameters.maxTurns", "expected a number > 0, got 0"],
+  ])("%j is refused at restore (an import cannot make a dead session)", (parameters, path, words) => {
+    const error = problem({ ...base, parameters });
+    expect(error.path).toBe(path);
+    expect(error.message).toBe(`Invalid session state at ${path}: ${words}`);
+  });
+});
