@@ -54,6 +54,7 @@ export { DEFAULT_HOOK_FAILURE_POLICY, DEFAULT_HOOK_TIMEOUTS } from "./agent/hook
 export type { Err, Ok, Result } from "./agent/result.ts";
 export { runAgent, runAgentStream } from "./agent/run-agent.ts";
 export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from "./agent/standard-schema.ts";
+export type { AnyTool, ToolsOf, TypedToolCall } from "./agent/typed-tool-call.ts";
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";
 export {
   classifyProviderFailure,
@@ -94,6 +95,14 @@ export {
 } from "./errors/sdk-error.ts";
 export type { RetryOptions } from "./http/retry-policy.ts";
 export { DEFAULT_RETRY } from "./http/retry-policy.ts";
+export type {
+  AnthropicModelId,
+  GeminiModelId,
+  KnownModelName,
+  ModelName,
+  ModelOption,
+  OpenAIModelId,
+} from "./providers/model-name.ts";
 export type { CompatOptions } from "./providers/provider.ts";
 export type { ProviderName } from "./providers/registry.ts";
 export { resolveModel } from "./providers/registry.ts";

@@ -10,31 +10,34 @@ import type {
   Message,
   ProviderId,
   StopReason,
-  ToolCallPart,
   ToolResultPart,
   TurnEvent,
   Usage,
 } from "../types.ts";
 import type { HookEvent, HookFailurePolicy } from "./hooks.ts";
 import type { Result } from "./result.ts";
+import type { AnyTool, TypedToolCall } from "./typed-tool-call.ts";
 
-/** One tool call of a run and how it ended. */
-export interface ToolCallRecord {
+/**
+ * One tool call of a run and how it ended. With typed tools (`T`), narrowing on `toolCall.name` gives
+ * that tool's arguments (see {@link TypedToolCall} for when they are unvalidated).
+ */
+export interface ToolCallRecord<T extends AnyTool = AnyTool> {
   /** The call as executed (after any `preToolUse` change to its input). */
-  toolCall: ToolCallPart;
+  toolCall: TypedToolCall<T>;
   result: ToolResultPart;
   /** The turn (1-based) that asked for it. */
   turn: number;
   durationMs: number;
 }
 
-/** The outcome of a run, complete or partial. Plain JSON. */
-export interface AgentResult {
+/** The outcome of a run, complete or partial. Plain JSON. `T` types its tool calls. */
+export interface AgentResult<T extends AnyTool = AnyTool> {
   /** The text of the last assistant message. */
   text: string;
   /** The whole conversation: the messages given, then everything this run added. */
   messages: Message[];
-  toolCalls: ToolCallRecord[];
+  toolCalls: ToolCallRecord<T>[];
   /** Summed over this run's turns, with cost in USD when the model's price is known. */
   usage: Usage;
   /** `unknown` only when the model option named no known provider. */
@@ -50,23 +53,24 @@ export interface AgentResult {
 }
 
 /** What `runAgent` resolves to: never a throw. A failure carries the partial result. */
-export type AgentRunResult = Result<AgentResult, AnySdkError>;
+export type AgentRunResult<T extends AnyTool = AnyTool> = Result<AgentResult<T>, AnySdkError>;
 
 /**
  * The events of a run, in order: `run-start`; per turn, the turn's own events (`turn-start` …
  * `turn-end` or `error`, see {@link TurnEvent}), then `tool-start` / `tool-result` per tool call;
  * `hook-decision` and `hook-error` where hooks act; `message` whenever a message joins the
  * conversation (the prompt, each assistant message, each batch of tool results, steered prompts);
- * `run-end` last, always.
+ * `run-end` last, always. With typed tools (`T`), `tool-start` and `tool-result` narrow on
+ * `toolCall.name` to that tool's arguments.
  */
-export type AgentEvent =
+export type AgentEvent<T extends AnyTool = AnyTool> =
   | { type: "run-start"; sessionId: string; provider: ProviderId; model: string }
   | Exclude<TurnEvent, { type: "turn-start" }>
   | { type: "turn-start"; turn: number; provider: ProviderId; model: string }
-  | { type: "tool-start"; toolCall: ToolCallPart }
+  | { type: "tool-start"; toolCall: TypedToolCall<T> }
   | {
       type: "tool-result";
-      toolCall: ToolCallPart;
+      toolCall: TypedToolCall<T>;
       result: ToolResultPart;
       durationMs: number;
       error?: AnySdkError;
@@ -74,12 +78,12 @@ export type AgentEvent =
   | { type: "hook-decision"; event: HookEvent; hook: string; decision: JsonObject }
   | { type: "hook-error"; event: HookEvent; hook: string; error: AnySdkError; policy: HookFailurePolicy }
   | { type: "message"; message: Message }
-  | { type: "run-end"; result: AgentRunResult };
+  | { type: "run-end"; result: AgentRunResult<T> };
 
 /** A running agent: iterate it for events (once), await `.result`, or `.abort()` it. */
-export interface AgentRun extends AsyncIterable<AgentEvent> {
+export interface AgentRun<T extends AnyTool = AnyTool> extends AsyncIterable<AgentEvent<T>> {
   /** Resolves when the run ends. Never rejects. */
-  readonly result: Promise<AgentRunResult>;
+  readonly result: Promise<AgentRunResult<T>>;
   /** Aborts the run (idempotent): the turn, the tools and the hooks in flight all get the signal. */
   abort(reason?: unknown): void;
 }

@@ -5,16 +5,22 @@
  * @module
  */
 
+import type { ModelOption } from "../providers/model-name.ts";
 import type { TurnOptions } from "../stream/stream-turn.ts";
 import type { ImagePart, Message, ThinkingLevel, UserContentPart } from "../types.ts";
 import type { Budget } from "./budget.ts";
-import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
+import type { AnyTool } from "./typed-tool-call.ts";
 
-/** Everything that configures runs, apart from their input. Sessions keep this between runs. */
-export interface AgentConfig extends Omit<TurnOptions, "signal" | "onEvent"> {
+/**
+ * Everything that configures runs, apart from their input. Sessions keep this between runs. `T`, the
+ * union of the tools' types, is inferred from `tools` and types the run's tool calls.
+ */
+export interface AgentConfig<T extends AnyTool = AnyTool> extends Omit<TurnOptions, "signal" | "onEvent"> {
+  /** `"provider/model"`: `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, `"google/gemini-2.5-pro"`. */
+  model: ModelOption;
   systemPrompt?: string;
-  tools?: ReadonlyArray<Tool<unknown>>;
+  tools?: ReadonlyArray<T>;
   hooks?: Hooks;
   /** How hard the model thinks: mapped to Anthropic's budget_tokens, OpenAI's reasoning_effort. Default off. */
   thinking?: ThinkingLevel;
@@ -34,7 +40,7 @@ export interface AgentConfig extends Omit<TurnOptions, "signal" | "onEvent"> {
 }
 
 /** The options of {@link runAgent} and {@link runAgentStream}. */
-export interface AgentOptions extends AgentConfig {
+export interface AgentOptions<T extends AnyTool = AnyTool> extends AgentConfig<T> {
   /** The user's message: text, or text and image parts. */
   prompt: string | UserContentPart[];
   /** Images added to the prompt. */

@@ -8,7 +8,7 @@
 
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
-import type { InferOutput, StandardIssue, StandardSchema } from "./standard-schema.ts";
+import type { InferInput, InferOutput, StandardIssue, StandardSchema } from "./standard-schema.ts";
 import { toolJsonSchema } from "./tool-json-schema.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -32,10 +32,11 @@ export type ParsedArgs<Args> = { ok: true; args: Args } | { ok: false; message: 
 
 /**
  * A tool the agent can run. Build one with {@link defineTool}. `Tool<unknown>` accepts every tool,
- * whatever its arguments.
+ * whatever its arguments. `Name` is the tool's name as a literal type and `Input` the arguments as the
+ * model sends them (the schema's input type); with them a run types its tool calls per tool.
  */
-export interface Tool<Args = JsonObject> {
-  readonly name: string;
+export interface Tool<Args = JsonObject, Name extends string = string, Input = Args> {
+  readonly name: Name;
   readonly description: string;
   /** The JSON Schema of the input, as sent to the provider. */
   readonly inputSchema: JsonObject;
@@ -45,17 +46,20 @@ export interface Tool<Args = JsonObject> {
   parseArgs?(args: JsonObject): Promise<ParsedArgs<Args>>;
   /** Runs the tool. A throw becomes an error result the model can read. */
   execute(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  /** Type-level only, never set at run time: the arguments as the model sends them. */
+  readonly "~input"?: Input | undefined;
 }
 
-interface ToolBase {
+interface ToolBase<Name extends string> {
   /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
-  name: string;
+  name: Name;
   description: string;
   timeoutMs?: number;
 }
 
 /** A tool whose input is a Standard Schema (a zod 4 object, for example). */
-export interface SchemaToolDefinition<S extends StandardSchema> extends ToolBase {
+export interface SchemaToolDefinition<S extends StandardSchema, Name extends string = string>
+  extends ToolBase<Name> {
   input: S;
   /** The JSON Schema to send, for schemas that cannot convert themselves (zod/mini: `toJSONSchema(schema)`). */
   inputSchema?: JsonObject;
@@ -63,7 +67,7 @@ export interface SchemaToolDefinition<S extends StandardSchema> extends ToolBase
 }
 
 /** A tool described by a plain JSON Schema; its arguments are not validated. */
-export interface JsonSchemaToolDefinition extends ToolBase {
+export interface JsonSchemaToolDefinition<Name extends string = string> extends ToolBase<Name> {
   inputSchema: JsonObject;
   execute(args: JsonObject, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
@@ -102,10 +106,12 @@ export function formatIssues(issues: ReadonlyArray<StandardIssue>): string {
  * });
  * ```
  */
-export function defineTool<S extends StandardSchema>(
-  definition: SchemaToolDefinition<S>,
-): Tool<InferOutput<S>>;
-export function defineTool(definition: JsonSchemaToolDefinition): Tool<JsonObject>;
+export function defineTool<S extends StandardSchema, Name extends string>(
+  definition: SchemaToolDefinition<S, Name>,
+): Tool<InferOutput<S>, Name, InferInput<S>>;
+export function defineTool<Name extends string>(
+  definition: JsonSchemaToolDefinition<Name>,
+): Tool<JsonObject, Name>;
 export function defineTool(
   definition: SchemaToolDefinition<StandardSchema> | JsonSchemaToolDefinition,
 ): Tool<unknown> {

@@ -16,6 +16,7 @@ import type { AgentOptions } from "./agent-options.ts";
 import { checkPromptInput } from "./check-config.ts";
 import { AGENT_OPTION_KEYS } from "./option-keys.ts";
 import { type RunRequest, startRun } from "./start-run.ts";
+import type { AnyTool } from "./typed-tool-call.ts";
 import { promptContent } from "./user-message.ts";
 
 /** The first problem with options from any caller (plain JavaScript included), before reading them. */
@@ -31,7 +32,7 @@ function checkOptions(options: AgentOptions): ConfigError | undefined {
 function requestOf(options: AgentOptions): RunRequest {
   const problem = checkOptions(options);
   if (problem !== undefined) {
-    const config = { model: "" } as AgentOptions;
+    const config = { model: "" } as unknown as AgentOptions;
     const signal = (options as AgentOptions | null)?.signal;
     return {
       config,
@@ -71,8 +72,9 @@ const ignore = (): void => {};
  * else console.error(result.error.code, result.error.message);
  * ```
  */
-export function runAgent(options: AgentOptions): Promise<AgentRunResult> {
-  return startRun(requestOf(options), ignore, new AbortController());
+export function runAgent<T extends AnyTool = AnyTool>(options: AgentOptions<T>): Promise<AgentRunResult<T>> {
+  // The loop is untyped; the tool calls it records are the tools' own, typed by `T` (see TypedToolCall).
+  return startRun(requestOf(options), ignore, new AbortController()) as Promise<AgentRunResult<T>>;
 }
 
 /** Wraps a run in an event stream: iterate it once; breaking out of the loop aborts the run. */
@@ -103,7 +105,7 @@ export function streamRun(
  * const result = await run.result;
  * ```
  */
-export function runAgentStream(options: AgentOptions): AgentRun {
+export function runAgentStream<T extends AnyTool = AnyTool>(options: AgentOptions<T>): AgentRun<T> {
   const request = requestOf(options);
-  return streamRun((emit, controller) => startRun(request, emit, controller));
+  return streamRun((emit, controller) => startRun(request, emit, controller)) as AgentRun<T>;
 }

@@ -1,8 +1,10 @@
 /**
  * The parts of the Standard Schema spec (standardschema.dev) Wisp reads, declared here so the core
  * needs no schema library at run time. zod 4 (classic and mini), valibot and arktype implement
- * `~standard.validate`; zod 4 classic also implements `~standard.jsonSchema`, the Standard JSON Schema
- * converter, which is how a tool's schema becomes the JSON Schema sent to the provider.
+ * `~standard.validate`; zod 4.2 and later (classic, not mini) also implement `~standard.jsonSchema`,
+ * the Standard JSON Schema converter, which is how a tool's schema becomes the JSON Schema sent to the
+ * provider. zod 4.0 and 4.1 have only the module function `z.toJSONSchema`, zod 3 and valibot none of
+ * their own (`@valibot/to-json-schema` is a separate package).
  *
  * @module
  */
@@ -25,12 +27,15 @@ export interface StandardSchema<Input = unknown, Output = Input> {
     readonly vendor: string;
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-    /** Present on schemas that implement Standard JSON Schema (zod 4 classic does). */
+    /** Present on schemas that implement Standard JSON Schema (zod 4.2 and later, classic). */
     readonly jsonSchema?: {
       readonly input: (options: { readonly target: string }) => Record<string, unknown>;
     };
   };
 }
 
-/** The validated type a schema produces. */
+/** The validated type a schema produces (what `execute` receives). */
 export type InferOutput<S extends StandardSchema> = NonNullable<S["~standard"]["types"]>["output"];
+
+/** The type a schema accepts (what the model sends, before defaults and transforms). */
+export type InferInput<S extends StandardSchema> = NonNullable<S["~standard"]["types"]>["input"];

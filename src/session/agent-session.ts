@@ -11,6 +11,7 @@ import type { AgentConfig } from "../agent/agent-options.ts";
 import { checkPromptInput } from "../agent/check-config.ts";
 import { streamRun } from "../agent/run-agent.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
+import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { AbortError, type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
@@ -41,13 +42,13 @@ export interface SessionSnapshot {
   queued: number;
 }
 
-/** A live agent session. */
-export interface AgentSession extends AsyncDisposable {
+/** A live agent session. `T`, the union of its tools' types, types the tool calls of its runs. */
+export interface AgentSession<T extends AnyTool = AnyTool> extends AsyncDisposable {
   readonly sessionId: string;
   /** Runs a prompt (or steers or queues it, see {@link ChatOptions}). Never throws. */
-  chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult>;
+  chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult<T>>;
   /** The same as `chat`, as a stream of events. */
-  stream(input: string | UserContentPart[], options?: ChatOptions): AgentRun;
+  stream(input: string | UserContentPart[], options?: ChatOptions): AgentRun<T>;
   /** Aborts the run in flight and drops queued prompts. Synchronous and idempotent. */
   abort(reason?: unknown): void;
   /** The session as plain JSON (during a run: up to the last completed turn). */
@@ -365,6 +366,9 @@ function dropped(how: "aborted" | "drained"): AbortError {
  * const again = await createAgentSession({ apiKey, tools, restore: JSON.parse(await kv.get(id)) });
  * ```
  */
+export function createAgentSession<T extends AnyTool = AnyTool>(
+  options: SessionOptions<T>,
+): Promise<AgentSession<T>>;
 export async function createAgentSession(options: SessionOptions): Promise<AgentSession> {
   return openAgentSession(options);
 }

@@ -6,14 +6,19 @@
  */
 
 import type { AgentConfig } from "../agent/agent-options.ts";
+import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
+import type { ModelOption } from "../providers/model-name.ts";
 import type { ImagePart, JsonObject } from "../types.ts";
 import type { SessionState } from "./session-state.ts";
 
-/** The options of {@link createAgentSession}. Everything `runAgent` takes except the prompt. */
-export interface SessionOptions extends Omit<AgentConfig, "model"> {
+/**
+ * The options of {@link createAgentSession}. Everything `runAgent` takes except the prompt. `T`, the
+ * union of the tools' types, is inferred from `tools` and types the session's tool calls.
+ */
+export interface SessionOptions<T extends AnyTool = AnyTool> extends Omit<AgentConfig<T>, "model"> {
   /** Required unless `restore` names it; given with `restore`, it moves the session to this model. */
-  model?: string;
+  model?: ModelOption;
   /** A state from `session.export()` (after any JSON round trip). Validated; invalid is a ConfigError. */
   restore?: SessionState | unknown;
   /** Default: the restored one, or a new random UUID. */
@@ -44,7 +49,7 @@ const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"]
 /** The run configuration: the caller's options over what the restored state remembers. */
 export function sessionConfig(options: SessionOptions, state: SessionState | undefined): AgentConfig {
   const { restore: _, sessionId: __, metadata: ___, ...rest } = options;
-  const model = options.model ?? (state ? `${state.provider}/${state.model}` : undefined);
+  const model = options.model ?? (state ? (`${state.provider}/${state.model}` as const) : undefined);
   if (model === undefined) {
     throw new ConfigError("A session needs a model (or a state to restore)", {
       code: "CONFIG_INVALID",

@@ -5,7 +5,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
-import { ConfigError, defineTool, type Tool, type ToolContext } from "../../src/index.ts";
+import { ConfigError, defineTool, type JsonObject, type Tool, type ToolContext } from "../../src/index.ts";
 
 describe("defineTool", () => {
   it("converts a zod schema with zod's own converter, without $schema", () => {
@@ -36,7 +36,7 @@ describe("defineTool", () => {
         return a + b;
       },
     });
-    expectTypeOf(tool).toEqualTypeOf<Tool<{ a: number; b: number }>>();
+    expectTypeOf(tool).toEqualTypeOf<Tool<{ a: number; b: number }, "add">>();
     const asUnknown: Tool<unknown> = tool;
     expect(asUnknown.name).toBe("add");
   });
@@ -67,7 +67,7 @@ describe("defineTool", () => {
     });
     expect(tool.inputSchema).toBe(schema);
     expect(tool.parseArgs).toBeUndefined();
-    expectTypeOf(tool).toEqualTypeOf<Tool>();
+    expectTypeOf(tool).toEqualTypeOf<Tool<JsonObject, "search">>();
   });
 
   it("asks for inputSchema when the schema cannot convert itself (zod/mini)", () => {

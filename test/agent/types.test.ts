@@ -1,0 +1,122 @@
+/**
+ * The types that help: `model` is `"provider/model"` with known models listed, and a run's tool calls
+ * are typed per tool — narrowing on `name` gives that tool's arguments in `tool-start`, `tool-result`
+ * and `result.value.toolCalls` — while code that names no tool types compiles as before.
+ */
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import {
+  type AgentEvent,
+  type AgentResult,
+  type AgentSession,
+  createAgentSession,
+  defineTool,
+  type JsonObject,
+  type KnownModelName,
+  type ModelName,
+  type ModelOption,
+  runAgent,
+  runAgentStream,
+  type Tool,
+  type ToolCallPart,
+  type TypedToolCall,
+} from "../../src/index.ts";
+import { calls, says, scripted } from "../support/agent.ts";
+
+const weather = defineTool({
+  name: "weather",
+  description: "Weather for a city",
+  input: z.object({ city: z.string(), days: z.number().default(1) }),
+  execute: ({ city, days }) => `${city}: sunny for ${days} days`,
+});
+const search = defineTool({
+  name: "search",
+  description: "Searches",
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+  execute: () => "nothing",
+});
+
+describe("model names", () => {
+  it("accepts any provider/model and lists the known models", () => {
+    expectTypeOf<"anthropic/claude-sonnet-5-5">().toExtend<ModelName>();
+    expectTypeOf<"openai/llama3.2">().toExtend<ModelName>();
+    expectTypeOf<"gemini/gemini-2.5-pro">().toExtend<KnownModelName>();
+    // Known names stay in the union (that is what makes them autocomplete), not folded into the pattern.
+    expectTypeOf<
+      Extract<ModelName, "anthropic/claude-sonnet-5-5">
+    >().toEqualTypeOf<"anthropic/claude-sonnet-5-5">();
+  });
+
+  it("refuses a model without a known provider prefix", () => {
+    expectTypeOf<"claude-sonnet-5-5">().not.toExtend<ModelName>();
+    expectTypeOf<"antropic/claude-sonnet-5-5">().not.toExtend<ModelName>();
+    expectTypeOf<string>().not.toExtend<ModelName>();
+    // The option itself still takes any string (a model read from configuration), checked at run time.
+    expectTypeOf(runAgent).parameter(0).toHaveProperty("model").toEqualTypeOf<ModelOption>();
+    expectTypeOf<Extract<ModelOption, "openai/gpt-5.5">>().toEqualTypeOf<"openai/gpt-5.5">();
+  });
+});
+
+describe("typed tool calls", () => {
+  it("defineTool keeps the tool's name and its input type", () => {
+    expectTypeOf(weather.name).toEqualTypeOf<"weather">();
+    expectTypeOf(weather).toExtend<Tool<unknown>>();
+    expectTypeOf<TypedToolCall<typeof weather>["args"]>().toEqualTypeOf<
+      { city: string; days?: number | undefined } & JsonObject
+    >();
+  });
+
+  it("narrowing on name gives each tool's arguments in events and records", async () => {
+    const { options } = scripted([
+      calls(["weather", { city: "Oslo" }], ["search", { q: "x" }]),
+      says("done"),
+    ]);
+    const run = runAgentStream({ ...options(), tools: [weather, search] });
+    const cities: string[] = [];
+    for await (const event of run) {
+      if (event.type === "tool-start" && event.toolCall.name === "weather") {
+        expectTypeOf(event.toolCall.args.city).toEqualTypeOf<string>();
+        cities.push(event.toolCall.args.city);
+      }
+      if (event.type === "tool-result" && event.toolCall.name === "search") {
+        expectTypeOf(event.toolCall.args).toEqualTypeOf<JsonObject>();
+      }
+    }
+    const result = await run.result;
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const record = result.value.toolCalls[0];
+    if (record?.toolCall.name === "weather") {
+      expectTypeOf(record.toolCall.args.days).toEqualTypeOf<number | undefined>();
+      expect(record.toolCall.args).toEqual({ city: "Oslo" });
+    }
+    expectTypeOf(result.value.toolCalls[0]?.toolCall.name).toEqualTypeOf<"weather" | "search" | undefined>();
+    expect(cities).toEqual(["Oslo"]);
+  });
+
+  it("types runAgent's result and a session's chat and stream by the tools given", async () => {
+    const { options } = scripted([says("hi")]);
+    const result = await runAgent({ ...options(), tools: [weather] });
+    expectTypeOf(result).toExtend<{ ok: true; value: AgentResult<typeof weather> } | { ok: false }>();
+    const { prompt: _, ...config } = options();
+    const session = await createAgentSession({ ...config, tools: [weather, search] });
+    expectTypeOf(session).toEqualTypeOf<AgentSession<typeof weather | typeof search>>();
+    expectTypeOf(session.stream).returns.toExtend<
+      AsyncIterable<AgentEvent<typeof weather | typeof search>>
+    >();
+    await session.close();
+  });
+
+  it("leaves code without typed tools as it was: plain ToolCallParts, assignable both ways", async () => {
+    const { options } = scripted([says("hi")]);
+    const result = await runAgent(options());
+    if (result.ok)
+      expectTypeOf(result.value.toolCalls[0]?.toolCall).toEqualTypeOf<ToolCallPart | undefined>();
+    expectTypeOf<AgentEvent>().toEqualTypeOf<AgentEvent<Tool<unknown>>>();
+    expectTypeOf<AgentResult<typeof weather>>().toExtend<AgentResult>();
+    const untyped: Tool<unknown>[] = [weather, search];
+    const typedAsUnknown = await runAgent({ ...options(), tools: untyped });
+    if (typedAsUnknown.ok)
+      expectTypeOf(typedAsUnknown.value.toolCalls[0]?.toolCall.name).toEqualTypeOf<string | undefined>();
+  });
+});
