@@ -2,13 +2,18 @@
  * Wisp as a user gets it: the tarball `npm pack` makes, installed with zod into a fresh project by
  * the oldest Node `engines` admits (so npm picks the dependency versions that Node gets), then used
  * from that project in Node 20.19, Node 22, Deno and Bun, through `import` and `require`, and
- * type-checked in a DOM-only project with `skipLibCheck: false`.
+ * type-checked in a DOM-only project with `skipLibCheck: false`. Last, the README from top to bottom:
+ * every runnable block, unedited, run in that project against the installed package in Node, Deno
+ * and Bun (the snippet convention of test/docs/snippet-runner.ts: placeholder keys, fetch answered by
+ * the scripted model).
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readBlocks } from "../docs/code-blocks.ts";
+import type { SnippetReport } from "../docs/snippet-runner.ts";
 import { runExample } from "../examples/run-example.ts";
 import { minimumNode } from "../support/minimum-node.ts";
 
@@ -104,6 +109,44 @@ describe("the packed package in a fresh project", () => {
   ])("runs an agent with a zod tool through `import` in %s", async (_name, command, args) => {
     expect(await run(command(), args)).toEqual(AGENT_OUTPUT);
   });
+
+  it.each([
+    ["node 22", () => [process.execPath, "--experimental-strip-types", "--no-warnings"]],
+    ["deno", () => [join(BIN, "deno"), "run", "-A", "--unstable-no-legacy-abort"]],
+    ["bun", () => [join(BIN, "bun")]],
+  ])(
+    "runs every runnable README block, unedited, against the installed package in %s",
+    async (_name, command) => {
+      const blocks = readBlocks(ROOT, [join(ROOT, "README.md")]).filter((block) => block.runnable);
+      expect(blocks.length).toBeGreaterThanOrEqual(6);
+      const files = blocks.map((block, index) => {
+        const file = join(
+          project,
+          `readme-${String(index).padStart(2, "0")}-line-${block.line}.${block.language === "ts" ? "ts" : "mjs"}`,
+        );
+        writeFileSync(file, block.code);
+        return file;
+      });
+      const report = join(project, `readme-${_name.replace(/\W/g, "")}.json`);
+      const [bin, ...flags] = command();
+      const run = await runExample(
+        bin as string,
+        [...flags, join(ROOT, "test/docs/snippet-runner.ts"), report, ...files],
+        120_000,
+        project,
+      );
+      expect(run.code).toBe(0);
+      const reports = JSON.parse(readFileSync(report, "utf8")) as SnippetReport[];
+      const failures = reports
+        .map((entry, index) => ({ line: blocks[index]?.line, error: entry.error, stderr: entry.stderr }))
+        .filter((entry) => entry.error !== undefined || entry.stderr !== "");
+      expect(failures).toEqual([]);
+      expect(reports).toHaveLength(blocks.length);
+      // The quick start ran its tool and got the model's answer: two requests.
+      expect(reports[0]?.requests).toBe(2);
+    },
+    180_000,
+  );
 
   it.each([
     ["node 20.19", () => minimumNode()],
