@@ -139,7 +139,7 @@ export type {
 export type { ChatOptions, DeliveryMode, SessionOptions } from "./session/session-options.ts";
 export type { QueuedPrompt, SessionParameters, SessionState } from "./session/session-state.ts";
 export { SESSION_STATE_VERSION } from "./session/session-state.ts";
-export { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./session/state-schema.ts";
+export { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./state/state-limits.ts";
 export type { TurnOptions, TurnStream } from "./stream/stream-turn.ts";
 export { streamTurn } from "./stream/stream-turn.ts";
 export type {
@@ -167,6 +167,7 @@ export type {
   UserContentPart,
   UserMessage,
 } from "./types.ts";
+export { DEFAULT_PRICES } from "./usage/default-prices.ts";
 export type { ModelPrice, PriceTable } from "./usage/prices.ts";
-export { costOf, DEFAULT_PRICES, findPrice } from "./usage/prices.ts";
+export { costOf, findPrice } from "./usage/prices.ts";
 export { addUsage, emptyUsage, totalTokens } from "./usage/usage.ts";

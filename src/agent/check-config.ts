@@ -5,61 +5,54 @@
  * @module
  */
 
+import { showValue } from "../config/show-value.ts";
 import { describeValue } from "../errors/message-of.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { checkModelParameters, missingApiKey } from "../stream/check-turn.ts";
 import type { ProviderId, UserContentPart } from "../types.ts";
-import { DEFAULT_PRICES, findPrice } from "../usage/prices.ts";
+import { findPrice, type PriceTable } from "../usage/prices.ts";
 import type { AgentConfig } from "./agent-options.ts";
+import { checkTools } from "./check-option-types.ts";
 
 function invalid(message: string, path: string): ConfigError {
   return new ConfigError(message, { code: "CONFIG_INVALID", path });
 }
 
 function positiveInteger(
-  value: number | undefined,
+  value: unknown,
   path: string,
   allowZero = false,
 ): ConfigError | undefined {
   if (value === undefined) return undefined;
-  if (Number.isInteger(value) && (value > 0 || (allowZero && value === 0))) return undefined;
-  return invalid(`${path} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${value}`, path);
+  if (typeof value === "number" && Number.isInteger(value) && (value > 0 || (allowZero && value === 0)))
+    return undefined;
+  return invalid(
+    `${path} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${showValue(value)}`,
+    path,
+  );
 }
 
-function nonNegative(value: number | undefined, path: string): ConfigError | undefined {
+function nonNegative(value: unknown, path: string): ConfigError | undefined {
   if (value === undefined || (typeof value === "number" && value >= 0)) return undefined;
-  return invalid(`${path} must be a number ≥ 0, got ${value}`, path);
-}
-
-function checkTools(config: AgentConfig): ConfigError | undefined {
-  const seen = new Set<string>();
-  for (const [index, tool] of (config.tools ?? []).entries()) {
-    if (
-      typeof tool?.name !== "string" ||
-      typeof tool.execute !== "function" ||
-      typeof tool.inputSchema !== "object"
-    ) {
-      return invalid("Each tool needs a name, an inputSchema and execute (use defineTool)", `tools.${index}`);
-    }
-    if (seen.has(tool.name)) return invalid(`Two tools are named "${tool.name}"`, `tools.${index}.name`);
-    seen.add(tool.name);
-  }
-  return undefined;
+  return invalid(`${path} must be a number ≥ 0, got ${showValue(value)}`, path);
 }
 
 /**
  * Returns the first problem with `config` for `model` (a bare model id) of `provider`, or undefined:
- * tools, limits, model parameters in the provider's range, and an API key where one is needed.
+ * tools, limits and model parameters in the provider's range — everything but the API key, so a
+ * session can be checked when it is created, before it is known whether it will ever send. A
+ * `budget.maxCostUsd` needs the model's price: from `providerPrices` (the provider's own table) or
+ * the caller's `prices`.
  */
-export function checkConfig(
+export function checkSettings(
   config: AgentConfig,
   provider: ProviderId,
   model: string,
+  providerPrices: PriceTable = {},
 ): ConfigError | undefined {
   const problem =
-    checkTools(config) ??
+    checkTools(config.tools) ??
     checkModelParameters(config, provider) ??
-    missingApiKey(config, provider) ??
     positiveInteger(config.maxTurns, "maxTurns") ??
     positiveInteger(config.maxStopBlocks, "maxStopBlocks", true) ??
     positiveInteger(config.toolTimeoutMs, "toolTimeoutMs") ??
@@ -68,7 +61,7 @@ export function checkConfig(
     positiveInteger(config.budget?.maxTurns, "budget.maxTurns");
   if (problem !== undefined) return problem;
   if (config.budget?.maxCostUsd !== undefined) {
-    const prices = config.prices ? { ...DEFAULT_PRICES, ...config.prices } : DEFAULT_PRICES;
+    const prices = config.prices ? { ...providerPrices, ...config.prices } : providerPrices;
     if (findPrice(model, prices) === undefined) {
       return invalid(
         `budget.maxCostUsd needs a price for model "${model}"; add it with the prices option`,
@@ -77,6 +70,19 @@ export function checkConfig(
     }
   }
   return undefined;
+}
+
+/**
+ * {@link checkSettings}, then the API key: a request to a provider's public endpoint needs one, unless
+ * a `baseURL`, credential `headers` or a custom `fetch` is given (see `missingApiKey`).
+ */
+export function checkConfig(
+  config: AgentConfig,
+  provider: ProviderId,
+  model: string,
+  providerPrices: PriceTable = {},
+): ConfigError | undefined {
+  return checkSettings(config, provider, model, providerPrices) ?? missingApiKey(config, provider);
 }
 
 /** A ConfigError when `value` is not a user content part (`{ type: "text", text }` or an image). */

@@ -8,7 +8,6 @@
 
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
-import { checkMessages } from "../session/parse-session-state.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
@@ -54,7 +53,12 @@ function requestOf(options: AgentOptions): RunRequest {
     sessionEnd: true,
     signal: options.signal,
     // Validated as a restored state's would be: a malformed conversation is a ConfigError, not a crash.
-    problem: options.messages === undefined ? undefined : checkMessages(options.messages),
+    // Loaded only when there is a conversation to check: programs that never pass `messages` do not
+    // download the state schema (zod/mini) at all.
+    check:
+      options.messages === undefined
+        ? undefined
+        : () => import("../state/check-messages.ts").then((module) => module.checkMessages(options.messages)),
   };
 }
 

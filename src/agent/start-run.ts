@@ -6,9 +6,10 @@
  * @module
  */
 
+import { notSignalOption } from "../config/option-checks.ts";
 import { classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
-import { resolveModel } from "../providers/registry.ts";
+import { loadProvider, resolveModel } from "../providers/registry.ts";
 import type {
   AssistantMessage,
   Message,
@@ -22,6 +23,7 @@ import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts"
 import type { LoopTally } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
 import { checkConfig, checkPrompt } from "./check-config.ts";
+import { checkOptionTypes } from "./check-option-types.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
 import type { RunContext } from "./run-context.ts";
@@ -47,6 +49,8 @@ export interface RunRequest {
   signal?: AbortSignal | undefined;
   /** A problem the caller found in the request before it started; the run ends with it. */
   problem?: AnySdkError | undefined;
+  /** A check that needs code loaded on demand (the `messages` validator); a problem ends the run. */
+  check?: (() => Promise<AnySdkError | undefined>) | undefined;
 }
 
 /** The text of the last assistant message among `messages`, looking no further back than `from`. */
@@ -95,12 +99,17 @@ async function execute(
   tally: LoopTally,
 ): Promise<LoopEnd> {
   const { config } = request;
-  if (request.problem !== undefined) return { stopReason: "error", error: request.problem };
+  const problem = request.problem ?? (await request.check?.());
+  if (problem !== undefined) return { stopReason: "error", error: problem };
   const resolved = resolveModel(config.model, config.provider);
   identity.provider = resolved.provider;
   identity.model = resolved.model;
-  const problem = checkConfig(config, resolved.provider, resolved.model) ?? checkPrompt(request.content);
-  if (problem !== undefined) return { stopReason: "error", error: problem };
+  // A cost budget needs the model's price, which travels with the provider's code.
+  const prices =
+    config.budget?.maxCostUsd === undefined ? undefined : (await loadProvider(resolved.provider)).prices;
+  const refused =
+    checkConfig(config, resolved.provider, resolved.model, prices) ?? checkPrompt(request.content);
+  if (refused !== undefined) return { stopReason: "error", error: refused };
   run.emit({
     type: "run-start",
     sessionId: run.sessionId,
@@ -121,12 +130,34 @@ async function execute(
   return runPrompt(run, loopSetup(config), tally, [...context, ...request.content], request.promptId);
 }
 
+/**
+ * `request` as it can safely be read: when an option has the wrong type (checked before anything
+ * reads it: `tools` that is no array, a `signal` that is no AbortSignal), a request that only ends
+ * with that ConfigError — no hooks, no tools, no signal listener.
+ */
+function readable(request: RunRequest): RunRequest {
+  if (request.problem !== undefined) return request;
+  const problem = checkOptionTypes(request.config) ?? notSignalOption(request.signal, "signal");
+  if (problem === undefined) return request;
+  const model = typeof request.config.model === "string" ? request.config.model : "";
+  return {
+    config: { model } as AgentConfig,
+    sessionId: typeof request.sessionId === "string" ? request.sessionId : crypto.randomUUID(),
+    messages: request.messages,
+    content: [],
+    sessionStart: false,
+    sessionEnd: false,
+    problem,
+  };
+}
+
 /** Runs `request` to its end: returns its Result and emits its events through `emit`. Never rejects. */
 export function startRun(
-  request: RunRequest,
+  unchecked: RunRequest,
   emit: (event: AgentEvent) => void,
   controller: AbortController,
 ): Promise<AgentRunResult> {
+  const request = readable(unchecked);
   const { config, signal: userSignal } = request;
   const forward = (): void => controller.abort(userSignal?.reason);
   if (userSignal?.aborted) controller.abort(userSignal.reason);

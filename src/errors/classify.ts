@@ -7,7 +7,12 @@
  */
 
 import { messageOf } from "./message-of.ts";
-import { innermostMessage, isNetworkFailure, networkFailureCode } from "./network-failure.ts";
+import {
+  innermostMessage,
+  isNetworkFailure,
+  isPermanentNetworkFailure,
+  networkFailureCode,
+} from "./network-failure.ts";
 import { parseRetryDelay } from "./retry-delay.ts";
 import {
   AbortError,
@@ -293,9 +298,12 @@ export function classifyThrown(error: unknown, context: ThrownContext): AnySdkEr
     const causeCode = networkFailureCode(error);
     const target =
       context.request === undefined ? "the provider" : `${context.request.url} (${context.request.method})`;
-    return new RequestError(`Could not reach ${target}: ${innermostMessage(error) || messageOf(error)}`, {
+    const permanent = isPermanentNetworkFailure(error);
+    const reason = innermostMessage(error) || messageOf(error);
+    const hint = permanent ? " (fetch never connects to this port)" : "";
+    return new RequestError(`Could not reach ${target}: ${reason}${hint}`, {
       code: "NETWORK",
-      retryable: true,
+      retryable: !permanent,
       provider: context.provider,
       ...request,
       ...(causeCode === undefined ? {} : { causeCode }),
@@ -304,10 +312,11 @@ export function classifyThrown(error: unknown, context: ThrownContext): AnySdkEr
   }
   const message = messageOf(error);
   const code = codeFromMessage(message) ?? "UNKNOWN";
-  return new RequestError(message || "Request failed", {
+  return new RequestError((message || "Request failed") + where, {
     code,
     retryable: isRetryableCode(code),
     provider: context.provider,
+    ...request,
     cause: error,
   });
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { messageOf } from "./message-of.ts";
+
 /** Exact messages of network failures, by runtime. */
 const NETWORK_MESSAGES = new Set([
   "fetch failed", // Node (undici), before headers
@@ -87,12 +89,30 @@ export function networkFailureCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The most specific message in the cause chain: `connect ECONNREFUSED 127.0.0.1:9` rather than `fetch failed`. */
+/**
+ * The text of one error in a cause chain: its message, or for an `AggregateError` with none (Node's
+ * "happy eyeballs" tries IPv6 and IPv4 and reports both) the messages it aggregates.
+ */
+function ownMessage(error: Error): string {
+  const { message, errors } = error as Error & { errors?: unknown };
+  return message || (Array.isArray(errors) ? errors.map(messageOf).filter(Boolean).join("; ") : "");
+}
+
+/** The most specific message in the cause chain: `connect ECONNREFUSED 127.0.0.1:8080` rather than `fetch failed`. */
 export function innermostMessage(error: unknown): string {
   let message = "";
   for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    if (typeof current.message === "string" && current.message !== "") message = current.message;
+    const own = ownMessage(current);
+    if (own !== "") message = own;
     current = current.cause;
   }
   return message;
+}
+
+/**
+ * True when the failure can only repeat: the fetch standard blocks some ports outright (undici says
+ * `bad port`, e.g. for port 9 or 25), so another attempt would fail the same way.
+ */
+export function isPermanentNetworkFailure(error: unknown): boolean {
+  return innermostMessage(error) === "bad port";
 }

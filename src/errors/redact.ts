@@ -11,9 +11,8 @@ import { type AnySdkError, type SerializedCause, sdkErrorFromJSON } from "./sdk-
 
 /** Shapes of provider keys and URL credentials, redacted even when the caller's key is unknown. */
 const SECRET_SHAPES = [
-  /sk-ant-[A-Za-z0-9_-]{8,}/g,
-  /sk-[A-Za-z0-9_-]{16,}/g,
-  /AIza[0-9A-Za-z_-]{20,}/g,
+  // Anthropic (`sk-ant-…`), OpenAI and compatible (`sk-…`), Google (`AIza…`), not inside a longer word.
+  /(?<![A-Za-z0-9])(?:sk-ant-[\w-]{8,}|sk-[\w-]{16,}|AIza[\w-]{20,})/g,
   /(?<=\/\/)[^/\s:@]+:[^/\s@]+(?=@)/g,
 ];
 
@@ -33,13 +32,25 @@ function redactCause(cause: SerializedCause, secrets: readonly string[]): Serial
   return clean;
 }
 
-/** `error`, or a copy of it whose message and cause chain hold no secret. */
+/** `error`, or a copy of it whose message, request URL and cause chain hold no secret. */
 export function redactError(error: AnySdkError, secrets: readonly string[]): AnySdkError {
   const json = error.toJSON();
   const message = redactText(json.message, secrets);
   const cause = json.cause === undefined ? undefined : redactCause(json.cause, secrets);
-  if (message === json.message && JSON.stringify(cause) === JSON.stringify(json.cause)) return error;
-  const clean = sdkErrorFromJSON({ ...json, message, ...(cause === undefined ? {} : { cause }) });
+  const request =
+    json.request === undefined ? undefined : { ...json.request, url: redactText(json.request.url, secrets) };
+  if (
+    message === json.message &&
+    request?.url === json.request?.url &&
+    JSON.stringify(cause) === JSON.stringify(json.cause)
+  )
+    return error;
+  const clean = sdkErrorFromJSON({
+    ...json,
+    message,
+    ...(cause === undefined ? {} : { cause }),
+    ...(request === undefined ? {} : { request }),
+  });
   if (error.stack !== undefined) clean.stack = redactText(error.stack, secrets);
   return clean;
 }

@@ -132,7 +132,7 @@ export interface SdkErrorFields {
   cause?: unknown;
 }
 
-/** The JSON form of an SdkError: what `toJSON()` returns and `SdkError.fromJSON()` reads. */
+/** The JSON form of an SdkError: what `toJSON()` returns and `sdkErrorFromJSON()` reads. */
 export interface SerializedSdkError {
   _tag: ErrorTag;
   name: string;
@@ -154,11 +154,19 @@ export interface SerializedSdkError {
 }
 
 /** How many levels of `cause` `toJSON()` keeps. */
-const MAX_CAUSE_DEPTH = 4;
+export const MAX_CAUSE_DEPTH = 4;
 
-/** The cause chain of `value` as plain data, or undefined when there is none. */
-export function serializeCause(value: unknown, depth = 0): SerializedCause | undefined {
-  if (value === undefined || depth >= MAX_CAUSE_DEPTH) return undefined;
+/**
+ * The cause chain of `value` as plain data, or undefined when there is none. At most
+ * {@link MAX_CAUSE_DEPTH} levels; a cause met again (a cycle) ends the chain.
+ */
+export function serializeCause(
+  value: unknown,
+  depth = 0,
+  seen: Set<unknown> = new Set(),
+): SerializedCause | undefined {
+  if (value === undefined || depth >= MAX_CAUSE_DEPTH || seen.has(value)) return undefined;
+  seen.add(value);
   let name = typeof value;
   let message: string;
   let code: unknown;
@@ -183,12 +191,26 @@ export function serializeCause(value: unknown, depth = 0): SerializedCause | und
   }
   const serialized: SerializedCause = { name, message: message.slice(0, 1000) };
   if (typeof code === "string") serialized.code = code;
-  const nested = next === value ? undefined : serializeCause(next, depth + 1);
+  const nested = serializeCause(next, depth + 1, seen);
   if (nested !== undefined) serialized.cause = nested;
   return serialized;
 }
 
 const MARKER = Symbol.for("wisp.sdk-error");
+
+/** The fields an SdkError carries only when known, in the order `toJSON()` writes them. */
+const OPTIONAL_FIELDS = [
+  "status",
+  "retryAfterMs",
+  "provider",
+  "requestId",
+  "providerCode",
+  "path",
+  "details",
+  "request",
+  "attempts",
+  "causeCode",
+] as const;
 
 /**
  * The base of every Wisp error. Use {@link isSdkError} rather than `instanceof` when two copies of
@@ -214,16 +236,9 @@ export abstract class SdkError extends Error {
     Object.defineProperty(this, MARKER, { value: true });
     this.code = fields.code;
     this.retryable = fields.retryable ?? false;
-    if (fields.status !== undefined) this.status = fields.status;
-    if (fields.retryAfterMs !== undefined) this.retryAfterMs = fields.retryAfterMs;
-    if (fields.provider !== undefined) this.provider = fields.provider;
-    if (fields.requestId !== undefined) this.requestId = fields.requestId;
-    if (fields.providerCode !== undefined) this.providerCode = fields.providerCode;
-    if (fields.path !== undefined) this.path = fields.path;
-    if (fields.details !== undefined) this.details = fields.details;
-    if (fields.request !== undefined) this.request = fields.request;
-    if (fields.attempts !== undefined) this.attempts = fields.attempts;
-    if (fields.causeCode !== undefined) this.causeCode = fields.causeCode;
+    for (const key of OPTIONAL_FIELDS) {
+      if (fields[key] !== undefined) (this as Record<string, unknown>)[key] = fields[key];
+    }
   }
 
   /** A plain-JSON copy that survives `JSON.stringify` and `postMessage`. */
@@ -235,16 +250,10 @@ export abstract class SdkError extends Error {
       message: this.message,
       retryable: this.retryable,
     };
-    if (this.status !== undefined) json.status = this.status;
-    if (this.retryAfterMs !== undefined) json.retryAfterMs = this.retryAfterMs;
-    if (this.provider !== undefined) json.provider = this.provider;
-    if (this.requestId !== undefined) json.requestId = this.requestId;
-    if (this.providerCode !== undefined) json.providerCode = this.providerCode;
-    if (this.path !== undefined) json.path = this.path;
-    if (this.details !== undefined) json.details = this.details;
+    for (const key of OPTIONAL_FIELDS) {
+      if (this[key] !== undefined) (json as unknown as Record<string, unknown>)[key] = this[key];
+    }
     if (this.request !== undefined) json.request = { ...this.request };
-    if (this.attempts !== undefined) json.attempts = this.attempts;
-    if (this.causeCode !== undefined) json.causeCode = this.causeCode;
     const cause = serializeCause(this.cause);
     if (cause !== undefined) json.cause = cause;
     return json;

@@ -9,6 +9,7 @@
 import type { SseEvent } from "../http/read-sse.ts";
 import type { MessageBuilder } from "../stream/message-builder.ts";
 import type { JsonObject, ModelRequest, ProviderId } from "../types.ts";
+import type { PriceTable } from "../usage/prices.ts";
 
 /** Switches for servers that speak a wire format with deviations (OpenAI-compatible servers). */
 export interface CompatOptions {
@@ -48,6 +49,8 @@ export interface StreamHandler {
 export interface Provider {
   id: ProviderId;
   defaultBaseURL: string;
+  /** List prices of this provider's models (the caller's `prices` extend and override them). */
+  prices: PriceTable;
   buildRequest(request: ModelRequest, config: ProviderConfig): WireRequest;
   createStreamHandler(builder: MessageBuilder): StreamHandler;
 }

@@ -16,6 +16,7 @@ import { promptContent, userMessage } from "../agent/user-message.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { AbortError, type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
 import { resolveModel } from "../providers/registry.ts";
+import { sendablePrefix } from "../state/tool-call-pairs.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserContentPart, UserMessage } from "../types.ts";
@@ -26,7 +27,6 @@ import { parseSessionState } from "./parse-session-state.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
 import { sessionConfig } from "./session-options.ts";
 import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
-import { sendablePrefix } from "./tool-call-pairs.ts";
 
 /** A cheap look at a session, without copying its conversation. */
 export interface SessionSnapshot {

@@ -6,12 +6,13 @@
  * @module
  */
 
-import { ConfigError } from "../errors/sdk-error.ts";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
-import { describeIssue, type SchemaIssue } from "./describe-issue.ts";
+import type { ConfigError } from "../errors/sdk-error.ts";
+import { firstIssue, invalidState as invalid, MAX_STATE_DEPTH } from "../state/check-messages.ts";
+import type { SchemaIssue } from "../state/describe-issue.ts";
+import { sessionStateSchema } from "../state/state-schema.ts";
+import { unpairedToolCall } from "../state/tool-call-pairs.ts";
+import { nestsDeeperThan } from "../stream/storable-values.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
-import { messagesSchema, sessionStateSchema } from "./state-schema.ts";
-import { unpairedToolCall } from "./tool-call-pairs.ts";
 
 type Migration = (state: Record<string, unknown>) => Record<string, unknown>;
 
@@ -36,13 +37,6 @@ export const MIGRATIONS: Record<number, Migration> = {
   },
 };
 
-function invalid(message: string, path: string): ConfigError {
-  return new ConfigError(`Invalid session state at ${path || "(root)"}: ${message}`, {
-    code: "CONFIG_INVALID",
-    path,
-  });
-}
-
 function migrate(value: unknown): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalid("expected an object", "");
@@ -65,9 +59,6 @@ function migrate(value: unknown): Record<string, unknown> {
   return state;
 }
 
-/** How deep a state may nest: messages → content → tool arguments, with room to spare. */
-export const MAX_STATE_DEPTH = MAX_JSON_DEPTH + 28;
-
 /** A ConfigError when a field of the state nests deeper than {@link MAX_STATE_DEPTH} (checked without recursion). */
 function nestingProblem(value: unknown): ConfigError | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -77,13 +68,6 @@ function nestingProblem(value: unknown): ConfigError | undefined {
     }
   }
   return undefined;
-}
-
-/** The first schema issue in `root` as a ConfigError in plain words, its path under `prefix`. */
-function firstIssue(issues: ReadonlyArray<SchemaIssue>, root: unknown, prefix: string[]): ConfigError {
-  const issue = issues[0];
-  const message = issue === undefined ? "invalid" : describeIssue(issue, root);
-  return invalid(message, [...prefix, ...(issue?.path ?? []).map(String)].join("."));
 }
 
 /**
@@ -110,18 +94,4 @@ export function parseSessionState(value: unknown): SessionState {
   const unpaired = unpairedToolCall(state.messages);
   if (unpaired !== undefined) throw invalid(unpaired.problem, unpaired.path);
   return state;
-}
-
-/**
- * Checks a conversation given from outside (`runAgent`'s `messages`) as a restore would: the shape of
- * every message, and every tool call answered. The ConfigError names the first problem's path.
- */
-export function checkMessages(messages: unknown): ConfigError | undefined {
-  if (nestsDeeperThan(messages, MAX_STATE_DEPTH - 1)) {
-    return invalid(`nested deeper than ${MAX_STATE_DEPTH} levels`, "messages");
-  }
-  const parsed = messagesSchema.safeParse(messages);
-  if (!parsed.success) return firstIssue(parsed.error.issues as SchemaIssue[], messages, ["messages"]);
-  const unpaired = unpairedToolCall(parsed.data as unknown as SessionState["messages"]);
-  return unpaired === undefined ? undefined : invalid(unpaired.problem, unpaired.path);
 }

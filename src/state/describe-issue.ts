@@ -17,6 +17,8 @@ export interface SchemaIssue {
   maximum?: unknown;
   keys?: readonly string[];
   inclusive?: boolean;
+  /** The words of a custom check (`z.refine(…, "a non-negative integer")`). */
+  message?: string;
 }
 
 /** The value at `path` in `root`, or undefined. */
@@ -39,6 +41,16 @@ function shown(value: unknown): string {
   return typeof value === "number" || typeof value === "boolean" ? String(value) : typeof value;
 }
 
+/** zod's names for expected types, where people say it differently. */
+const EXPECTED_NAMES: Record<string, string> = { int: "integer", record: "object" };
+
+/** The JSON type of a value, as a message names it: `string`, `array`, `null`, `nothing` when missing. */
+function typeName(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  return Array.isArray(value) ? "array" : typeof value;
+}
+
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
@@ -57,10 +69,20 @@ function bound(issue: SchemaIssue, which: "minimum" | "maximum"): string {
 export function describeIssue(issue: SchemaIssue, root: unknown): string {
   const got = shown(valueAt(root, issue.path));
   switch (issue.code) {
-    case "invalid_type":
-      return `expected ${article(issue.expected === "int" ? "integer" : String(issue.expected))}, got ${got}`;
-    case "invalid_value":
-      return `expected one of ${(issue.values ?? []).map(String).join(", ")}, got ${got}`;
+    case "invalid_type": {
+      const expected = EXPECTED_NAMES[String(issue.expected)] ?? String(issue.expected);
+      const value = valueAt(root, issue.path);
+      // The wrong type is named (`got string`); a number that is not an integer is shown (`got 0.5`).
+      const received = typeof value === "number" ? shown(value) : typeName(value);
+      return `expected ${article(expected)}, got ${received}`;
+    }
+    case "custom":
+      // Wisp's own checks carry their words in the message (never zod's locale).
+      return `expected ${issue.message ?? "a valid value"}, got ${got}`;
+    case "invalid_value": {
+      const values = (issue.values ?? []).map((value) => (typeof value === "string" ? value : shown(value)));
+      return `expected ${values.length === 1 ? values[0] : `one of ${values.join(", ")}`}, got ${got}`;
+    }
     case "invalid_union":
       return issue.options !== undefined
         ? `expected one of ${issue.options.map(String).join(", ")}, got ${got}`

@@ -6,15 +6,16 @@
  */
 
 import * as z from "zod/mini";
-
-/** Most messages a restored session may hold. */
-export const MAX_STATE_MESSAGES = 100_000;
-/** Longest string (text, thinking, image data, tool output) a restored session may hold. */
-export const MAX_STATE_STRING = 20_000_000;
+import { MAX_ID_LENGTH } from "../stream/storable-values.ts";
+import { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./state-limits.ts";
 
 const text = z.string().check(z.maxLength(MAX_STATE_STRING));
-const id = z.string().check(z.minLength(1), z.maxLength(1000));
-const count = z.number().check(z.gte(0));
+const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_LENGTH));
+/** A token count or turn count: what Wisp stores is always a non-negative safe integer. */
+const count = z
+  .number()
+  .check(z.refine((value) => Number.isSafeInteger(value) && value >= 0, "a non-negative integer"));
+const dollars = z.number().check(z.gte(0));
 const time = z.number().check(z.gte(0));
 const json = z.record(z.string(), z.unknown());
 const providerId = z.enum(["anthropic", "openai-chat", "openai-responses", "google"]);
@@ -25,7 +26,7 @@ const usage = z.object({
   cacheRead: count,
   cacheWrite: count,
   reasoning: count,
-  costUsd: z.optional(count),
+  costUsd: z.optional(dollars),
 });
 
 const textPart = z.object({

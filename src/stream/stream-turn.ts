@@ -21,7 +21,7 @@ import { safeUrl } from "../http/safe-url.ts";
 import type { CompatOptions, Provider, ProviderConfig } from "../providers/provider.ts";
 import { loadProvider, type ProviderName, resolveModel } from "../providers/registry.ts";
 import type { AssistantMessage, ModelRequest, TurnEvent } from "../types.ts";
-import { DEFAULT_PRICES, findPrice, type PriceTable } from "../usage/prices.ts";
+import { findPrice, type PriceTable } from "../usage/prices.ts";
 import { checkModelParameters, checkTurnInput, missingApiKey } from "./check-turn.ts";
 import { EventQueue } from "./event-queue.ts";
 import { MessageBuilder } from "./message-builder.ts";
@@ -31,7 +31,8 @@ export interface TurnOptions {
   /** `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, or a bare model id with `provider`. */
   model: string;
   provider?: ProviderName;
-  apiKey?: string;
+  /** The provider key; `undefined` (an unset `process.env` variable) is the same as leaving it out. */
+  apiKey?: string | undefined;
   /** Defaults to the provider's public endpoint. For OpenAI-compatible servers include `/v1`. */
   baseURL?: string;
   /** Extra request headers (they override Wisp's own). */
@@ -202,7 +203,7 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     }
     const price = findPrice(
       model,
-      options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES,
+      options.prices ? { ...provider.prices, ...options.prices } : provider.prices,
     );
     const config: ProviderConfig = { model, baseURL: options.baseURL ?? provider.defaultBaseURL };
     if (options.apiKey !== undefined) config.apiKey = options.apiKey;
@@ -228,11 +229,16 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
           // After retries, say how many attempts were made.
           const tried =
             attemptNumber > 0
-              ? withFields(error, { attempts: attemptNumber + 1 }, ` (after ${attemptNumber + 1} attempts)`)
+              ? withFields(error, { attempts: attemptNumber + 1 }, ` — after ${attemptNumber + 1} attempts`)
               : error;
           return builder.fail(redactError(tried, secrets));
         }
-        emit({ type: "retry", attempt: attemptNumber + 1, delayMs: delay, error });
+        emit({
+          type: "retry",
+          attempt: attemptNumber + 1,
+          delayMs: delay,
+          error: redactError(error, secrets),
+        });
         if (!(await abortableSleep(delay, run.signal)))
           return builder.fail(abortErrorFrom(run.signal, provider.id));
       }

@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { safeUrl } from "../../src/http/safe-url.ts";
-import { runAgent, streamTurn } from "../../src/index.ts";
+import { classifyThrown, runAgent, streamTurn, type TurnEvent } from "../../src/index.ts";
 
 const hello = [
   { id: "u", role: "user" as const, content: [{ type: "text" as const, text: "hi" }], timestamp: 0 },
@@ -58,7 +58,7 @@ describe("a network failure", () => {
       request: { method: "POST", url: `http://127.0.0.1:${port}/v1/chat/completions?api_key=[redacted]` },
     });
     expect(error.message).toBe(
-      `Could not reach http://127.0.0.1:${port}/v1/chat/completions?api_key=[redacted] (POST): connect ECONNREFUSED 127.0.0.1:${port} (after 3 attempts)`,
+      `Could not reach http://127.0.0.1:${port}/v1/chat/completions?api_key=[redacted] (POST): connect ECONNREFUSED 127.0.0.1:${port} — after 3 attempts`,
     );
     expect(JSON.stringify(error.toJSON())).not.toContain("sk-secret");
     expect(error.toJSON().cause).toMatchObject({ message: "fetch failed", cause: { code: "ECONNREFUSED" } });
@@ -84,6 +84,102 @@ describe("a network failure", () => {
       /^Could not reach http:\/\/wisp-no-such-host\.invalid\/v1\/messages \(POST\): .*ENOTFOUND/,
     );
     expect(message.error).not.toHaveProperty("attempts"); // one attempt: nothing to count
+  });
+
+  it("a port fetch refuses outright (port 9) is not retried, and the message says why", async () => {
+    const result = await runAgent({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      baseURL: "http://127.0.0.1:9",
+      prompt: "hi",
+      retry: fast,
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toMatchObject({ code: "NETWORK", retryable: false });
+    expect(result.error.attempts).toBeUndefined();
+    expect(result.error.message).toBe(
+      "Could not reach http://127.0.0.1:9/v1/messages (POST): bad port (fetch never connects to this port)",
+    );
+  });
+
+  it("takes key-shaped text and the caller's own key out of the URL it names, wherever they sit", async () => {
+    const port = await closedPort();
+    const key = "gateway-key-0123456789";
+    const turn = streamTurn(
+      { messages: hello },
+      {
+        model: "openai/gpt-5",
+        apiKey: key,
+        baseURL: `http://127.0.0.1:${port}/sk-proj-abcdefghijklmnopqrstuv/v1?route=${key}`,
+        retry: { maxRetries: 0 },
+      },
+    );
+    const { error } = await turn.message;
+    const url = `http://127.0.0.1:${port}/[redacted]/v1/chat/completions?route=[redacted]`;
+    expect(error?.request).toEqual({ method: "POST", url });
+    expect(error?.message.startsWith(`Could not reach ${url} (POST): `)).toBe(true);
+    const json = JSON.stringify(error);
+    for (const secret of [key, "sk-proj-abcdefghijklmnopqrstuv"]) expect(json).not.toContain(secret);
+  });
+
+  it("names every address Node tried when it reports them together (an AggregateError without a message)", () => {
+    const both = Object.assign(
+      new AggregateError(
+        [new Error("connect ECONNREFUSED ::1:8080"), new Error("connect ECONNREFUSED 127.0.0.1:8080")],
+        "",
+      ),
+      { code: "ECONNREFUSED" },
+    );
+    const error = classifyThrown(new TypeError("fetch failed", { cause: both }), {
+      provider: "openai-chat",
+      request: { method: "POST", url: "http://localhost:8080/v1/chat/completions" },
+    });
+    expect(error).toMatchObject({ code: "NETWORK", retryable: true, causeCode: "ECONNREFUSED" });
+    expect(error.message).toBe(
+      "Could not reach http://localhost:8080/v1/chat/completions (POST): connect ECONNREFUSED ::1:8080; connect ECONNREFUSED 127.0.0.1:8080",
+    );
+  });
+
+  it("an unrecognized failure of the request still names the request", () => {
+    const request = { method: "POST", url: "https://api.example.test/v1/messages" };
+    const error = classifyThrown(new Error("something odd"), { provider: "anthropic", request });
+    expect(error).toMatchObject({ code: "UNKNOWN", request });
+    expect(error.message).toBe("something odd (POST https://api.example.test/v1/messages)");
+  });
+});
+
+describe("a failure that is retried", () => {
+  it("reaches retry events with its secrets taken out, as it reaches the final error", async () => {
+    const key = "my-local-gateway-key-42";
+    const server = await answering(429, {
+      error: { message: `Rate limit reached for key ${key}.`, type: "rate_limit_error" },
+    });
+    try {
+      const events: TurnEvent[] = [];
+      const message = await streamTurn(
+        { messages: hello },
+        {
+          model: "openai/gpt-5",
+          apiKey: key,
+          baseURL: `${server.url}/v1`,
+          retry: fast,
+          onEvent: (event) => events.push(event),
+        },
+      ).message;
+      const retries = events.filter((event) => event.type === "retry");
+      expect(retries).toHaveLength(2);
+      for (const event of retries) expect(event.error.message).toBe("Rate limit reached for key [redacted].");
+      expect(message.error).toMatchObject({
+        code: "RATE_LIMITED",
+        attempts: 3,
+        message: "Rate limit reached for key [redacted]. — after 3 attempts",
+        request: { method: "POST", url: `${server.url}/v1/chat/completions` },
+      });
+      expect(JSON.stringify(events)).not.toContain(key);
+    } finally {
+      await server.close();
+    }
   });
 });
 

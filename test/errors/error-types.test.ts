@@ -6,9 +6,16 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type AnySdkError,
+  type BudgetErrorCode,
   type ConfigErrorCode,
+  type ErrorCode,
+  type HookErrorCode,
+  isSdkError,
+  type ParseErrorCode,
   type ProviderErrorCode,
+  type RequestErrorCode,
   runAgent,
+  sdkErrorFromJSON,
   type ToolErrorCode,
 } from "../../src/index.ts";
 
@@ -68,8 +75,8 @@ function incomplete(error: AnySdkError): string {
     case "SESSION_BUSY":
       return "handled";
     default: {
-      // @ts-expect-error SESSION_CLOSED is not handled, so error.code is not never here
-      const unreachable: never = error.code;
+      // @ts-expect-error SESSION_CLOSED is not handled, so the error is not narrowed to never here
+      const unreachable: never = error;
       return unreachable;
     }
   }
@@ -87,5 +94,73 @@ describe("error types", () => {
     if (result.error._tag === "ToolError") expectTypeOf(result.error.code).toEqualTypeOf<ToolErrorCode>();
     expect(advice(result.error)).toBe("fix provider");
     expect(incomplete(result.error)).toBe("handled");
+  });
+});
+
+/** Every RequestError code handled: what a transport failure can be, exhaustively. */
+function transportAdvice(error: AnySdkError): string {
+  if (error._tag !== "RequestError") return "";
+  switch (error.code) {
+    case "NETWORK":
+      return `check ${error.request?.url ?? "the connection"} (${error.causeCode ?? "no code"})`;
+    case "TIMEOUT":
+    case "OVERLOADED":
+    case "RATE_LIMITED":
+      return "retry later";
+    case "CONTEXT_LENGTH":
+    case "UNKNOWN":
+      return "read the message";
+    default: {
+      const unreachable: never = error;
+      return unreachable;
+    }
+  }
+}
+
+describe("each tag's codes", () => {
+  it("narrow code for every class, and only to codes of the ErrorCode union", () => {
+    const error = sdkErrorFromJSON({
+      _tag: "RequestError",
+      name: "RequestError",
+      code: "NETWORK",
+      message: "Could not reach …",
+      retryable: true,
+      request: { method: "POST", url: "http://127.0.0.1:1/v1/messages" },
+      causeCode: "ECONNREFUSED",
+    });
+    expectTypeOf(error).toEqualTypeOf<AnySdkError>();
+    switch (error._tag) {
+      case "RequestError":
+        expectTypeOf(error.code).toEqualTypeOf<RequestErrorCode>();
+        break;
+      case "ParseError":
+        expectTypeOf(error.code).toEqualTypeOf<ParseErrorCode>();
+        break;
+      case "HookError":
+        expectTypeOf(error.code).toEqualTypeOf<HookErrorCode>();
+        break;
+      case "BudgetError":
+        expectTypeOf(error.code).toEqualTypeOf<BudgetErrorCode>();
+        break;
+      case "AbortError":
+        expectTypeOf(error.code).toEqualTypeOf<"ABORTED">();
+        break;
+    }
+    expectTypeOf<AnySdkError["code"]>().toExtend<ErrorCode>();
+    expectTypeOf<ErrorCode>().toExtend<AnySdkError["code"]>();
+    expect(transportAdvice(error)).toBe("check http://127.0.0.1:1/v1/messages (ECONNREFUSED)");
+  });
+
+  it("isSdkError narrows an unknown value to the tagged union", () => {
+    const value: unknown = sdkErrorFromJSON({
+      _tag: "ConfigError",
+      name: "ConfigError",
+      code: "SESSION_CLOSED",
+      message: "closed",
+      retryable: false,
+    });
+    if (!isSdkError(value)) throw new Error("expected an SdkError");
+    expectTypeOf(value).toEqualTypeOf<AnySdkError>();
+    expect(value._tag === "ConfigError" && value.code).toBe("SESSION_CLOSED");
   });
 });

@@ -7,6 +7,7 @@ import {
   ConfigError,
   isSdkError,
   ProviderError,
+  RequestError,
   SdkError,
   sdkErrorFromJSON,
 } from "../../src/index.ts";
@@ -72,6 +73,42 @@ describe("SdkError", () => {
     expect(json("a string")).toEqual({ name: "string", message: "a string" });
     expect(json(Object.create(null))).toMatchObject({ name: "object" });
     expect(() => JSON.stringify(json(fetchFailed))).not.toThrow();
+  });
+
+  it("ends a cause chain that loops back through several errors at the first repeat", () => {
+    const first: Error & { cause?: unknown } = new Error("first");
+    const second = new Error("second", { cause: first });
+    first.cause = second;
+    const json = new ConfigError("x", { code: "CONFIG_INVALID", cause: first }).toJSON();
+    expect(json.cause).toEqual({
+      name: "Error",
+      message: "first",
+      cause: { name: "Error", message: "second" },
+    });
+  });
+
+  it("rebuilds from JSON with its request, attempts, runtime code and cause chain, and serializes the same again", () => {
+    const socket = Object.assign(new Error("getaddrinfo ENOTFOUND x.invalid"), { code: "ENOTFOUND" });
+    const original = new RequestError("Could not reach http://x.invalid/v1/messages (POST): …", {
+      code: "NETWORK",
+      retryable: true,
+      provider: "anthropic",
+      request: { method: "POST", url: "http://x.invalid/v1/messages" },
+      attempts: 3,
+      causeCode: "ENOTFOUND",
+      cause: new TypeError("fetch failed", { cause: socket }),
+    });
+    const json = JSON.parse(JSON.stringify(original));
+    const revived = sdkErrorFromJSON(json);
+    expect(revived).toBeInstanceOf(RequestError);
+    expect(isSdkError(revived)).toBe(true);
+    expect(revived).toMatchObject({ request: original.request, attempts: 3, causeCode: "ENOTFOUND" });
+    expect(revived.cause).toEqual({
+      name: "TypeError",
+      message: "fetch failed",
+      cause: { name: "Error", message: "getaddrinfo ENOTFOUND x.invalid", code: "ENOTFOUND" },
+    });
+    expect(JSON.parse(JSON.stringify(revived))).toEqual(json);
   });
 
   it("survives structuredClone as JSON (what postMessage carries)", () => {

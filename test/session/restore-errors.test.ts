@@ -48,9 +48,27 @@ describe("restore errors read well", () => {
     [
       { messages: [{ id: "1", role: "user", content: [], timestamp: "x" }] },
       "messages.0.timestamp",
-      'expected a number, got "x"',
+      "expected a number, got string",
     ],
-    [{ usage: { ...usage, input: -1 } }, "usage.input", "expected a number ≥ 0, got -1"],
+    [
+      { messages: [{ id: "1", role: "user", content: "hi", timestamp: 1 }] },
+      "messages.0.content",
+      "expected an array, got string",
+    ],
+    [{ usage: { ...usage, input: -1 } }, "usage.input", "expected a non-negative integer, got -1"],
+    [{ usage: { ...usage, output: 1.5 } }, "usage.output", "expected a non-negative integer, got 1.5"],
+    [{ usage: { ...usage, reasoning: "12" } }, "usage.reasoning", "expected a number, got string"],
+    [{ turns: 2 ** 60 }, "turns", `expected a non-negative integer, got ${2 ** 60}`],
+    [{ usage: { ...usage, costUsd: -0.5 } }, "usage.costUsd", "expected a number ≥ 0, got -0.5"],
+    [{ metadata: [] }, "metadata", "expected an object, got array"],
+    [{ sessionId: null }, "sessionId", "expected a string, got null"],
+    [
+      {
+        messages: [{ id: "1", role: "tool_result", content: [{ type: "text", text: "x" }], timestamp: 1 }],
+      },
+      "messages.0.content.0.type",
+      'expected tool_result, got "text"',
+    ],
     [
       { provider: "nope" },
       "provider",

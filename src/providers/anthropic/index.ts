@@ -4,6 +4,7 @@
  * @module
  */
 
+import { ANTHROPIC_PRICES } from "../../usage/anthropic-prices.ts";
 import type { Provider } from "../provider.ts";
 import { buildAnthropicRequest } from "./request.ts";
 import { createAnthropicStreamHandler } from "./stream.ts";
@@ -12,6 +13,7 @@ import { createAnthropicStreamHandler } from "./stream.ts";
 export const anthropicProvider: Provider = {
   id: "anthropic",
   defaultBaseURL: "https://api.anthropic.com",
+  prices: ANTHROPIC_PRICES,
   buildRequest: buildAnthropicRequest,
   createStreamHandler: createAnthropicStreamHandler,
 };

@@ -1,6 +1,11 @@
 /**
  * Maps a normalized request to an Anthropic Messages API request (`POST /v1/messages`, streaming).
  *
+ * `baseURL` is the host, as in Anthropic's own SDK, with or without the version:
+ * `https://api.anthropic.com`, `https://api.anthropic.com/`, `…/v1` and `…/v1/` all reach
+ * `https://api.anthropic.com/v1/messages`; a gateway's prefix (`https://gateway.example/anthropic`)
+ * gets `/v1/messages` after it; a full endpoint (`…/v1/messages`) is used as it is; a query is kept.
+ *
  * @module
  */
 
@@ -146,12 +151,5 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
   };
   if (config.apiKey !== undefined) headers["x-api-key"] = config.apiKey;
   Object.assign(headers, config.headers);
-  // The base URL works with or without its version segment: `https://api.anthropic.com`, `…/v1`, `…/v1/`.
-  const [base = "", query = ""] = config.baseURL.split("?", 2);
-  const unversioned = base.replace(/\/+$/, "").replace(/\/v1$/, "");
-  return {
-    url: endpointUrl(query === "" ? unversioned : `${unversioned}?${query}`, "/v1/messages"),
-    headers,
-    body,
-  };
+  return { url: endpointUrl(config.baseURL, "/messages", { version: "/v1" }), headers, body };
 }

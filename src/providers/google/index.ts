@@ -4,6 +4,7 @@
  * @module
  */
 
+import { GEMINI_PRICES } from "../../usage/gemini-prices.ts";
 import type { Provider } from "../provider.ts";
 import { buildGeminiRequest } from "./request.ts";
 import { createGeminiStreamHandler } from "./stream.ts";
@@ -12,6 +13,7 @@ import { createGeminiStreamHandler } from "./stream.ts";
 export const geminiProvider: Provider = {
   id: "google",
   defaultBaseURL: "https://generativelanguage.googleapis.com/v1beta",
+  prices: GEMINI_PRICES,
   buildRequest: buildGeminiRequest,
   createStreamHandler: createGeminiStreamHandler,
 };

@@ -7,6 +7,11 @@
  * from another provider carries the documented `skip_thought_signature_validator` signature, without
  * which Gemini 3 rejects a call it did not sign.
  *
+ * `baseURL` ends with the API version (`https://generativelanguage.googleapis.com/v1beta`, the
+ * default, or `…/v1`, `…/v1alpha`); a base without one (the host alone, as Google's own SDK takes it,
+ * or a gateway's prefix) gets `/v1beta`. Trailing slashes are ignored, a full endpoint is used as it
+ * is, and a query is kept.
+ *
  * @module
  */
 
@@ -129,7 +134,8 @@ export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig
   const headers = requestHeaders(config, "x-goog-api-key");
   return {
     url: endpointUrl(config.baseURL, `/models/${encodeURIComponent(model)}:streamGenerateContent`, {
-      alt: "sse",
+      query: { alt: "sse" },
+      version: "/v1beta",
     }),
     headers,
     body,

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { OPENAI_PRICES } from "../../usage/openai-prices.ts";
 import type { Provider } from "../provider.ts";
 import { buildOpenAIChatRequest } from "./request.ts";
 import { createOpenAIChatStreamHandler } from "./stream.ts";
@@ -12,6 +13,7 @@ import { createOpenAIChatStreamHandler } from "./stream.ts";
 export const openAIChatProvider: Provider = {
   id: "openai-chat",
   defaultBaseURL: "https://api.openai.com/v1",
+  prices: OPENAI_PRICES,
   buildRequest: buildOpenAIChatRequest,
   createStreamHandler: createOpenAIChatStreamHandler,
 };

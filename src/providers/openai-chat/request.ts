@@ -1,7 +1,13 @@
 /**
  * Maps a normalized request to an OpenAI Chat Completions request (`POST /chat/completions`,
  * streaming), for OpenAI itself and for compatible servers (Ollama, vLLM, llama.cpp, Groq, DeepSeek,
- * OpenRouter, ...). `baseURL` includes the version segment (`https://api.openai.com/v1`).
+ * OpenRouter, ...).
+ *
+ * `baseURL` is used as given, as in OpenAI's own SDK: it includes the version segment or the server's
+ * own prefix (`https://api.openai.com/v1`, `http://localhost:11434/v1`,
+ * `https://api.groq.com/openai/v1`), and `/chat/completions` goes after it. Nothing is inserted, since
+ * compatible servers put the version in different places. Trailing slashes are ignored, a full
+ * endpoint (`…/v1/chat/completions`) is used as it is, and a query (Azure's `api-version`) is kept.
  *
  * @module
  */

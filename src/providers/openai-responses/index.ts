@@ -4,6 +4,7 @@
  * @module
  */
 
+import { OPENAI_PRICES } from "../../usage/openai-prices.ts";
 import type { Provider } from "../provider.ts";
 import { buildResponsesRequest } from "./request.ts";
 import { createResponsesStreamHandler } from "./stream.ts";
@@ -12,6 +13,7 @@ import { createResponsesStreamHandler } from "./stream.ts";
 export const openAIResponsesProvider: Provider = {
   id: "openai-responses",
   defaultBaseURL: "https://api.openai.com/v1",
+  prices: OPENAI_PRICES,
   buildRequest: buildResponsesRequest,
   createStreamHandler: createResponsesStreamHandler,
 };

@@ -5,6 +5,10 @@
  * API's own reasoning items verbatim, `function_call` items, and `function_call_output` items.
  * Reasoning from other providers is not sent (this API accepts only its own reasoning items).
  *
+ * `baseURL` follows the Chat Completions rule: used as given, including its version segment
+ * (`https://api.openai.com/v1`), `/responses` after it; trailing slashes ignored, a full endpoint
+ * (`…/v1/responses`) used as it is, a query kept.
+ *
  * @module
  */
 

@@ -1,0 +1,87 @@
+/**
+ * Small checks of one option's type, each a ConfigError (code CONFIG_INVALID) whose `path` names the
+ * option, or undefined when the option is absent or right.
+ *
+ * @module
+ */
+
+import { ConfigError } from "../errors/sdk-error.ts";
+import { showValue } from "./show-value.ts";
+import { unknownOption } from "./unknown-option.ts";
+
+/** A ConfigError with code CONFIG_INVALID at `path`. */
+export function invalidOption(message: string, path: string): ConfigError {
+  return new ConfigError(message, { code: "CONFIG_INVALID", path });
+}
+
+/** `true` for an object that is not null and not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A ConfigError when `value` is set but not a plain object. */
+export function notObjectOption(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined || isPlainObject(value)) return undefined;
+  return invalidOption(`${path} must be an object, got ${showValue(value)}`, path);
+}
+
+/** A ConfigError when `value` is set but not a string. */
+export function notStringOption(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined || typeof value === "string") return undefined;
+  return invalidOption(`${path} must be a string, got ${showValue(value)}`, path);
+}
+
+/** A ConfigError when `value` is set but not a function. */
+export function notFunctionOption(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined || typeof value === "function") return undefined;
+  return invalidOption(`${path} must be a function, got ${showValue(value)}`, path);
+}
+
+/** A ConfigError when `value` is set but not an array of strings. */
+export function notStringsOption(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) return invalidOption(`${path} must be an array of strings, got ${showValue(value)}`, path);
+  const index = value.findIndex((item) => typeof item !== "string");
+  if (index === -1) return undefined;
+  return invalidOption(`${path}[${index}] must be a string, got ${showValue(value[index])}`, `${path}.${index}`);
+}
+
+/** A ConfigError when `value` is set but not a number ≥ 0 (`Infinity` allowed: no limit). */
+export function notDuration(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined || (typeof value === "number" && value >= 0)) return undefined;
+  return invalidOption(`${path} must be a number of milliseconds ≥ 0, got ${showValue(value)}`, path);
+}
+
+/**
+ * A ConfigError when `value` is set but not an `AbortSignal`. Checked by shape, not `instanceof`, so a
+ * signal from another realm (an iframe, a polyfill) is accepted.
+ */
+export function notSignalOption(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined) return undefined;
+  const signal = value as Partial<AbortSignal> | null;
+  if (
+    typeof signal === "object" &&
+    signal !== null &&
+    typeof signal.aborted === "boolean" &&
+    typeof signal.addEventListener === "function" &&
+    typeof signal.removeEventListener === "function"
+  ) {
+    return undefined;
+  }
+  return invalidOption(`${path} must be an AbortSignal, got ${showValue(value)}`, path);
+}
+
+/**
+ * A ConfigError when `value` is set but is not an object whose keys are all in `known`: an unknown key
+ * (`retry.maxRetrys`) names itself under `parent` and suggests the key meant.
+ */
+export function nestedOptions(
+  value: unknown,
+  parent: string,
+  known: readonly string[],
+): ConfigError | undefined {
+  const problem = notObjectOption(value, parent);
+  if (problem !== undefined || value === undefined) return problem;
+  const unknown = unknownOption(value as object, known, `${parent} option`);
+  return unknown === undefined ? undefined : invalidOption(unknown.message, `${parent}.${unknown.path}`);
+}
