@@ -18,11 +18,7 @@ function invalid(message: string, path: string): ConfigError {
   return new ConfigError(message, { code: "CONFIG_INVALID", path });
 }
 
-function positiveInteger(
-  value: unknown,
-  path: string,
-  allowZero = false,
-): ConfigError | undefined {
+function positiveInteger(value: unknown, path: string, allowZero = false): ConfigError | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "number" && Number.isInteger(value) && (value > 0 || (allowZero && value === 0)))
     return undefined;

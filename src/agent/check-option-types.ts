@@ -21,7 +21,9 @@ import type { Budget } from "./budget.ts";
 import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent } from "./hooks.ts";
 
 /** Every option of `budget`. */
-export const BUDGET_KEYS = ["maxTokens", "maxCostUsd", "maxTurns"] as const satisfies ReadonlyArray<keyof Budget>;
+export const BUDGET_KEYS = ["maxTokens", "maxCostUsd", "maxTurns"] as const satisfies ReadonlyArray<
+  keyof Budget
+>;
 
 /** Every option of a hook entry (`{ handler, name, timeoutMs, onFailure }`). */
 export const HOOK_ENTRY_KEYS = ["name", "handler", "timeoutMs", "onFailure"] as const satisfies ReadonlyArray<
@@ -47,10 +49,16 @@ function checkHook(value: unknown, path: string): ConfigError | undefined {
   const unknown = nestedOptions(value, path, HOOK_ENTRY_KEYS);
   if (unknown !== undefined) return unknown;
   if (typeof value.handler !== "function") {
-    return invalidOption(`${path}.handler must be a function, got ${showValue(value.handler)}`, `${path}.handler`);
+    return invalidOption(
+      `${path}.handler must be a function, got ${showValue(value.handler)}`,
+      `${path}.handler`,
+    );
   }
   if (value.onFailure !== undefined && value.onFailure !== "open" && value.onFailure !== "closed") {
-    return invalidOption(`${path}.onFailure must be "open" or "closed", got ${showValue(value.onFailure)}`, `${path}.onFailure`);
+    return invalidOption(
+      `${path}.onFailure must be "open" or "closed", got ${showValue(value.onFailure)}`,
+      `${path}.onFailure`,
+    );
   }
   return notStringOption(value.name, `${path}.name`);
 }
@@ -73,7 +81,8 @@ function checkHooks(value: unknown): ConfigError | undefined {
 /** `tools`: an array of tools (`defineTool`), with distinct names. */
 export function checkTools(value: unknown): ConfigError | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value)) return invalidOption(`tools must be an array of tools, got ${showValue(value)}`, "tools");
+  if (!Array.isArray(value))
+    return invalidOption(`tools must be an array of tools, got ${showValue(value)}`, "tools");
   const seen = new Set<string>();
   for (const [index, tool] of value.entries()) {
     const candidate = (isPlainObject(tool) ? tool : {}) as Record<string, unknown>;
@@ -90,7 +99,8 @@ export function checkTools(value: unknown): ConfigError | undefined {
         `tools.${index}`,
       );
     }
-    if (seen.has(candidate.name)) return invalidOption(`Two tools are named "${candidate.name}"`, `tools.${index}.name`);
+    if (seen.has(candidate.name))
+      return invalidOption(`Two tools are named "${candidate.name}"`, `tools.${index}.name`);
     seen.add(candidate.name);
   }
   return undefined;
@@ -98,7 +108,10 @@ export function checkTools(value: unknown): ConfigError | undefined {
 
 function checkToolExecution(value: unknown): ConfigError | undefined {
   if (value === undefined || value === "parallel" || value === "sequential") return undefined;
-  return invalidOption(`toolExecution must be "parallel" or "sequential", got ${showValue(value)}`, "toolExecution");
+  return invalidOption(
+    `toolExecution must be "parallel" or "sequential", got ${showValue(value)}`,
+    "toolExecution",
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
-import type { ConfigError } from "../errors/sdk-error.ts";
+import { ConfigError } from "../errors/sdk-error.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
@@ -24,6 +24,12 @@ function checkOptions(options: AgentOptions): ConfigError | undefined {
     notAnObject(options, "runAgent's options") ??
     unknownOption(options, AGENT_OPTION_KEYS) ??
     checkModelOption(options.model) ??
+    (options.messages === undefined || Array.isArray(options.messages)
+      ? undefined
+      : new ConfigError("messages must be an array of messages (a previous run's result.value.messages)", {
+          code: "CONFIG_INVALID",
+          path: "messages",
+        })) ??
     checkPromptInput(options.prompt, options.attachments)
   );
 }

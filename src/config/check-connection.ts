@@ -71,7 +71,8 @@ function checkBaseURL(value: unknown): ConfigError | undefined {
     protocol = undefined;
   }
   if (protocol === "https:" || protocol === "http:") return undefined;
-  const hint = typeof value === "string" && /^[\w.-]+:\d/.test(value) ? ` — did you mean "http://${value}"?` : "";
+  const hint =
+    typeof value === "string" && /^[\w.-]+:\d/.test(value) ? ` — did you mean "http://${value}"?` : "";
   return invalidOption(
     `baseURL must be an http(s) URL such as "http://localhost:11434/v1", got ${showValue(value)}${hint}`,
     "baseURL",

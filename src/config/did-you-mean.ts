@@ -29,7 +29,10 @@ function distance(a: string, b: string, limit: number): number {
   return previous[b.length]!;
 }
 
-/** The candidate closest to `name` (same letters ignoring case and `_`/`-`, or a few edits away), if any. */
+/**
+ * The candidate closest to `name`, if any: the same letters ignoring case and `_`/`-`, else a few
+ * edits away, else the shortest candidate `name` begins (`maxCost` → `maxCostUsd`, at least 4 letters).
+ */
 export function didYouMean(name: string, candidates: readonly string[]): string | undefined {
   const wanted = normalized(name);
   const same = candidates.find((candidate) => normalized(candidate) === wanted);
@@ -44,5 +47,7 @@ export function didYouMean(name: string, candidates: readonly string[]): string 
       bestDistance = d;
     }
   }
-  return best;
+  if (best !== undefined || wanted.length < 4) return best;
+  const longer = candidates.filter((candidate) => normalized(candidate).startsWith(wanted));
+  return longer.sort((a, b) => a.length - b.length)[0];
 }

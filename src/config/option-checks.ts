@@ -40,10 +40,14 @@ export function notFunctionOption(value: unknown, path: string): ConfigError | u
 /** A ConfigError when `value` is set but not an array of strings. */
 export function notStringsOption(value: unknown, path: string): ConfigError | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value)) return invalidOption(`${path} must be an array of strings, got ${showValue(value)}`, path);
+  if (!Array.isArray(value))
+    return invalidOption(`${path} must be an array of strings, got ${showValue(value)}`, path);
   const index = value.findIndex((item) => typeof item !== "string");
   if (index === -1) return undefined;
-  return invalidOption(`${path}[${index}] must be a string, got ${showValue(value[index])}`, `${path}.${index}`);
+  return invalidOption(
+    `${path}[${index}] must be a string, got ${showValue(value[index])}`,
+    `${path}.${index}`,
+  );
 }
 
 /** A ConfigError when `value` is set but not a number ≥ 0 (`Infinity` allowed: no limit). */

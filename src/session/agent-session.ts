@@ -8,14 +8,17 @@
 
 import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
-import { checkPromptInput } from "../agent/check-config.ts";
+import { checkPromptInput, checkSettings } from "../agent/check-config.ts";
+import { checkOptionTypes } from "../agent/check-option-types.ts";
 import { streamRun } from "../agent/run-agent.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
+import { notObjectOption } from "../config/option-checks.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
-import { AbortError, type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
-import { resolveModel } from "../providers/registry.ts";
+import { messageOf } from "../errors/message-of.ts";
+import { AbortError, type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
+import { loadProvider, type ResolvedModel, resolveModel } from "../providers/registry.ts";
 import { sendablePrefix } from "../state/tool-call-pairs.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
@@ -25,7 +28,7 @@ import { asyncDispose } from "./async-dispose.ts";
 import { SESSION_OPTION_KEYS } from "./option-keys.ts";
 import { parseSessionState } from "./parse-session-state.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
-import { sessionConfig } from "./session-options.ts";
+import { checkChatOptions, sessionConfig } from "./session-options.ts";
 import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
 
 /** A cheap look at a session, without copying its conversation. */
@@ -98,9 +101,13 @@ class Session implements AgentSession {
   #started = false;
   #closed = false;
 
-  constructor(options: SessionOptions, state: SessionState | undefined) {
-    this.#config = sessionConfig(options, state);
-    const resolved = resolveModel(this.#config.model, this.#config.provider);
+  constructor(
+    config: AgentConfig,
+    resolved: ResolvedModel,
+    options: SessionOptions,
+    state: SessionState | undefined,
+  ) {
+    this.#config = config;
     this.#provider = resolved.provider;
     this.#model = resolved.model;
     const now = Date.now();
@@ -159,7 +166,7 @@ class Session implements AgentSession {
         this.#refuse(new ConfigError("The session is closed", { code: "SESSION_CLOSED" })),
       );
     }
-    const problem = checkPromptInput(input, options?.attachments);
+    const problem = checkChatOptions(options) ?? checkPromptInput(input, options.attachments);
     if (problem !== undefined) return Promise.resolve(this.#refuse(problem));
     const content = promptContent(input, options.attachments);
     if (this.#current !== undefined) {
@@ -353,9 +360,44 @@ function dropped(how: "aborted" | "drained"): AbortError {
   );
 }
 
+/** The restored state, or a ConfigError at `restore` for a value the state parser could not even read. */
+function restoredState(restore: unknown): SessionState {
+  try {
+    return parseSessionState(restore);
+  } catch (error) {
+    if (isSdkError(error)) throw error;
+    throw new ConfigError(`restore is not a session state Wisp can read: ${messageOf(error)}`, {
+      code: "CONFIG_INVALID",
+      path: "restore",
+      cause: error,
+    });
+  }
+}
+
+/** The first problem with a session's options that can be seen without its state, or undefined. */
+function checkSessionOptions(options: SessionOptions): ConfigError | undefined {
+  return (
+    notAnObject(options, "The session's options") ??
+    unknownOption(options, SESSION_OPTION_KEYS) ??
+    (options.model === undefined ? undefined : checkModelOption(options.model)) ??
+    checkOptionTypes(options) ??
+    notObjectOption(options.metadata, "metadata") ??
+    (nestsDeeperThan(options.metadata, MAX_JSON_DEPTH)
+      ? new ConfigError(`metadata is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+          code: "CONFIG_INVALID",
+          path: "metadata",
+        })
+      : undefined)
+  );
+}
+
 /**
- * Creates a session, new or restored from a SessionState. Rejects with a ConfigError when the state is
- * invalid (its `path` names the first problem) or no model can be resolved.
+ * Creates a session, new or restored from a SessionState. Rejects — never throws, never with anything
+ * but a ConfigError whose `path` names the first problem — when an option is unknown or of the wrong
+ * type, a parameter is out of the model's range (`temperature`, `maxTokens`, `thinking`, limits), no
+ * model can be resolved, or `restore` is not a valid state (`null`, a crafted object, a newer
+ * version). A missing `apiKey` is not checked here: the first run that would send without one ends
+ * with that ConfigError, so a restored session can still be exported or inspected without a key.
  *
  * @example
  * ```ts
@@ -370,22 +412,14 @@ export function createAgentSession<T extends AnyTool = AnyTool>(
   options: SessionOptions<T>,
 ): Promise<AgentSession<T>>;
 export async function createAgentSession(options: SessionOptions): Promise<AgentSession> {
-  return openAgentSession(options);
-}
-
-/** {@link createAgentSession}, synchronously: throws the ConfigError instead of rejecting with it. */
-export function openAgentSession(options: SessionOptions): AgentSession {
-  const problem =
-    notAnObject(options, "The session's options") ??
-    unknownOption(options, SESSION_OPTION_KEYS) ??
-    (options.model === undefined ? undefined : checkModelOption(options.model)) ??
-    (nestsDeeperThan(options.metadata, MAX_JSON_DEPTH)
-      ? new ConfigError(`metadata is nested deeper than ${MAX_JSON_DEPTH} levels`, {
-          code: "CONFIG_INVALID",
-          path: "metadata",
-        })
-      : undefined);
+  const problem = checkSessionOptions(options);
   if (problem !== undefined) throw problem;
-  const state = options.restore === undefined ? undefined : parseSessionState(options.restore);
-  return new Session(options, state);
+  const state = options.restore === undefined ? undefined : restoredState(options.restore);
+  const config = sessionConfig(options, state);
+  const { provider, model } = resolveModel(config.model, config.provider);
+  // A cost budget needs the model's price, which travels with the provider's code.
+  const prices = config.budget?.maxCostUsd === undefined ? undefined : (await loadProvider(provider)).prices;
+  const refused = checkSettings(config, provider, model, prices);
+  if (refused !== undefined) throw refused;
+  return new Session(config, { provider, model }, options, state);
 }

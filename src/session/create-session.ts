@@ -7,11 +7,13 @@
  */
 
 import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
+import { checkOptionTypes } from "../agent/check-option-types.ts";
 import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
+import { notFunctionOption } from "../config/option-checks.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { Message, UserContentPart } from "../types.ts";
-import { type AgentSession, openAgentSession } from "./agent-session.ts";
+import { type AgentSession, createAgentSession } from "./agent-session.ts";
 import { asyncDispose } from "./async-dispose.ts";
 import { CREATE_SESSION_OPTION_KEYS } from "./option-keys.ts";
 import type {
@@ -255,24 +257,26 @@ class Messages implements MessageSession {
  */
 export async function createSession(options: CreateSessionOptions): Promise<MessageSession> {
   const problem =
-    notAnObject(options, "The session's options") ?? unknownOption(options, CREATE_SESSION_OPTION_KEYS);
+    notAnObject(options, "The session's options") ??
+    unknownOption(options, CREATE_SESSION_OPTION_KEYS) ??
+    // Before `hooks` and `tools` are read below (the session checks the rest).
+    checkOptionTypes(options) ??
+    notFunctionOption(options.canUseTool, "canUseTool");
   if (problem !== undefined) throw problem;
   const { canUseTool, ...rest } = options;
-  if (canUseTool !== undefined && typeof canUseTool !== "function") {
-    throw new ConfigError("canUseTool must be a function", { code: "CONFIG_INVALID", path: "canUseTool" });
-  }
   const sessionOptions: SessionOptions =
     canUseTool === undefined
       ? rest
       : { ...rest, hooks: { ...rest.hooks, preToolUse: withPermission(rest.hooks?.preToolUse, canUseTool) } };
   const tools = (options.tools ?? []).map((tool) => tool.name);
-  return new Messages(openAgentSession(sessionOptions), tools);
+  return new Messages(await createAgentSession(sessionOptions), tools);
 }
 
 /**
  * One prompt, one result: creates a session, sends `message`, waits for its result and closes the
- * session. Never throws for a failed run (the result's `subtype` is `error`); throws a ConfigError
- * for invalid options.
+ * session. Never throws, and never rejects for a failed run (the result's `subtype` is `error`, with
+ * the SdkError in `error`; a missing `apiKey` is such a run); rejects only with a ConfigError, for
+ * invalid options or a `message` of the wrong shape.
  *
  * @example
  * ```ts

@@ -7,6 +7,10 @@
 
 import type { AgentConfig } from "../agent/agent-options.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
+import { didYouMean } from "../config/did-you-mean.ts";
+import { invalidOption, notSignalOption, notStringOption } from "../config/option-checks.ts";
+import { showValue } from "../config/show-value.ts";
+import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelOption } from "../providers/model-name.ts";
 import type { ImagePart, JsonObject } from "../types.ts";
@@ -42,6 +46,38 @@ export interface ChatOptions {
   attachments?: ImagePart[];
   /** The id of the user message this prompt becomes (and of its queue entry). Default: a random UUID. */
   id?: string;
+}
+
+/** Every option of `chat` and `stream`, for the unknown-key check (see `checkChatOptions`). */
+export const CHAT_OPTION_KEYS = ["signal", "mode", "attachments", "id"] as const satisfies ReadonlyArray<
+  keyof ChatOptions
+>;
+
+// Adding an option to ChatOptions without listing it above fails to compile here.
+const _everyChatOption: [Exclude<keyof ChatOptions, (typeof CHAT_OPTION_KEYS)[number]>] extends [never]
+  ? true
+  : never = true;
+void _everyChatOption;
+
+/**
+ * The first problem with the options of one `chat` or `stream` call, or undefined: not an object, an
+ * unknown key (`{ sigal }`, with "did you mean"), a `mode` that is neither `steer` nor `followUp`, a
+ * `signal` that is no AbortSignal, an `id` that is no string. `attachments` are checked with the prompt.
+ */
+export function checkChatOptions(options: unknown): ConfigError | undefined {
+  if (options === undefined) return undefined;
+  const problem =
+    notAnObject(options, "The chat options") ?? unknownOption(options as object, CHAT_OPTION_KEYS);
+  if (problem !== undefined) return problem;
+  const { mode, signal, id } = options as Record<string, unknown>;
+  if (mode !== undefined && mode !== "steer" && mode !== "followUp") {
+    const guess = typeof mode === "string" ? didYouMean(mode, ["steer", "followUp"]) : undefined;
+    return invalidOption(
+      `mode must be "steer" or "followUp", got ${showValue(mode)}${guess ? ` — did you mean "${guess}"?` : ""}`,
+      "mode",
+    );
+  }
+  return notSignalOption(signal, "signal") ?? notStringOption(id, "id");
 }
 
 const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"] as const;

@@ -8,6 +8,9 @@
  * @module
  */
 
+import { checkConnection } from "../config/check-connection.ts";
+import { checkTurnRequest } from "../config/check-turn-request.ts";
+import { notFunctionOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
 import { describeValue } from "../errors/message-of.ts";
 import { redactError } from "../errors/redact.ts";
@@ -31,7 +34,15 @@ export interface TurnOptions {
   /** `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, or a bare model id with `provider`. */
   model: string;
   provider?: ProviderName;
-  /** The provider key; `undefined` (an unset `process.env` variable) is the same as leaving it out. */
+  /**
+   * The provider key; `undefined` (an unset `process.env` variable) is the same as leaving it out.
+   * Required for a provider's public endpoint: without it the turn ends, before any request, with a
+   * ConfigError at `apiKey` naming the usual variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
+   * `GEMINI_API_KEY`). Not required when `baseURL` is given (a local server such as Ollama needs
+   * none), when `headers` carry credentials (`authorization`, `x-api-key`, `x-goog-api-key`,
+   * `api-key`, any case), or when `fetch` is given (it may add credentials itself: a proxy, the
+   * scripted model).
+   */
   apiKey?: string | undefined;
   /** Defaults to the provider's public endpoint. For OpenAI-compatible servers include `/v1`. */
   baseURL?: string;
@@ -166,7 +177,11 @@ async function attempt({ provider, config, request, options, runSignal, builder 
  */
 export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStream {
   // Checked before anything else reads them: plain JavaScript may pass anything.
-  const problem = checkTurnInput(request, options);
+  const problem =
+    checkTurnInput(request, options) ??
+    checkConnection(options) ??
+    notFunctionOption(options.onEvent, "onEvent") ??
+    checkTurnRequest(request);
   if (problem !== undefined) options = {} as TurnOptions;
   const run = new AbortController();
   const queue = new EventQueue<TurnEvent>(() =>

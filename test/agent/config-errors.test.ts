@@ -4,7 +4,15 @@
  * crafted restore — each is a ConfigError with `path`, returned as a Result (or a rejected
  * create call), and nothing is sent.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import type { AgentConfig } from "../../src/agent/agent-options.ts";
+import type { Budget } from "../../src/agent/budget.ts";
+import { BUDGET_KEYS, HOOK_ENTRY_KEYS } from "../../src/agent/check-option-types.ts";
+import type { HookEntry } from "../../src/agent/hooks.ts";
+import { type AGENT_CONFIG_KEYS, AGENT_OPTION_KEYS } from "../../src/agent/option-keys.ts";
+import { COMPAT_OPTION_KEYS, RETRY_OPTION_KEYS } from "../../src/config/check-connection.ts";
+import { MODEL_REQUEST_KEYS } from "../../src/config/check-turn-request.ts";
+import type { RetryOptions } from "../../src/http/retry-policy.ts";
 import {
   type AgentOptions,
   createAgentSession,
@@ -14,6 +22,17 @@ import {
   runAgentStream,
   streamTurn,
 } from "../../src/index.ts";
+import type { CompatOptions } from "../../src/providers/provider.ts";
+import type { CreateSessionOptions } from "../../src/session/create-session.ts";
+import { CREATE_SESSION_OPTION_KEYS, type SESSION_OPTION_KEYS } from "../../src/session/option-keys.ts";
+import {
+  CHAT_OPTION_KEYS,
+  type ChatOptions,
+  type SessionOptions,
+} from "../../src/session/session-options.ts";
+import { TURN_OPTION_KEYS } from "../../src/stream/check-turn.ts";
+import type { TurnOptions } from "../../src/stream/stream-turn.ts";
+import type { ModelRequest } from "../../src/types.ts";
 import { says, scripted } from "../support/agent.ts";
 
 afterEach(() => {
@@ -46,6 +65,8 @@ async function configError(options: unknown, requestsSent = 0) {
 describe("runAgent never throws", () => {
   it.each([
     ["no prompt", { prompt: undefined }, "prompt"],
+    ["messages that are a number", { messages: 5 }, "messages"],
+    ["messages that are a string", { messages: "ab" }, "messages"],
     ["a number as prompt", { prompt: 42 }, "prompt"],
     ["an object as prompt", { prompt: { text: "hi" } }, "prompt"],
     ["a part without text", { prompt: [{ type: "text" }] }, "prompt.0.text"],
@@ -230,5 +251,178 @@ describe("sessions: one rule, both async, bad input rejects with a ConfigError",
       if (!result.ok) expect(result.error).toMatchObject({ _tag: "ConfigError" });
     }
     expect(session.export().messages).toEqual([]);
+  });
+});
+
+describe("options of the wrong type, from plain JavaScript", () => {
+  const wrongTypes: Array<[string, Record<string, unknown>, string]> = [
+    ["tools that are not an array", { tools: "calculator" }, "tools"],
+    ["a tool that is null", { tools: [null] }, "tools.0"],
+    ["a signal that is no AbortSignal", { signal: "stop" }, "signal"],
+    ["a fetch that is no function", { fetch: "https://proxy" }, "fetch"],
+    ["a number as baseURL", { baseURL: 11434 }, "baseURL"],
+    ["a baseURL without its scheme", { baseURL: "localhost:11434/v1" }, "baseURL"],
+    ["headers as a string", { headers: "x-api-key: k" }, "headers"],
+    ["a header that is no string", { headers: { "x-trace": 5 } }, "headers.x-trace"],
+    ["a number as apiKey", { apiKey: 12345 }, "apiKey"],
+    ["a number as systemPrompt", { systemPrompt: 5 }, "systemPrompt"],
+    ["stopSequences as a string", { stopSequences: "END" }, "stopSequences"],
+    ["an unknown toolExecution", { toolExecution: "paralel" }, "toolExecution"],
+    ["retry as a number", { retry: 3 }, "retry"],
+    ["a mistyped retry option", { retry: { maxRetrys: 1 } }, "retry.maxRetrys"],
+    ["a negative timeoutMs", { timeoutMs: -1 }, "timeoutMs"],
+    ["idleTimeoutMs as a string", { idleTimeoutMs: "60s" }, "idleTimeoutMs"],
+    ["hooks as a function", { hooks: () => {} }, "hooks"],
+    ["a hook under a misspelt event", { hooks: { preTooluse: () => {} } }, "hooks.preTooluse"],
+    ["a hook that is no function", { hooks: { stop: 5 } }, "hooks.stop"],
+    ["a hook entry without a handler", { hooks: { stop: [{ name: "x" }] } }, "hooks.stop.0.handler"],
+    ["a mistyped budget key", { budget: { maxCost: 1 } }, "budget.maxCost"],
+    ["compat.includeUsage as a string", { compat: { includeUsage: "yes" } }, "compat.includeUsage"],
+    ["a number as sessionId", { sessionId: 7 }, "sessionId"],
+    ["maxTurns as a string", { maxTurns: "3" }, "maxTurns"],
+  ];
+
+  it.each(wrongTypes)(
+    "%s is a ConfigError at %s from runAgent, and nothing is sent",
+    async (_name, options, path) => {
+      expect((await configError(options)).path).toBe(path);
+    },
+  );
+
+  it.each(wrongTypes)(
+    "%s is the same ConfigError from runAgentStream's result",
+    async (_name, extra, path) => {
+      const { model, options } = scripted([says("hi")]);
+      let run: ReturnType<typeof runAgentStream> | undefined;
+      expect(() => {
+        run = runAgentStream({ ...options(), ...extra } as AgentOptions);
+      }).not.toThrow();
+      const result = await (run as ReturnType<typeof runAgentStream>).result;
+      expect(result.ok).toBe(false);
+      if (!result.ok)
+        expect(result.error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path });
+      expect(model.requests).toHaveLength(0);
+    },
+  );
+
+  it("a mistyped nested key suggests the key meant", async () => {
+    expect((await configError({ retry: { maxRetrys: 1 } })).message).toContain('did you mean "maxRetries"');
+    expect((await configError({ budget: { maxCost: 1 } })).message).toContain('did you mean "maxCostUsd"');
+    expect((await configError({ hooks: { preTooluse: () => {} } })).message).toContain(
+      'did you mean "preToolUse"',
+    );
+    expect((await configError({ baseURL: "localhost:11434/v1" })).message).toContain(
+      'did you mean "http://localhost:11434/v1"',
+    );
+  });
+
+  it("a header's value is never shown in the message (it may be a credential)", async () => {
+    const error = await configError({ headers: { authorization: ["Bearer sk-secret"] } });
+    expect(error.path).toBe("headers.authorization");
+    expect(error.message).not.toContain("sk-secret");
+  });
+
+  it("a baseURL that is a path on the page's own origin is sent as it is (a same-origin proxy)", async () => {
+    const { model, options } = scripted([says("hi")]);
+    const seen: string[] = [];
+    const result = await runAgent(
+      options({
+        baseURL: "/api/anthropic",
+        fetch: (input, init) => {
+          seen.push(String(input));
+          return model.fetch("https://api.anthropic.com/v1/messages", init);
+        },
+      }),
+    );
+    expect(result.ok).toBe(true);
+    expect(seen).toEqual(["/api/anthropic/v1/messages"]);
+  });
+
+  it("streamTurn refuses wrong types and unknown request fields in its message, sending nothing", async () => {
+    const fetch = vi.fn(async () => new Response("no"));
+    const good = { model: "anthropic/claude-sonnet-4-5", apiKey: "k", fetch };
+    for (const [request, options, path] of [
+      [{ messages: [] }, { ...good, signal: "stop" }, "signal"],
+      [{ messages: [] }, { ...good, onEvent: "log" }, "onEvent"],
+      [{ messages: [] }, { ...good, retry: { maxRetrys: 1 } }, "retry.maxRetrys"],
+      [{ messages: [] }, { ...good, baseURL: 5 }, "baseURL"],
+      [{ messages: [], systemPromt: "Be brief" }, good, "systemPromt"],
+      [{ messages: [], max_tokens: 100 }, good, "max_tokens"],
+      [{ messages: [], tools: [{ name: "x" }] }, good, "tools.0"],
+      [{ messages: [], stopSequences: "END" }, good, "stopSequences"],
+      [{ messages: [], temperature: 1.5 }, good, "temperature"],
+      [{ messages: [], maxTokens: 0 }, good, "maxTokens"],
+      [{ messages: [] }, { ...good, model: undefined }, "model"],
+      [{ messages: [] }, { ...good, model: "mystery/model-1" }, "provider"],
+    ] as const) {
+      let turn: ReturnType<typeof streamTurn> | undefined;
+      expect(() => {
+        turn = streamTurn(request as never, options as never);
+      }).not.toThrow();
+      const message = await (turn as ReturnType<typeof streamTurn>).message;
+      expect(message.stopReason).toBe("error");
+      expect(message.error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path });
+    }
+    const misspelt = await streamTurn({ messages: [], systemPromt: "x" } as never, good).message;
+    expect(misspelt.error?.message).toContain('did you mean "systemPrompt"');
+    const snake = await streamTurn({ messages: [], max_tokens: 1 } as never, good).message;
+    expect(snake.error?.message).toContain('did you mean "maxTokens"');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe("temperature is checked against each provider's own range", () => {
+  it.each([
+    ["anthropic/claude-sonnet-4-5", 1],
+    ["openai/gpt-5", 2],
+    ["openai-responses/gpt-5", 2],
+    ["google/gemini-2.5-flash", 2],
+  ])("%s: %d is sent, a little more is a ConfigError before any request", async (name, highest) => {
+    const { model, options } = scripted([says("hi")], name);
+    const sent = await runAgent(options({ temperature: highest }));
+    expect(sent.ok).toBe(true);
+    expect(JSON.stringify(model.requests[0]?.body)).toContain(`"temperature":${highest}`);
+    const refused = await runAgent(options({ temperature: highest + 0.01 }));
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toMatchObject({ _tag: "ConfigError", path: "temperature" });
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it("Anthropic with thinking on refuses a temperature other than 1, as a Result, before any request", async () => {
+    const { model, options } = scripted([says("hi")]);
+    const result = await runAgent(options({ thinking: "low", temperature: 0.5 }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatchObject({ _tag: "ConfigError", path: "temperature" });
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("each list of known keys matches its TypeScript interface exactly", () => {
+  it("agent, turn, session, chat, request and nested option lists name every option and nothing else", () => {
+    expectTypeOf<(typeof AGENT_CONFIG_KEYS)[number]>().toEqualTypeOf<keyof AgentConfig>();
+    expectTypeOf<(typeof AGENT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof AgentOptions>();
+    expectTypeOf<(typeof TURN_OPTION_KEYS)[number]>().toEqualTypeOf<keyof TurnOptions>();
+    expectTypeOf<(typeof SESSION_OPTION_KEYS)[number]>().toEqualTypeOf<keyof SessionOptions>();
+    expectTypeOf<(typeof CREATE_SESSION_OPTION_KEYS)[number]>().toEqualTypeOf<keyof CreateSessionOptions>();
+    expectTypeOf<(typeof CHAT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof ChatOptions>();
+    expectTypeOf<(typeof MODEL_REQUEST_KEYS)[number]>().toEqualTypeOf<keyof ModelRequest>();
+    expectTypeOf<(typeof RETRY_OPTION_KEYS)[number]>().toEqualTypeOf<keyof RetryOptions>();
+    expectTypeOf<(typeof COMPAT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof CompatOptions>();
+    expectTypeOf<(typeof BUDGET_KEYS)[number]>().toEqualTypeOf<keyof Budget>();
+    expectTypeOf<(typeof HOOK_ENTRY_KEYS)[number]>().toEqualTypeOf<keyof HookEntry<"stop">>();
+    // At run time: no list names a key twice (a copy-paste slip the types cannot see).
+    for (const list of [
+      AGENT_OPTION_KEYS,
+      TURN_OPTION_KEYS,
+      CREATE_SESSION_OPTION_KEYS,
+      CHAT_OPTION_KEYS,
+      MODEL_REQUEST_KEYS,
+      RETRY_OPTION_KEYS,
+      COMPAT_OPTION_KEYS,
+      BUDGET_KEYS,
+      HOOK_ENTRY_KEYS,
+    ]) {
+      expect(new Set(list).size).toBe(list.length);
+    }
   });
 });
