@@ -4,26 +4,12 @@
  * @module
  */
 
-import type { TurnOptions } from "../stream/stream-turn.ts";
+import { CONNECTION_OPTION_KEYS } from "../stream/check-turn.ts";
 import type { ModelRequest } from "../types.ts";
 import type { LoopSetup } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_MAX_STOP_BLOCKS } from "./agent-options.ts";
 import { DEFAULT_MAX_TURNS } from "./budget.ts";
 import { type Tool, toolSpec } from "./define-tool.ts";
-
-const TURN_OPTION_KEYS = [
-  "model",
-  "provider",
-  "apiKey",
-  "baseURL",
-  "headers",
-  "fetch",
-  "retry",
-  "timeoutMs",
-  "idleTimeoutMs",
-  "prices",
-  "compat",
-] as const satisfies ReadonlyArray<keyof TurnOptions>;
 
 const REQUEST_KEYS = [
   "systemPrompt",
@@ -45,7 +31,7 @@ export function loopSetup(config: AgentConfig): LoopSetup {
   if (config.tools?.length) request.tools = config.tools.map(toolSpec);
   return {
     request,
-    turnOptions: pick(config, TURN_OPTION_KEYS),
+    turnOptions: pick(config, CONNECTION_OPTION_KEYS),
     budget: config.budget,
     maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
     maxStopBlocks: config.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,

@@ -6,21 +6,13 @@
  * @module
  */
 
+import type { ListsEvery } from "../config/lists-every.ts";
+import { CONNECTION_OPTION_KEYS } from "../stream/check-turn.ts";
 import type { AgentConfig, AgentOptions } from "./agent-options.ts";
 
 /** Every option of an agent's configuration (what sessions keep between runs). */
 export const AGENT_CONFIG_KEYS = [
-  "model",
-  "provider",
-  "apiKey",
-  "baseURL",
-  "headers",
-  "fetch",
-  "retry",
-  "timeoutMs",
-  "idleTimeoutMs",
-  "prices",
-  "compat",
+  ...CONNECTION_OPTION_KEYS,
   "systemPrompt",
   "tools",
   "hooks",
@@ -44,9 +36,6 @@ export const AGENT_OPTION_KEYS = [
   "signal",
   "sessionId",
 ] as const satisfies ReadonlyArray<keyof AgentOptions>;
-
-/** `true` when every key of `T` is in `K`; `never` (a compile error below) when one is missing. */
-export type ListsEvery<T, K> = [Exclude<keyof T, K>] extends [never] ? true : never;
 
 const _everyOption: [
   ListsEvery<AgentConfig, (typeof AGENT_CONFIG_KEYS)[number]>,

@@ -8,6 +8,7 @@
 
 import type { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelRequest, ToolSpec } from "../types.ts";
+import type { ListsEvery } from "./lists-every.ts";
 import { invalidOption, notStringOption, notStringsOption } from "./option-checks.ts";
 import { showValue } from "./show-value.ts";
 import { unknownOption } from "./unknown-option.ts";
@@ -24,9 +25,7 @@ export const MODEL_REQUEST_KEYS = [
 ] as const satisfies ReadonlyArray<keyof ModelRequest>;
 
 // Adding a field to ModelRequest without listing it above fails to compile here.
-const _everyField: [Exclude<keyof ModelRequest, (typeof MODEL_REQUEST_KEYS)[number]>] extends [never]
-  ? true
-  : never = true;
+const _everyField: ListsEvery<ModelRequest, (typeof MODEL_REQUEST_KEYS)[number]> = true;
 void _everyField;
 
 /**

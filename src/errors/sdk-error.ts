@@ -7,39 +7,16 @@
  * @module
  */
 
-/** What went wrong, independent of provider. */
+/** What went wrong, independent of provider: every kind's codes together. */
 export type ErrorCode =
-  | "AUTH"
-  | "PERMISSION"
-  | "BILLING"
-  | "QUOTA_EXCEEDED"
-  | "RATE_LIMITED"
-  | "OVERLOADED"
-  | "SERVER_ERROR"
-  | "MODEL_NOT_FOUND"
-  | "NOT_FOUND"
-  | "CONTEXT_LENGTH"
-  | "INVALID_REQUEST"
-  | "REQUEST_TOO_LARGE"
-  | "CONFLICT"
-  | "TIMEOUT"
+  | ConfigErrorCode
+  | ProviderErrorCode
+  | RequestErrorCode
   | "ABORTED"
-  | "NETWORK"
-  | "CONFIG_INVALID"
-  | "SESSION_BUSY"
-  | "SESSION_CLOSED"
-  | "STREAM_MALFORMED"
-  | "STREAM_TRUNCATED"
-  | "HOOK_FAILED"
-  | "HOOK_TIMEOUT"
-  | "HOOK_INVALID_DECISION"
-  | "TOOL_FAILED"
-  | "TOOL_TIMEOUT"
-  | "TOOL_NOT_FOUND"
-  | "TOOL_INPUT_INVALID"
-  | "BUDGET_EXCEEDED"
-  | "MAX_TURNS"
-  | "UNKNOWN";
+  | ParseErrorCode
+  | HookErrorCode
+  | ToolErrorCode
+  | BudgetErrorCode;
 
 /** The kinds of SdkError, one per class. */
 export type ErrorTag =

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { AGENT_CONFIG_KEYS, type ListsEvery } from "../agent/option-keys.ts";
+import { AGENT_CONFIG_KEYS } from "../agent/option-keys.ts";
+import type { ListsEvery } from "../config/lists-every.ts";
 import type { CreateSessionOptions } from "./create-session.ts";
 import type { SessionOptions } from "./session-options.ts";
 

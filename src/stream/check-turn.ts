@@ -7,33 +7,37 @@
  */
 
 import { didYouMean } from "../config/did-you-mean.ts";
+import type { ListsEvery } from "../config/lists-every.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { describeValue } from "../errors/message-of.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelRequest, ProviderId, ThinkingLevel } from "../types.ts";
 import type { TurnOptions } from "./stream-turn.ts";
 
-/** Every option `streamTurn` takes. */
-export const TURN_OPTION_KEYS = [
+/** The options that say how to reach the model (what an agent passes to every turn). */
+export const CONNECTION_OPTION_KEYS = [
   "model",
   "provider",
   "apiKey",
   "baseURL",
   "headers",
   "fetch",
-  "signal",
   "retry",
   "timeoutMs",
   "idleTimeoutMs",
   "prices",
   "compat",
+] as const satisfies ReadonlyArray<keyof TurnOptions>;
+
+/** Every option `streamTurn` takes. */
+export const TURN_OPTION_KEYS = [
+  ...CONNECTION_OPTION_KEYS,
+  "signal",
   "onEvent",
 ] as const satisfies ReadonlyArray<keyof TurnOptions>;
 
 // Adding an option to TurnOptions without listing it above fails to compile here.
-const _everyTurnOption: [Exclude<keyof TurnOptions, (typeof TURN_OPTION_KEYS)[number]>] extends [never]
-  ? true
-  : never = true;
+const _everyTurnOption: ListsEvery<TurnOptions, (typeof TURN_OPTION_KEYS)[number]> = true;
 void _everyTurnOption;
 
 /** The thinking levels, as `thinking` accepts them. */
