@@ -57,12 +57,24 @@ export function storableId(id: string): string {
 
 /** True when `value` nests arrays or objects deeper than `maxDepth` (checked without recursion). */
 export function nestsDeeperThan(value: unknown, maxDepth = MAX_JSON_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== "object" || current === null) continue;
+  // Two parallel stacks, and only objects pushed: this walks a whole restored session (megabytes).
+  const objects: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === "object" && value !== null) {
+    objects.push(value);
+    depths.push(0);
+  }
+  while (objects.length > 0) {
+    const current = objects.pop() as Record<string, unknown>;
+    const depth = depths.pop() as number;
     if (depth >= maxDepth) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+    for (const key in current) {
+      const child = current[key];
+      if (typeof child === "object" && child !== null) {
+        objects.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }
