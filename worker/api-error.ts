@@ -26,8 +26,12 @@ export function errorResponse(error: ApiError, headers: HeadersInit = {}): Respo
   return Response.json({ error: body }, { status: error.status, headers });
 }
 
-/** Largest body of a message request, in bytes. */
-export const MAX_MESSAGE_BODY = 64 * 1024;
+/**
+ * Largest body of a message request, in bytes: room for the longest prompt (32,000 characters) in the
+ * costliest JSON encoding (6 bytes a character, `\u0001`; CJK text takes 3), so a prompt within the
+ * documented limit is never refused for its bytes.
+ */
+export const MAX_MESSAGE_BODY = 32_000 * 6 + 1024;
 /** Largest body of an import (a whole SessionState), in bytes. */
 export const MAX_IMPORT_BODY = 5 * 1024 * 1024;
 

@@ -124,7 +124,7 @@ export function createApp(): Hono<App> {
   const authorize: MiddlewareHandler<App> = async (c, next) => {
     const sessionId = c.req.param("id") ?? "";
     const header = c.req.header("authorization") ?? "";
-    const token = /^Bearer (\S+)$/.exec(header)?.[1];
+    const token = /^\s*bearer\s+(\S+)\s*$/i.exec(header)?.[1]; // the scheme is case-insensitive (RFC 9110)
     if (token === undefined)
       throw new ApiError(401, "UNAUTHORIZED", "Send the session's token as Authorization: Bearer <token>");
     const record = SESSION_ID.test(sessionId) ? await loadRecord(c.env.SESSIONS, sessionId) : undefined;

@@ -39,6 +39,17 @@ describe("auth", () => {
     );
     expect((await call(path, auth(mine.token))).status).toBe(200);
   });
+
+  it.each(["bearer", "BEARER", "  Bearer  "])(
+    "the auth scheme %j works (it is case-insensitive)",
+    async (scheme) => {
+      const mine = await createSession();
+      const response = await call(`/api/sessions/${mine.sessionId}/export`, {
+        headers: { authorization: `${scheme} ${mine.token}` },
+      });
+      expect(response.status).toBe(200);
+    },
+  );
 });
 
 describe("import and delete", () => {
@@ -143,6 +154,13 @@ describe("bad input", () => {
       "INVALID_REQUEST",
       "text",
     );
+  });
+
+  it("a 30,000-character CJK prompt (90 KB of UTF-8) within the 32,000-character limit is accepted", async () => {
+    const session = await createSession();
+    const response = await send(session, "漢".repeat(30_000));
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
   });
 
   it("bodies over the documented sizes are 413, whatever content-length claims", async () => {
