@@ -35,7 +35,7 @@ export interface TurnOptions {
   model: string;
   provider?: ProviderName;
   /**
-   * The provider key; `undefined` (an unset `process.env` variable) is the same as leaving it out.
+   * The provider key; `undefined` (an unset environment variable) is the same as leaving it out.
    * Required for a provider's public endpoint: without it the turn ends, before any request, with a
    * ConfigError at `apiKey` naming the usual variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
    * `GEMINI_API_KEY`). Not required when `baseURL` is given (a local server such as Ollama needs
