@@ -19,6 +19,7 @@ import {
 import { configuredModel, isScripted } from "./agent-config.ts";
 import { ApiError, errorResponse, MAX_IMPORT_BODY, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
 import type { Env } from "./env.ts";
+import { apiHeaders } from "./security-headers.ts";
 import type { RunnerCommand } from "./session-runner.ts";
 import { loadRecord, saveRecord } from "./session-store.ts";
 import { newToken, tokenDigest, tokenMatches } from "./tokens.ts";
@@ -92,9 +93,23 @@ function promptOf(body: unknown): string {
   return text;
 }
 
+/** The methods each route takes (for 405 answers). */
+const ROUTE_METHODS: Record<string, string> = {
+  "/api/info": "GET",
+  "/api/sessions": "POST",
+  "/api/sessions/import": "POST",
+  "/api/sessions/:id": "DELETE",
+  "/api/sessions/:id/messages": "POST",
+  "/api/sessions/:id/events": "GET",
+  "/api/sessions/:id/cancel": "POST",
+  "/api/sessions/:id/export": "GET",
+};
+
 /** Builds the app. */
 export function createApp(): Hono<App> {
   const app = new Hono<App>();
+
+  app.use("/api/*", apiHeaders);
 
   app.use(
     "/api/*",
@@ -160,6 +175,18 @@ export function createApp(): Hono<App> {
   app.delete("/api/sessions/:id", (c) =>
     runner(c.env, c.get("sessionId"), { op: "delete", sessionId: c.get("sessionId") }),
   );
+
+  // A known route asked with a method it does not take: 405 with Allow, in the API's shape.
+  for (const [path, allow] of Object.entries(ROUTE_METHODS)) {
+    app.all(path, (c) =>
+      errorResponse(
+        new ApiError(405, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${allow}`),
+        {
+          allow,
+        },
+      ),
+    );
+  }
 
   app.notFound(() => errorResponse(new ApiError(404, "NOT_FOUND", "No such route")));
 

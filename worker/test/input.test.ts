@@ -189,10 +189,10 @@ describe("bad input", () => {
     await expectError(response, 413, "BODY_TOO_LARGE");
   });
 
-  it("unknown routes and methods are JSON 404s", async () => {
+  it("unknown routes are JSON 404s; a known route asked with another method is a JSON 405", async () => {
     const session = await createSession();
     await expectError(await call("/api/nothing"), 404, "NOT_FOUND");
-    await expectError(await call("/api/sessions", { method: "GET" }), 404, "NOT_FOUND");
+    await expectError(await call("/api/sessions", { method: "GET" }), 405, "METHOD_NOT_ALLOWED");
     await expectError(
       await call(`/api/sessions/${session.sessionId}/fly`, auth(session.token, "POST")),
       404,
