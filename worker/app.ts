@@ -21,7 +21,7 @@ import { ApiError, errorResponse, MAX_IMPORT_BODY, MAX_MESSAGE_BODY, readJson } 
 import type { Env } from "./env.ts";
 import { apiHeaders } from "./security-headers.ts";
 import type { RunnerCommand } from "./session-runner.ts";
-import { loadRecord, saveRecord } from "./session-store.ts";
+import { loadRecord, MAX_SESSION_CHARS, saveRecord } from "./session-store.ts";
 import { newToken, tokenDigest, tokenMatches } from "./tokens.ts";
 
 /** Longest prompt, in characters. */
@@ -132,6 +132,13 @@ export function createApp(): Hono<App> {
   app.post("/api/sessions/import", async (c) => {
     const body = await readJson(c.req.raw, MAX_IMPORT_BODY);
     const state = parseSessionState(body); // a ConfigError names the first bad path: 400
+    if (JSON.stringify(state).length > MAX_SESSION_CHARS) {
+      throw new ApiError(
+        413,
+        "SESSION_TOO_LARGE",
+        `A stored session may take ${MAX_SESSION_CHARS} characters of JSON`,
+      );
+    }
     // A new id, so an import can never overwrite someone else's session.
     return createWith(c.env, (sessionId) => ({ ...state, sessionId }));
   });

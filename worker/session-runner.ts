@@ -28,7 +28,13 @@ import { agentOptions } from "./agent-config.ts";
 import { ApiError, errorResponse } from "./api-error.ts";
 import type { Env } from "./env.ts";
 import { parseEventId, RunLog } from "./run-log.ts";
-import { deleteRecord, loadRecord, type SessionRecord, saveRecord } from "./session-store.ts";
+import {
+  deleteRecord,
+  loadRecord,
+  MAX_SESSION_CHARS,
+  type SessionRecord,
+  saveRecord,
+} from "./session-store.ts";
 import { sseEventOf } from "./sse-events.ts";
 
 /** What the Worker asks the runner to do (the Worker has checked the token and the body). */
@@ -49,6 +55,15 @@ export const RUN_LOG_RETENTION_MS = 5 * 60_000;
 const KV_WRITE_INTERVAL_MS = 1_000;
 
 const STORAGE_KEY = "record";
+
+/** Characters per stored chunk (Durable Object storage takes values of up to 2 MB). */
+const STORAGE_CHUNK_CHARS = 512 * 1024;
+
+/** Whether a save happened, and why not. */
+interface SaveOutcome {
+  saved: boolean;
+  reason?: "SESSION_TOO_LARGE" | "STORAGE_FAILED" | "DELETED";
+}
 
 /** A message that completes a turn: tool results, or an answer that asked for no tools. */
 function completesTurn(message: Message): boolean {
@@ -76,7 +91,7 @@ export class SessionRunner extends DurableObject<Env> {
   #latest: SessionRecord | undefined;
   #deleted = false;
   /** Saves go one after another, in order. */
-  #saving: Promise<boolean> = Promise.resolve(true);
+  #saving: Promise<void> = Promise.resolve();
   #kv = { lastWriteAt: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined };
 
   override async fetch(request: Request): Promise<Response> {
@@ -113,10 +128,7 @@ export class SessionRunner extends DurableObject<Env> {
 
   async #record(sessionId: string): Promise<SessionRecord> {
     if (this.#deleted) throw new ApiError(404, "NOT_FOUND", "No such session");
-    const record =
-      this.#latest ??
-      (await this.ctx.storage.get<SessionRecord>(STORAGE_KEY)) ??
-      (await loadRecord(this.env.SESSIONS, sessionId));
+    const record = this.#latest ?? (await this.#stored()) ?? (await loadRecord(this.env.SESSIONS, sessionId));
     if (record === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
     return record;
   }
@@ -135,28 +147,63 @@ export class SessionRunner extends DurableObject<Env> {
     await this.#saving;
     clearTimeout(this.#kv.timer ?? null);
     this.#latest = undefined;
-    await this.ctx.storage.delete(STORAGE_KEY);
+    await this.ctx.storage.deleteAll();
     await deleteRecord(this.env.SESSIONS, sessionId);
   }
 
-  /** Saves to storage now (the primary copy) and to KV at most once a second (the exported copy). */
-  #save(sessionId: string, tokenDigest: string, state: SessionState): Promise<boolean> {
-    this.#saving = this.#saving.then(async () => {
-      if (this.#deleted) return false;
+  /**
+   * Saves to storage now (the primary copy) and to KV at most once a second (the exported copy). A
+   * record over {@link MAX_SESSION_CHARS} is not saved: the previous one stays, and the run's last
+   * event says `saved: false` with the reason.
+   */
+  #save(sessionId: string, tokenDigest: string, state: SessionState): Promise<SaveOutcome> {
+    const saving = this.#saving.then(async (): Promise<SaveOutcome> => {
+      if (this.#deleted) return { saved: false, reason: "DELETED" };
       const record = { tokenDigest, state };
+      const json = JSON.stringify(record);
+      if (json.length > MAX_SESSION_CHARS) {
+        console.error(
+          `session ${sessionId} is ${json.length} characters, over ${MAX_SESSION_CHARS}: not saved`,
+        );
+        return { saved: false, reason: "SESSION_TOO_LARGE" };
+      }
       this.#latest = record;
       try {
-        await this.ctx.storage.put(STORAGE_KEY, record);
+        await this.#store(json);
       } catch (error) {
         console.error(
           `saving session ${sessionId} failed: ${error instanceof Error ? error.message : error}`,
         );
-        return false;
+        return { saved: false, reason: "STORAGE_FAILED" };
       }
       this.#exportToKv(sessionId);
-      return true;
+      return { saved: true };
     });
-    return this.#saving;
+    this.#saving = saving.then(() => undefined);
+    return saving;
+  }
+
+  /** Writes the record's JSON to this object's storage in chunks (a stored value may hold 2 MB at most). */
+  async #store(json: string): Promise<void> {
+    const entries: Record<string, unknown> = {};
+    const count = Math.ceil(json.length / STORAGE_CHUNK_CHARS) || 1;
+    for (let index = 0; index < count; index++) {
+      entries[`${STORAGE_KEY}:${index}`] = json.slice(
+        index * STORAGE_CHUNK_CHARS,
+        (index + 1) * STORAGE_CHUNK_CHARS,
+      );
+    }
+    entries[`${STORAGE_KEY}:count`] = count;
+    await this.ctx.storage.put(entries);
+  }
+
+  /** The record in this object's storage, or undefined. */
+  async #stored(): Promise<SessionRecord | undefined> {
+    const count = await this.ctx.storage.get<number>(`${STORAGE_KEY}:count`);
+    if (count === undefined) return undefined;
+    const keys = Array.from({ length: count }, (_, index) => `${STORAGE_KEY}:${index}`);
+    const parts = await this.ctx.storage.get<string>(keys);
+    return JSON.parse(keys.map((name) => parts.get(name) ?? "").join("")) as SessionRecord;
   }
 
   /** Writes the latest record to KV, now or as soon as a second has passed since the last write. */
@@ -267,10 +314,16 @@ export class SessionRunner extends DurableObject<Env> {
         if (sse === undefined) continue;
         if (event.type === "run-end") {
           // The final state is stored before any client hears the run ended.
-          const saved = await this.#save(sessionId, tokenDigest, session.export());
+          const { saved, reason } = await this.#save(sessionId, tokenDigest, session.export());
+          const notSaved = reason === undefined ? {} : { saveError: reason };
           log.append({
             event: sse.event,
-            data: { ...(sse.data as object), saved, messageCount: session.snapshot().messageCount },
+            data: {
+              ...(sse.data as object),
+              saved,
+              ...notSaved,
+              messageCount: session.snapshot().messageCount,
+            },
           });
         } else {
           log.append(sse);

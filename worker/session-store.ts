@@ -20,9 +20,15 @@ export async function loadRecord(kv: KVNamespace, sessionId: string): Promise<Se
   return record ?? undefined;
 }
 
-/** Writes a session's record. */
+/** How long an untouched session lives in KV; every save starts the time again. */
+export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** The most a stored session may take, in characters of JSON. */
+export const MAX_SESSION_CHARS = 4 * 1024 * 1024;
+
+/** Writes a session's record (the exported copy), to expire after {@link SESSION_TTL_SECONDS} unused. */
 export async function saveRecord(kv: KVNamespace, sessionId: string, record: SessionRecord): Promise<void> {
-  await kv.put(key(sessionId), JSON.stringify(record));
+  await kv.put(key(sessionId), JSON.stringify(record), { expirationTtl: SESSION_TTL_SECONDS });
 }
 
 /** Removes a session's record. */
