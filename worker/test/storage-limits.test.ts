@@ -42,7 +42,10 @@ describe("storage limits", () => {
   });
 
   it("a run that would take the session over the cap is not saved: the previous record stays, run-end says why", async () => {
-    const imported = await call("/api/sessions/import", json("POST", await stateOf(MAX_SESSION_CHARS - 1000)));
+    const imported = await call(
+      "/api/sessions/import",
+      json("POST", await stateOf(MAX_SESSION_CHARS - 1000)),
+    );
     expect(imported.status).toBe(201);
     const session = await imported.json<{ sessionId: string; token: string }>();
     const { events } = await readEvents(await send(session, "Tell me about Wisp"));
