@@ -18,6 +18,7 @@ import {
 } from "wisp-agent";
 import { configuredModel, isScripted } from "./agent-config.ts";
 import { ApiError, errorResponse, MAX_IMPORT_BODY, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
+import { clientKey, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
 import { apiHeaders } from "./security-headers.ts";
 import type { RunnerCommand } from "./session-runner.ts";
@@ -126,6 +127,25 @@ export function createApp(): Hono<App> {
   );
 
   app.get("/api/info", (c) => c.json({ model: configuredModel(c.env), scripted: isScripted(c.env) }));
+
+  // Creating and importing store a session: limited per client (CREATE_RATE_LIMIT), 429 beyond it.
+  const limitCreation: MiddlewareHandler<App> = async (c, next) => {
+    if (c.req.method !== "POST") return next();
+    const rate = parseRate(c.env.CREATE_RATE_LIMIT);
+    const limiter = c.env.LIMITER.get(c.env.LIMITER.idFromName(clientKey(c.req.raw)));
+    const { allowed, retryAfterSeconds } = await limiter.take(rate);
+    if (allowed) return next();
+    c.res = errorResponse(
+      new ApiError(
+        429,
+        "RATE_LIMITED",
+        `Too many new sessions from this client (${rate.count} per ${rate.seconds} s); retry in ${retryAfterSeconds} s`,
+      ),
+      { "retry-after": String(retryAfterSeconds) },
+    );
+  };
+  app.use("/api/sessions", limitCreation);
+  app.use("/api/sessions/import", limitCreation);
 
   app.post("/api/sessions", (c) => createWith(c.env, (sessionId) => emptyState(c.env, sessionId)));
 

@@ -12,6 +12,8 @@ export interface Env {
   SESSIONS: KVNamespace;
   /** One Durable Object per session runs its agent, one run at a time. */
   RUNNER: DurableObjectNamespace;
+  /** One Durable Object per client counts its new sessions (see worker/client-limiter.ts). */
+  LIMITER: DurableObjectNamespace<import("./client-limiter.ts").ClientLimiter>;
   ASSETS?: Fetcher;
   ANTHROPIC_API_KEY?: string;
   OPENAI_API_KEY?: string;
@@ -25,6 +27,8 @@ export interface Env {
   DEMO_CHUNK_DELAY_MS?: string;
   /** Milliseconds a run goes on with no client attached before it is cancelled (default 15,000). */
   RUN_GRACE_MS?: string;
+  /** Sessions a client may create or import, as `"<count>/<seconds>"` (default `"20/60"`). */
+  CREATE_RATE_LIMIT?: string;
   /** Comma-separated origins allowed to call the API from another site. Default: none. */
   ALLOWED_ORIGINS?: string;
 }
@@ -35,7 +39,7 @@ declare global {
     interface Env extends WorkerEnv {}
     interface GlobalProps {
       mainModule: typeof import("./index.ts");
-      durableNamespaces: "SessionRunner";
+      durableNamespaces: "SessionRunner" | "ClientLimiter";
     }
   }
 }

@@ -7,6 +7,7 @@
 
 import { createApp } from "./app.ts";
 
+export { ClientLimiter } from "./client-limiter.ts";
 export { SessionRunner } from "./session-runner.ts";
 
 export default createApp();
