@@ -271,13 +271,14 @@ export class SessionRunner extends DurableObject<Env> {
       finish();
       throw error;
     }
+    const start = { prompt: text, messagesBefore: session.snapshot().messageCount };
     const run = session.stream(text);
     abort = (reason) => run.abort(reason);
     const log = new RunLog(() => this.#onIdle());
     active.log = log;
     this.#keepLog(undefined);
     const body = log.attach();
-    void this.#pump(run, session, sessionId, record.tokenDigest, log).finally(() => {
+    void this.#pump(run, session, sessionId, record.tokenDigest, log, start).finally(() => {
       clearTimeout(this.#graceTimer ?? null);
       this.#run = undefined;
       this.#keepLog(log);
@@ -297,13 +298,18 @@ export class SessionRunner extends DurableObject<Env> {
     }
   }
 
-  /** Logs the run's events, saving after every completed turn and before the final event. */
+  /**
+   * Logs the run's events, saving after every completed turn and before the final event. `run-start`
+   * also carries `start` (the prompt, and how many messages the session held before it), so a client
+   * that reattaches from the beginning can draw the conversation as it was and replay the run on it.
+   */
   async #pump(
     run: AgentRun,
     session: AgentSession,
     sessionId: string,
     tokenDigest: string,
     log: RunLog,
+    start: { prompt: string; messagesBefore: number },
   ): Promise<void> {
     try {
       for await (const event of run) {
@@ -325,6 +331,8 @@ export class SessionRunner extends DurableObject<Env> {
               messageCount: session.snapshot().messageCount,
             },
           });
+        } else if (event.type === "run-start") {
+          log.append({ event: sse.event, data: { ...(sse.data as object), ...start } });
         } else {
           log.append(sse);
         }

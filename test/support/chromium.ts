@@ -28,8 +28,11 @@ const QUIET_FLAGS = [
   "--disable-quic",
 ];
 
-/** `@sparticuz/chromium` defaults that would hide CORS, CSP or mixed-content problems. */
-const RELAXED_SECURITY = ["--disable-web-security", "--allow-running-insecure-content"];
+/**
+ * `@sparticuz/chromium` defaults left out: those that would hide CORS, CSP or mixed-content problems,
+ * and single-process mode, in which closing one browser context closes the whole browser.
+ */
+const DROPPED_FLAGS = ["--disable-web-security", "--allow-running-insecure-content", "--single-process"];
 
 /** The Chromium a test will launch: a system one, or the npm-installed one. */
 export interface ChromiumChoice {
@@ -52,7 +55,7 @@ export async function findChromium(): Promise<ChromiumChoice> {
   const executablePath = await packaged.executablePath();
   // Its Lambda defaults turn web security off; the tests must see what a real browser enforces.
   const args = [...new Set([...packaged.args, ...QUIET_FLAGS])].filter(
-    (flag) => !RELAXED_SECURITY.includes(flag),
+    (flag) => !DROPPED_FLAGS.includes(flag),
   );
   return { executablePath, source: "npm", args };
 }

@@ -1,10 +1,21 @@
 // The demo page: talks to the Worker's JSON + SSE API. No framework, no build step.
+//
+// What it keeps through trouble: the session's token stays in localStorage until the server says the
+// session no longer exists (404 NOT_FOUND) — a 503 or a lost network only delays things. A run belongs
+// to the Worker, not to this page: when the stream drops the page reattaches (`?after=` the last event
+// id it saw) and misses nothing; a reload draws the conversation as it was before the run and replays
+// the run from its log, then follows it live.
 const $ = (id) => document.getElementById(id);
 const log = $("log");
 const STORAGE_KEY = "wisp-demo-session";
+/** Waits between reconnection attempts, in ms; the Worker keeps an unwatched run for 15 s. */
+const RETRY_DELAYS = [250, 500, 1000, 2000, 4000, 8000, 15000];
 
 let session = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null");
+/** Whether the stored session has been drawn (its state loaded from the Worker). */
+let loaded = false;
 let running;
+let loadTimer;
 
 function setStatus(text) {
   $("status").textContent = text;
@@ -14,6 +25,8 @@ function setRunning(value) {
   running = value;
   $("send").disabled = value !== undefined;
   $("stop").disabled = value === undefined;
+  $("new").disabled = value !== undefined;
+  $("import").disabled = value !== undefined;
 }
 
 function el(tag, className, text) {
@@ -47,14 +60,40 @@ function toolResult(box, name, output, isError) {
   box.append(el("div", isError ? "tool error" : "tool", `← ${name}: ${output}`));
 }
 
+/** A failed call: the HTTP status (0 when the server could not be reached) and the API's error code. */
+class ApiFailure extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+
+  /** Whether the session is gone for good (expired, deleted, or never ours). */
+  get sessionGone() {
+    return this.status === 404 && this.code === "NOT_FOUND";
+  }
+}
+
+function networkFailure() {
+  return new ApiFailure(0, "NETWORK", "the server could not be reached");
+}
+
 async function api(path, init = {}) {
   const headers = { ...(init.headers ?? {}) };
   if (session) headers.authorization = `Bearer ${session.token}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path, { ...init, headers });
-  if (!response.ok && !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+  let response;
+  try {
+    response = await fetch(path, { ...init, headers });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw networkFailure();
+  }
+  if (!response.ok) {
     const body = await response.json().catch(() => ({}));
-    throw new Error(body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`);
+    const code = body.error?.code ?? `HTTP_${response.status}`;
+    const message = body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`;
+    throw new ApiFailure(response.status, code, message);
   }
   return response;
 }
@@ -65,18 +104,27 @@ function remember(value) {
   else localStorage.removeItem(STORAGE_KEY);
 }
 
+/** Forgets a session the server no longer has, and says so. */
+function forget() {
+  remember(undefined);
+  loaded = true;
+  log.replaceChildren();
+  setStatus("that session no longer exists (expired or deleted); your next message starts a new one");
+}
+
 async function newSession() {
   remember(await (await api("/api/sessions", { method: "POST" })).json());
+  loaded = true;
   log.replaceChildren();
   setStatus(`session ${session.sessionId.slice(0, 8)}`);
 }
 
-/** Draws a saved conversation (from an export). */
-function render(state) {
+/** Draws saved messages (from an export). */
+function render(messages) {
   log.replaceChildren();
   const names = new Map();
   let box;
-  for (const message of state.messages) {
+  for (const message of messages) {
     if (message.role === "user") {
       box = turn("user");
       textBlock(
@@ -102,42 +150,68 @@ function render(state) {
   }
 }
 
-/** Reads `event:`/`data:` blocks from an SSE response. */
-async function* sseEvents(response) {
+/**
+ * Reads `id:`/`event:`/`data:` blocks from an SSE response. Lines split on "\n" only: U+2028 inside
+ * data is text, not a line break.
+ */
+async function* sseEvents(response, signal) {
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const stop = () => reader.cancel().catch(() => {});
+  signal?.addEventListener("abort", stop, { once: true });
   let buffer = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end = buffer.indexOf("\n\n");
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event && data) yield { event, data: JSON.parse(data) };
-      end = buffer.indexOf("\n\n");
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const fields = {};
+        for (const line of buffer.slice(0, end).split("\n")) {
+          const colon = line.indexOf(": ");
+          if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 2);
+        }
+        buffer = buffer.slice(end + 2);
+        if (fields.event && fields.data)
+          yield { id: fields.id, event: fields.event, data: JSON.parse(fields.data) };
+        end = buffer.indexOf("\n\n");
+      }
     }
+  } finally {
+    signal?.removeEventListener("abort", stop);
+    stop();
   }
 }
 
-async function sendPrompt(text) {
-  if (!session) await newSession();
-  textBlock(turn("user"), text);
-  const box = turn("assistant");
+/** Draws one run's events into an assistant box. `box` undefined: the run is being replayed from its start. */
+function runView(box) {
   let current;
-  const controller = new AbortController();
-  setRunning(controller);
-  setStatus("running…");
-  try {
-    const response = await api(`/api/sessions/${session.sessionId}/messages`, {
-      method: "POST",
-      body: JSON.stringify({ text }),
-      signal: controller.signal,
-    });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    for await (const { event, data } of sseEvents(response)) {
+  return {
+    /** The last event id seen, to reattach after. */
+    lastEventId: undefined,
+    /** Whether some of the run's events were missed (the log had dropped them). */
+    missed: false,
+    handle(event, data) {
+      if (event === "run-start") {
+        if (box === undefined) {
+          // A replay from the start: the conversation as it was, then this run's prompt.
+          render(this.before.slice(0, data.messagesBefore));
+          textBlock(turn("user"), data.prompt);
+          box = turn("assistant");
+        }
+        return;
+      }
+      if (event === "reset") {
+        this.missed = true;
+        if (box === undefined) render(this.before);
+        box ??= turn("assistant");
+        box.append(
+          el("div", "end", "(reconnected: part of this answer was missed; it is in the saved session)"),
+        );
+        current = undefined;
+        return;
+      }
+      box ??= turn("assistant");
       if (event === "text-delta") {
         current ??= textBlock(box);
         current.textContent += data.delta;
@@ -154,18 +228,156 @@ async function sendPrompt(text) {
         box.append(el("div", data.ok ? "end" : "end failed", summary));
       }
       log.scrollTop = log.scrollHeight;
+    },
+    /** The saved messages to draw under a replay (set by {@link resync}). */
+    before: [],
+  };
+}
+
+/** Follows a run's stream into `view`. True when the run ended; false when the stream dropped first. */
+async function follow(response, view, signal) {
+  try {
+    for await (const { id, event, data } of sseEvents(response, signal)) {
+      if (id) view.lastEventId = id;
+      view.handle(event, data);
+      if (event === "run-end") return true;
     }
+  } catch (error) {
+    if (signal?.aborted) throw error;
+  }
+  return false;
+}
+
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * Follows a run to its end, reattaching after the last event seen whenever the stream drops. Returns
+ * "ended", or "gone" when the run's log is gone (the saved session is then drawn instead).
+ */
+async function stayWith(response, view, signal) {
+  if (await follow(response, view, signal)) return "ended";
+  for (let attempt = 0; ; attempt++) {
+    if (signal?.aborted) throw new DOMException("stopped", "AbortError");
+    const delay = RETRY_DELAYS[Math.min(attempt, RETRY_DELAYS.length - 1)];
+    setStatus(`connection lost — reconnecting (attempt ${attempt + 1})…`);
+    await sleep(delay, signal);
+    if (signal?.aborted) throw new DOMException("stopped", "AbortError");
+    const after = view.lastEventId ? `?after=${encodeURIComponent(view.lastEventId)}` : "";
+    let attached;
+    try {
+      attached = await api(`/api/sessions/${session.sessionId}/events${after}`, { signal });
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === "NO_RUN") {
+        render((await loadState()).messages);
+        return "gone";
+      }
+      if (error instanceof ApiFailure && (error.status === 0 || error.status >= 500)) continue;
+      throw error;
+    }
+    setStatus("running…");
+    if (await follow(attached, view, signal)) return "ended";
+  }
+}
+
+async function loadState() {
+  return (await api(`/api/sessions/${session.sessionId}/export`)).json();
+}
+
+/**
+ * Draws the stored session: its saved state, and the last run replayed from the Worker's log (so a
+ * reload in the middle of a run shows it, and follows it to its end).
+ */
+async function resync(signal) {
+  const state = await loadState();
+  let attached;
+  try {
+    attached = await api(`/api/sessions/${session.sessionId}/events`, { signal });
+  } catch (error) {
+    if (!(error instanceof ApiFailure && error.code === "NO_RUN")) throw error;
+    render(state.messages);
+    loaded = true;
+    return;
+  }
+  const view = runView(undefined);
+  view.before = state.messages;
+  render(state.messages);
+  loaded = true;
+  setRunning(new AbortController());
+  const controller = running;
+  setStatus("reattached to the run…");
+  try {
+    const outcome = await stayWith(attached, view, controller.signal);
+    if (outcome === "ended" && view.missed) render((await loadState()).messages);
+    setStatus(`session ${session.sessionId.slice(0, 8)}`);
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+    setStatus("stopped");
+  } finally {
+    setRunning(undefined);
+  }
+}
+
+/** Says why a call failed; forgets the session only when the server says it is gone. */
+function report(error, what) {
+  if (error instanceof ApiFailure && error.sessionGone) return forget();
+  const kept = session ? " — your session is kept" : "";
+  setStatus(`${what}: ${error.message ?? error}${kept}`);
+}
+
+async function sendPrompt(text) {
+  try {
+    if (!session) await newSession();
+    else if (!loaded) await resync();
+  } catch (error) {
+    $("prompt").value = text; // not sent: give the words back
+    report(error, "not sent");
+    return;
+  }
+  textBlock(turn("user"), text);
+  const view = runView(turn("assistant"));
+  const controller = new AbortController();
+  setRunning(controller);
+  setStatus("running…");
+  try {
+    let response;
+    try {
+      response = await api(`/api/sessions/${session.sessionId}/messages`, {
+        method: "POST",
+        body: JSON.stringify({ text }),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (!(error instanceof ApiFailure) || error.status !== 0) throw error;
+      // The request may or may not have reached the Worker: draw whatever it has.
+      setRunning(undefined);
+      loaded = false;
+      await resync();
+      return;
+    }
+    const outcome = await stayWith(response, view, controller.signal);
+    if (outcome === "ended" && view.missed) render((await loadState()).messages);
     setStatus(`session ${session.sessionId.slice(0, 8)}`);
   } catch (error) {
     if (controller.signal.aborted) {
-      box.append(el("div", "end failed", "stopped"));
+      log.lastElementChild?.append(el("div", "end failed", "stopped"));
       setStatus("stopped");
     } else {
-      box.append(el("div", "end failed", String(error.message ?? error)));
-      setStatus("error");
+      log.lastElementChild?.append(el("div", "end failed", String(error.message ?? error)));
+      report(error, "error");
     }
   } finally {
-    setRunning(undefined);
+    if (running === controller) setRunning(undefined);
   }
 }
 
@@ -174,6 +386,7 @@ $("prompt-form").addEventListener("submit", (event) => {
   const text = $("prompt").value.trim();
   if (!text || running) return;
   $("prompt").value = "";
+  clearTimeout(loadTimer);
   void sendPrompt(text);
 });
 
@@ -185,14 +398,20 @@ $("prompt").addEventListener("keydown", (event) => {
 });
 
 $("stop").addEventListener("click", () => {
-  // Closing the stream cancels the run in the Worker; the cancel request reaches it from any connection too.
+  // Stop cancels at once, from this connection or any other; closing the stream alone would leave the
+  // run going for the Worker's grace period.
   running?.abort();
   if (session) void api(`/api/sessions/${session.sessionId}/cancel`, { method: "POST" }).catch(() => {});
 });
 
 $("export").addEventListener("click", async () => {
   if (!session) return setStatus("nothing to export yet");
-  const state = await (await api(`/api/sessions/${session.sessionId}/export`)).json();
+  let state;
+  try {
+    state = await loadState();
+  } catch (error) {
+    return report(error, "export failed");
+  }
   const link = el("a");
   link.href = URL.createObjectURL(new Blob([JSON.stringify(state, null, 2)], { type: "application/json" }));
   link.download = `wisp-session-${state.sessionId.slice(0, 8)}.json`;
@@ -205,47 +424,72 @@ $("import").addEventListener("change", async (event) => {
   const file = event.target.files?.[0];
   event.target.value = "";
   if (!file) return;
+  // The current session stays until the import has succeeded: a failure leaves it as it was.
   try {
     const text = await file.text();
-    const previous = session;
-    session = undefined;
-    const response = await fetch("/api/sessions/import", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: text,
-    });
-    const body = await response.json();
+    let response;
+    try {
+      response = await fetch("/api/sessions/import", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: text,
+      });
+    } catch {
+      throw networkFailure();
+    }
+    const body = await response.json().catch(() => ({}));
     if (!response.ok) {
-      session = previous;
+      const where = body.error?.path ? ` (at ${body.error.path})` : "";
       throw new Error(
-        `${body.error.code}: ${body.error.message}${body.error.path ? ` (at ${body.error.path})` : ""}`,
+        body.error ? `${body.error.code}: ${body.error.message}${where}` : `HTTP ${response.status}`,
       );
     }
+    const state = JSON.parse(text);
+    clearTimeout(loadTimer);
     remember(body);
-    render(JSON.parse(text));
-    setStatus(`imported ${JSON.parse(text).messages.length} messages`);
+    loaded = true;
+    render(state.messages);
+    setStatus(`imported ${state.messages.length} messages`);
   } catch (error) {
-    setStatus(`import failed: ${error.message}`);
+    setStatus(`import failed: ${error.message}${session ? " — your session is kept" : ""}`);
   }
 });
 
-$("new").addEventListener("click", () => void newSession());
+$("new").addEventListener("click", async () => {
+  try {
+    clearTimeout(loadTimer);
+    await newSession();
+  } catch (error) {
+    report(error, "could not start a new session");
+  }
+});
+
+/** Loads the stored session, retrying with growing pauses while the server is unreachable or failing. */
+async function load(attempt = 0) {
+  try {
+    await resync();
+    if (!running) setStatus(`session ${session.sessionId.slice(0, 8)}`);
+  } catch (error) {
+    if (error instanceof ApiFailure && error.sessionGone) return forget();
+    const delay = RETRY_DELAYS[Math.min(attempt + 2, RETRY_DELAYS.length - 1)];
+    setStatus(
+      `could not load the session (${error.message}); retrying in ${Math.ceil(delay / 1000)} s — it is kept`,
+    );
+    loadTimer = setTimeout(() => void load(attempt + 1), delay);
+  }
+}
 
 async function start() {
-  const info = await (await fetch("/api/info")).json();
-  $("model").textContent = info.scripted
-    ? `${info.model} — the scripted demo model (set a provider key in .dev.vars for a real one)`
-    : info.model;
-  if (session) {
-    try {
-      render(await (await api(`/api/sessions/${session.sessionId}/export`)).json());
-      setStatus(`session ${session.sessionId.slice(0, 8)}`);
-      return;
-    } catch {
-      remember(undefined);
-    }
+  try {
+    const info = await (await fetch("/api/info")).json();
+    $("model").textContent = info.scripted
+      ? `${info.model} — the scripted demo model (set a provider key in .dev.vars for a real one)`
+      : info.model;
+  } catch {
+    $("model").textContent = "the server could not be reached";
   }
-  setStatus("ready");
+  if (session) await load();
+  else setStatus("ready");
 }
 
 void start();

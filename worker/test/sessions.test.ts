@@ -45,4 +45,15 @@ describe("a session", () => {
       "assistant",
     ]);
   });
+
+  it("starts each run with its prompt and the count of messages before it (to redraw a replay)", async () => {
+    const session = await createSession();
+    const first = (await readEvents(await send(session, "What is 2 + 2?"))).events;
+    expect(first[0]).toMatchObject({
+      event: "run-start",
+      data: { prompt: "What is 2 + 2?", messagesBefore: 0 },
+    });
+    const second = (await readEvents(await send(session, "Hello"))).events;
+    expect(second[0]).toMatchObject({ event: "run-start", data: { prompt: "Hello", messagesBefore: 4 } });
+  });
 });
