@@ -1,152 +1,290 @@
-// Stream decoding throughput. A child process serves 20,000-event streams in each wire format
-// (Anthropic, OpenAI Chat Completions, OpenAI Responses, Gemini); this process reads them with (1) a
-// raw baseline: fetch + eventsource-parser + JSON.parse and nothing else, (2) Wisp's streamTurn,
-// (3) the official @anthropic-ai/sdk and openai clients where there is one (no Gemini client is
-// installed). Ratios are measured in the same run.
+// Stream decoding on streams shaped like the recordings (bench/realistic-streams.mjs), served by a
+// separate process over loopback HTTP. Every reader does what a consumer must: it reads every event
+// and concatenates the text and the tool-call arguments.
+//   raw        fetch + eventsource-parser + JSON.parse + concatenation, nothing else
+//   Wisp       streamTurn iterated with for await
+//   Wisp cb    streamTurn with onEvent (a callback per event, no iterator)
+//   official   @anthropic-ai/sdk / openai, where one exists (none for Gemini is installed)
+// At warm-up each reader's text and arguments are checked against raw's, so a reader that decodes
+// wrongly fails the bench instead of looking fast.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import { createParser } from "eventsource-parser";
 import OpenAI from "openai";
 import { streamTurn } from "wisp-agent";
-import { median } from "./stats.mjs";
+import { SCENARIOS } from "./realistic-streams.mjs";
+import { median, quantile } from "./stats.mjs";
 
 const EVENTS = 20_000;
-const ROUNDS = 11;
+const ROUNDS = 15;
+const LINEAR_COUNTS = [2_000, 20_000, 200_000];
 let base;
 
 const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
-const paths = {
+const API_PATHS = {
   anthropic: "/v1/messages",
   openai: "/v1/chat/completions",
   responses: "/v1/responses",
   gemini: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
 };
-const MODELS = {
-  anthropic: { model: "anthropic/claude-sonnet-5-5", path: "" },
+const WISP = {
+  anthropic: { model: "anthropic/claude-sonnet-4-5", path: "" },
   openai: { model: "openai/gpt-4o", path: "/v1" },
   responses: { model: "openai-responses/gpt-5", path: "/v1" },
   gemini: { model: "google/gemini-2.5-flash", path: "/v1beta" },
 };
 
-async function raw(kind) {
-  const response = await fetch(base + paths[kind], { method: "POST", body: "{}" });
-  let count = 0;
+const prefix = (name, count) => `${base}/${name.replaceAll(" ", "-")}/${count}`;
+
+/** What a raw reader takes from one parsed event of each API. */
+const TAKE = {
+  anthropic(event, out) {
+    if (event.type !== "content_block_delta") return;
+    const delta = event.delta;
+    if (delta.type === "text_delta") out.text += delta.text;
+    else if (delta.type === "input_json_delta") out.args += delta.partial_json;
+  },
+  openai(event, out) {
+    const delta = event.choices?.[0]?.delta;
+    if (delta === undefined) return;
+    if (delta.content) out.text += delta.content;
+    if (delta.tool_calls)
+      for (const call of delta.tool_calls) if (call.index === 0) out.args += call.function?.arguments ?? "";
+  },
+  responses(event, out) {
+    if (event.type === "response.output_text.delta") out.text += event.delta;
+    else if (event.type === "response.function_call_arguments.delta") out.args += event.delta;
+  },
+  gemini(event, out) {
+    for (const part of event.candidates?.[0]?.content?.parts ?? []) if (part.text) out.text += part.text;
+  },
+};
+
+async function raw(name, count, api) {
+  const response = await fetch(prefix(name, count) + API_PATHS[api], { method: "POST", body: "{}" });
+  const out = { text: "", args: "" };
+  const take = TAKE[api];
   const parser = createParser({
     onEvent(event) {
-      if (event.data !== "[DONE]") JSON.parse(event.data);
-      count++;
+      if (event.data !== "[DONE]") take(JSON.parse(event.data), out);
     },
   });
   const decoder = new TextDecoder();
   for await (const chunk of response.body) parser.feed(decoder.decode(chunk, { stream: true }));
-  return count;
+  return out;
 }
 
-async function wisp(kind) {
-  const options = { model: MODELS[kind].model, baseURL: base + MODELS[kind].path, apiKey: "k" };
-  const turn = streamTurn({ messages: hello }, options);
-  let count = 0;
-  for await (const event of turn) if (event.type === "text-delta") count++;
+function wispOptions(name, count, api) {
+  return { model: WISP[api].model, baseURL: prefix(name, count) + WISP[api].path, apiKey: "k" };
+}
+
+async function finish(turn, out) {
   const message = await turn.message;
   if (message.error) throw new Error(message.error.message);
-  return count;
+  out.message = message;
+  return out;
 }
 
-async function official(kind) {
-  let count = 0;
-  if (kind === "anthropic") {
-    const client = new Anthropic({ apiKey: "k", baseURL: base, maxRetries: 0 });
+async function wispIterated(name, count, api) {
+  const turn = streamTurn({ messages: hello }, wispOptions(name, count, api));
+  const out = { text: "", args: "" };
+  for await (const event of turn) {
+    if (event.type === "text-delta") out.text += event.delta;
+    else if (event.type === "tool-call-delta" && event.index === firstToolIndex(out, event))
+      out.args += event.delta;
+  }
+  return finish(turn, out);
+}
+
+async function wispCallback(name, count, api) {
+  const out = { text: "", args: "" };
+  const turn = streamTurn(
+    { messages: hello },
+    {
+      ...wispOptions(name, count, api),
+      onEvent(event) {
+        if (event.type === "text-delta") out.text += event.delta;
+        else if (event.type === "tool-call-delta" && event.index === firstToolIndex(out, event))
+          out.args += event.delta;
+      },
+    },
+  );
+  return finish(turn, out);
+}
+
+/** The content index of the first tool call a reader saw (the raw reader keeps only that one too). */
+function firstToolIndex(out, event) {
+  out.toolIndex ??= event.index;
+  return out.toolIndex;
+}
+
+async function official(name, count, api) {
+  const out = { text: "", args: "" };
+  const baseURL = prefix(name, count);
+  if (api === "anthropic") {
+    const client = new Anthropic({ apiKey: "k", baseURL, maxRetries: 0 });
     const stream = await client.messages.create({
-      model: "claude-sonnet-5-5",
+      model: "claude-sonnet-4-5",
       max_tokens: 10,
       stream: true,
       messages: [{ role: "user", content: "go" }],
     });
-    for await (const event of stream) if (event.type === "content_block_delta") count++;
-  } else if (kind === "responses") {
-    const client = new OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
+    for await (const event of stream) TAKE.anthropic(event, out);
+  } else if (api === "responses") {
+    const client = new OpenAI({ apiKey: "k", baseURL: `${baseURL}/v1`, maxRetries: 0 });
     const stream = await client.responses.create({ model: "gpt-5", stream: true, input: "go" });
-    for await (const event of stream) if (event.type === "response.output_text.delta") count++;
+    for await (const event of stream) TAKE.responses(event, out);
   } else {
-    const client = new OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: "k", baseURL: `${baseURL}/v1`, maxRetries: 0 });
     const stream = await client.chat.completions.create({
       model: "gpt-4o",
       stream: true,
       messages: [{ role: "user", content: "go" }],
     });
-    for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) count++;
+    for await (const chunk of stream) TAKE.openai(chunk, out);
   }
-  return count;
+  return out;
+}
+
+/** Throws unless `got` has exactly raw's text and arguments. */
+function check(reader, name, got, want) {
+  if (got.text !== want.text || got.args !== want.args) {
+    throw new Error(`${reader} decoded ${name} differently from the raw baseline`);
+  }
 }
 
 /**
- * Medians per reader. Rounds interleave the readers (in a rotating order) so that drift on a busy
- * machine — the server shares its cores — weighs on all of them alike.
+ * Times per reader, rounds interleaved in a rotating order so that drift on a busy machine (the
+ * server shares its cores) weighs on all readers alike. Three warm-up passes first, checked.
  */
-async function measureAll(readers, kind) {
-  // Warm-up: three passes each, so the JIT has settled before the first measured round.
-  for (let pass = 0; pass < 3; pass++) for (const [, fn] of readers) await fn(kind);
+async function measureAll(readers, name, count, api, rounds) {
+  const want = await raw(name, count, api);
+  for (let pass = 0; pass < 3; pass++) {
+    for (const [reader, fn] of readers) check(reader, name, await fn(name, count, api), want);
+  }
   const times = readers.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (let step = 0; step < readers.length; step++) {
       const index = (round + step) % readers.length;
       const start = performance.now();
-      await readers[index][1](kind);
+      await readers[index][1](name, count, api);
       times[index].push(performance.now() - start);
     }
   }
-  return Object.fromEntries(readers.map(([name], index) => [name, median(times[index])]));
+  return readers.map(([reader], index) => ({
+    reader,
+    ms: median(times[index]),
+    p25: quantile(times[index], 0.25),
+    p75: quantile(times[index], 0.75),
+  }));
 }
+
+/** Heap still used after a reader's turn (after GC), with its result held: what the turn retains. */
+async function retained(fn, name, count, api) {
+  globalThis.gc();
+  const before = process.memoryUsage().heapUsed;
+  const result = await fn(name, count, api);
+  globalThis.gc();
+  const after = process.memoryUsage().heapUsed;
+  if (result.text === undefined) throw new Error("unreachable");
+  return (after - before) / 1024 / 1024;
+}
+
+const officialName = (api) => (api === "anthropic" ? "@anthropic-ai/sdk" : "openai");
 
 /** Measures decoding and returns the report section. */
 export async function decodingSection() {
-  const child = spawn(
-    process.execPath,
-    [new URL("./serve-streams.mjs", import.meta.url).pathname, String(EVENTS)],
-    {
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
+  const child = spawn(process.execPath, [new URL("./serve-streams.mjs", import.meta.url).pathname], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   base = await new Promise((resolve) => child.stdout.once("data", (data) => resolve(String(data).trim())));
 
   const rows = [];
-  for (const kind of ["anthropic", "openai", "responses", "gemini"]) {
-    const readers = [
-      ["raw baseline", raw],
-      ["wisp-agent streamTurn", wisp],
-    ];
-    if (kind !== "gemini") readers.push([kind === "anthropic" ? "@anthropic-ai/sdk" : "openai", official]);
-    const results = await measureAll(readers, kind);
-    const baseline = results["raw baseline"];
-    for (const [name, ms] of Object.entries(results)) {
-      rows.push({ kind, name, ms, eventsPerSecond: Math.round((EVENTS / ms) * 1000), ratio: ms / baseline });
+  const memory = [];
+  const linear = [];
+  try {
+    for (const [name, make] of Object.entries(SCENARIOS)) {
+      const { api } = make(10);
+      const readers = [
+        ["raw", raw],
+        ["Wisp for await", wispIterated],
+        ["Wisp onEvent", wispCallback],
+      ];
+      if (api !== "gemini") readers.push([officialName(api), official]);
+      const results = await measureAll(readers, name, EVENTS, api, ROUNDS);
+      const baseline = results[0].ms;
+      rows.push({ name, results, baseline });
+      const heap = {};
+      for (const [reader, fn] of readers) {
+        heap[reader === officialName(api) ? "official client" : reader] = await retained(
+          fn,
+          name,
+          EVENTS,
+          api,
+        );
+      }
+      memory.push({ name, heap });
+      const perEvent = [];
+      for (const count of LINEAR_COUNTS) {
+        const [rawResult, wispResult] = await measureAll(readers.slice(0, 2), name, count, api, 5);
+        perEvent.push({ count, raw: (rawResult.ms * 1000) / count, wisp: (wispResult.ms * 1000) / count });
+      }
+      linear.push({ name, perEvent });
     }
+  } finally {
+    child.stdin.end();
   }
-  child.stdin.end();
 
-  const versions = {
-    anthropic: JSON.parse(
-      readFileSync(new URL("../node_modules/@anthropic-ai/sdk/package.json", import.meta.url)),
-    ).version,
-    openai: JSON.parse(readFileSync(new URL("../node_modules/openai/package.json", import.meta.url))).version,
-  };
+  const version = (pkg) =>
+    JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url))).version;
+  const cell = (result, baseline) =>
+    `${result.ms.toFixed(1)} (${result.p25.toFixed(1)}–${result.p75.toFixed(1)}) | ${(result.ms / baseline).toFixed(2)}x`;
   const table = rows
-    .map(
-      (r) =>
-        `| ${r.kind} | ${r.name} | ${r.ms.toFixed(1)} | ${r.eventsPerSecond.toLocaleString("en")} | ${r.ratio.toFixed(2)}x |`,
+    .flatMap(({ name, results, baseline }) =>
+      results.map((result) => `| ${name} | ${result.reader} | ${cell(result, baseline)} |`),
     )
     .join("\n");
-  return `## Stream decoding: ${EVENTS.toLocaleString("en")} text-delta events over loopback HTTP
+  const readersOf = ["raw", "Wisp for await", "Wisp onEvent", "official client"];
+  const memoryTable = memory
+    .map(({ name, heap }) => {
+      const cells = readersOf.map((reader) => (heap[reader] === undefined ? "–" : heap[reader].toFixed(1)));
+      return `| ${name} | ${cells.join(" | ")} | ${(heap["Wisp for await"] / heap.raw).toFixed(2)}x |`;
+    })
+    .join("\n");
+  const linearTable = linear
+    .map(
+      ({ name, perEvent }) =>
+        `| ${name} | ${perEvent.map((row) => `${row.wisp.toFixed(2)} / ${row.raw.toFixed(2)}`).join(" | ")} |`,
+    )
+    .join("\n");
+  return `## Stream decoding: ${EVENTS.toLocaleString("en")}-event streams shaped like the recordings
 
-Served by a separate process in 16 KB writes (@anthropic-ai/sdk ${versions.anthropic}, openai ${versions.openai});
-median of ${ROUNDS} interleaved rounds after three warm-up passes. "Time / raw" is the ratio to the raw baseline (fetch +
-eventsource-parser + JSON.parse per event, nothing else) in the same run. Targets: Wisp within 1.3x of
-raw, and faster than the official clients. "openai" for the responses format is \`client.responses.create\`.
-Gemini has no official client here (\`@google/genai\` is not installed).
+Streams built from the recordings in \`../shared/fixtures\` (bench/realistic-streams.mjs): their framing
+kept byte for byte (Anthropic's padding and pings, Gemini's spacing and \\r\\n, OpenAI's key order,
+obfuscation and usage fields), with text of ASCII, accented, CJK and emoji words, quotes, backslashes
+and newlines, served by a separate process in 16 KB writes (so multi-byte characters split across
+chunks). "tool" streams carry one tool call whose arguments come in ${EVENTS.toLocaleString("en")} fragments.
+Every reader concatenates the text and arguments, and is checked against raw at warm-up.
+@anthropic-ai/sdk ${version("@anthropic-ai/sdk")}, openai ${version("openai")}, eventsource-parser ${version("eventsource-parser")}.
+Median of ${ROUNDS} interleaved rounds (p25–p75 in brackets) after three warm-up passes, in ms, and the
+ratio to raw in the same run. Targets: Wisp for await ≤ 1.3x raw, onEvent ≤ 1.1x.
 
-| format | reader | ms | events/s | time / raw |
-|---|---|---:|---:|---:|
+| stream | reader | ms (p25–p75) | time / raw |
+|---|---|---:|---:|
 ${table}
+
+Heap retained after one ${EVENTS.toLocaleString("en")}-event turn, in MB (after GC, with the reader's result held: the
+concatenated strings, and for Wisp the final message). Target: Wisp ≤ 1.5x raw.
+
+| stream | ${readersOf.join(" | ")} | Wisp / raw |
+|---|${readersOf.map(() => "---:").join("|")}|---:|
+${memoryTable}
+
+Linearity: µs per event, Wisp for await / raw, median of 5 rounds at each length.
+
+| stream | ${LINEAR_COUNTS.map((count) => count.toLocaleString("en")).join(" | ")} |
+|---|${LINEAR_COUNTS.map(() => "---:").join("|")}|
+${linearTable}
 `;
 }

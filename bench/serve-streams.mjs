@@ -1,32 +1,31 @@
-// A separate process that serves one 20,000-event stream per wire format on 127.0.0.1, written in
-// 16 KB chunks as a real server would flush them. Prints its URL, then serves until stdin closes.
+// A separate process that serves the realistic streams (bench/realistic-streams.mjs) on 127.0.0.1,
+// written in 16 KB chunks as a real server flushes them (so multi-byte characters split across
+// chunks). `/<scenario>/<count>` + the API's own path answers that scenario at that length; bodies are
+// built on first request and kept. Prints its URL, then serves until stdin closes.
 import { createServer } from "node:http";
-import {
-  frameEvent,
-  speakAnthropic,
-  speakGemini,
-  speakOpenAIChat,
-  speakOpenAIResponses,
-} from "wisp-agent/testing";
+import { PATHS, SCENARIOS } from "./realistic-streams.mjs";
 
-const EVENTS = Number(process.argv[2] ?? 20_000);
-const pieces = Array.from({ length: EVENTS }, (_, i) => `tok${i % 97} `);
-const turn = { content: [{ type: "text", text: pieces }] };
-const bodies = {
-  "/v1/messages": Buffer.from(speakAnthropic(turn, "claude-sonnet-4-5").map(frameEvent).join("")),
-  "/v1/chat/completions": Buffer.from(speakOpenAIChat(turn, "gpt-4o", true).map(frameEvent).join("")),
-  "/v1/responses": Buffer.from(speakOpenAIResponses(turn, "gpt-5").map(frameEvent).join("")),
-  // Gemini frames with \r\n.
-  "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse": Buffer.from(
-    speakGemini(turn, "gemini-2.5-flash")
-      .map((event) => frameEvent(event).replaceAll("\n", "\r\n"))
-      .join(""),
-  ),
-};
+const bodies = new Map();
+
+function bodyFor(url) {
+  const match = /^\/([a-z-]+)\/(\d+)(\/.*)$/.exec(url);
+  if (match === null) return undefined;
+  const [, slug, count, path] = match;
+  const key = `${slug}/${count}`;
+  if (!bodies.has(key)) {
+    const make = SCENARIOS[slug.replaceAll("-", " ")];
+    if (make === undefined) return undefined;
+    const scenario = make(Number(count));
+    if (PATHS[scenario.api] !== path) return undefined;
+    bodies.set(key, Buffer.from(scenario.body));
+  }
+  return bodies.get(key);
+}
+
 const server = createServer((request, response) => {
   request.resume();
   request.on("end", () => {
-    const body = bodies[request.url];
+    const body = bodyFor(request.url);
     if (!body) return response.writeHead(404).end();
     response.writeHead(200, {
       "content-type": "text/event-stream",

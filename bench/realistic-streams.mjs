@@ -1,0 +1,202 @@
+// Streams shaped like the real recordings in ../shared/fixtures, at any length. Each scenario takes a
+// recording, keeps its framing byte for byte (Anthropic's space padding inside `data:`, its `ping`
+// events, Gemini's `": "` spacing and \r\n line ends, OpenAI's key order, obfuscation fields and
+// usage objects) and repeats its delta events with new text: words with multi-byte characters (so a
+// 16 KB write splits them), quotes, backslashes and newlines (so JSON escapes are decoded). Only the
+// string values are replaced, in place; the "done" events that repeat the whole text or arguments
+// (Responses) are given the whole generated value, and sequence numbers run on.
+import { readFileSync } from "node:fs";
+
+const FIXTURES = new URL("../../shared/fixtures/", import.meta.url);
+
+/** Words of generated text: ASCII, accents, CJK, emoji, and characters JSON must escape. */
+const WORDS = [
+  "The ",
+  "naïve ",
+  "café ",
+  "日本語の",
+  "テキスト ",
+  "🚀 ",
+  '"quoted" ',
+  "line\n",
+  "tab\t",
+  "back\\slash ",
+  "über ",
+  "Ωmega ",
+  "plain ",
+  "words ",
+  "streaming ",
+  "here. ",
+];
+
+/** The blocks of a recorded SSE file: `{ event?, data }`, with `data` as the raw recorded text. */
+function recording(path) {
+  const text = readFileSync(new URL(path, FIXTURES), "utf8").replaceAll("\r\n", "\n");
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      const lines = block.split("\n");
+      const event = lines.find((line) => line.startsWith("event: "))?.slice(7);
+      const data = lines
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
+        .join("\n");
+      return { event, data };
+    });
+}
+
+const STRING = '"(?:[^"\\\\]|\\\\.)*"';
+
+/** `raw` with the first string value of `key` replaced by `value` (formatting kept). */
+function setString(raw, key, value) {
+  const pattern = new RegExp(`("${key}":\\s*)${STRING}`);
+  if (!pattern.test(raw)) throw new Error(`no string "${key}" in ${raw.slice(0, 80)}`);
+  return raw.replace(pattern, (_, prefix) => prefix + JSON.stringify(value));
+}
+
+/** `raw` with every string value of `key` replaced by `value`. */
+function setEveryString(raw, key, value) {
+  return raw.replace(
+    new RegExp(`("${key}":\\s*)${STRING}`, "g"),
+    (_, prefix) => prefix + JSON.stringify(value),
+  );
+}
+
+/** `raw` with the number of `key` replaced by `value`, when it has one. */
+function setNumber(raw, key, value) {
+  return raw.replace(new RegExp(`("${key}":\\s*)\\d+`), (_, prefix) => prefix + value);
+}
+
+function frame(block, lineEnd) {
+  const eventLine = block.event === undefined ? "" : `event: ${block.event}${lineEnd}`;
+  return `${eventLine}data: ${block.data}${lineEnd}${lineEnd}`;
+}
+
+/** Splits a recording around its delta events: head, the recorded deltas (templates), tail. */
+function around(blocks, isDelta) {
+  const first = blocks.findIndex(isDelta);
+  const last = blocks.findLastIndex(isDelta);
+  if (first < 0) throw new Error("the recording has no delta event");
+  return {
+    head: blocks.slice(0, first),
+    templates: blocks.slice(first, last + 1).filter(isDelta),
+    tail: blocks.slice(last + 1),
+  };
+}
+
+/** `count` pieces of text, word by word. */
+function textPieces(count) {
+  return Array.from({ length: count }, (_, index) => WORDS[index % WORDS.length]);
+}
+
+/** Tool arguments (a JSON object as text) cut into `count` fragments of about 16 characters. */
+function argumentFragments(count) {
+  const items = [];
+  let length = 0;
+  for (let index = 0; length < count * 16; index++) {
+    const item = { id: index, note: `${WORDS[index % WORDS.length]}${WORDS[(index * 7) % WORDS.length]}` };
+    items.push(item);
+    length += JSON.stringify(item).length + 1;
+  }
+  const json = JSON.stringify({ items });
+  const size = Math.ceil(json.length / count);
+  return Array.from({ length: count }, (_, index) => json.slice(index * size, (index + 1) * size));
+}
+
+/** Builds a body: head, one delta per piece (cycling the recorded templates), tail. */
+function build({ head, templates, tail }, pieces, key, lineEnd, extra = {}) {
+  const out = head.map((block) => frame(block, lineEnd));
+  pieces.forEach((piece, index) => {
+    if (extra.every !== undefined && index > 0 && index % extra.every === 0)
+      out.push(frame(extra.insert, lineEnd));
+    const template = templates[index % templates.length];
+    out.push(frame({ event: template.event, data: setString(template.data, key, piece) }, lineEnd));
+  });
+  for (const block of tail)
+    out.push(frame({ event: block.event, data: extra.finish?.(block.data) ?? block.data }, lineEnd));
+  return out.join("");
+}
+
+/** Renumbers `sequence_number` across a Responses body, in order. */
+function renumber(body) {
+  let next = 0;
+  return body.replace(/("sequence_number":)\d+/g, (_, prefix) => prefix + next++);
+}
+
+const anthropicPing = () =>
+  recording("anthropic/text-sonnet-4-5.sse").find((block) => block.event === "ping");
+
+/** The scenarios: name → (count) → { path, body, pieces }. `path` is what the server answers on. */
+export const SCENARIOS = {
+  "anthropic text": (count) => {
+    const blocks = recording("anthropic/text-sonnet-4-5.sse");
+    const parts = around(blocks, (block) => block.event === "content_block_delta");
+    const pieces = textPieces(count);
+    const body = build(parts, pieces, "text", "\n", {
+      every: 1000,
+      insert: anthropicPing(),
+      finish: (data) => setNumber(data, "output_tokens", count),
+    });
+    return { api: "anthropic", kind: "text", body, pieces };
+  },
+  "anthropic tool": (count) => {
+    const blocks = recording("anthropic/text-then-tool-use-input-json-delta.sse");
+    const parts = around(blocks, (block) => /"partial_json":"[^"]/.test(block.data));
+    const pieces = argumentFragments(count);
+    const body = build(parts, pieces, "partial_json", "\n", { every: 1000, insert: anthropicPing() });
+    return { api: "anthropic", kind: "tool", body, pieces };
+  },
+  "openai chat text": (count) => {
+    const blocks = recording("openai-chat/text-include-usage.sse");
+    const parts = around(blocks, (block) => /"delta":\{"content":"[^"]/.test(block.data));
+    const pieces = textPieces(count);
+    return { api: "openai", kind: "text", body: build(parts, pieces, "content", "\n"), pieces };
+  },
+  "openai chat tool": (count) => {
+    const blocks = recording("openai-chat/parallel-tool-calls-include-usage.sse");
+    const parts = around(blocks, (block) =>
+      /"tool_calls":\[\{"index":0,"function":\{"arguments":"/.test(block.data),
+    );
+    const pieces = argumentFragments(count);
+    return { api: "openai", kind: "tool", body: build(parts, pieces, "arguments", "\n"), pieces };
+  },
+  "responses text": (count) => {
+    const blocks = recording("openai-responses/text-simple.sse");
+    const parts = around(blocks, (block) => block.event === "response.output_text.delta");
+    const pieces = textPieces(count);
+    const whole = pieces.join("");
+    const body = build(parts, pieces, "delta", "\n", {
+      finish: (data) => setEveryString(data, "text", whole),
+    });
+    return { api: "responses", kind: "text", body: renumber(body), pieces };
+  },
+  "responses tool": (count) => {
+    const blocks = recording("openai-responses/function-call.sse");
+    const parts = around(blocks, (block) => block.event === "response.function_call_arguments.delta");
+    const pieces = argumentFragments(count);
+    const whole = pieces.join("");
+    const body = build(parts, pieces, "delta", "\n", {
+      finish: (data) => setEveryString(data, "arguments", whole),
+    });
+    return { api: "responses", kind: "tool", body: renumber(body), pieces };
+  },
+  "gemini text": (count) => {
+    const blocks = recording("gemini/text.sse");
+    const parts = around(blocks, (block) => !block.data.includes("finishReason"));
+    // The last recorded chunk (with finishReason) carries the end of the text: it becomes a piece too.
+    const pieces = textPieces(count - 1);
+    const body = build(parts, pieces, "text", "\r\n", {
+      finish: (data) => setString(data, "text", "the end."),
+    });
+    return { api: "gemini", kind: "text", body, pieces: [...pieces, "the end."] };
+  },
+};
+
+/** The request path each API answers on. */
+export const PATHS = {
+  anthropic: "/v1/messages",
+  openai: "/v1/chat/completions",
+  responses: "/v1/responses",
+  gemini: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+};
