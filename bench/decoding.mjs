@@ -29,7 +29,7 @@ const API_PATHS = {
   gemini: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
 };
 const WISP = {
-  anthropic: { model: "anthropic/claude-sonnet-4-5", path: "" },
+  anthropic: { model: "anthropic/claude-sonnet-5-5", path: "" },
   openai: { model: "openai/gpt-4o", path: "/v1" },
   responses: { model: "openai-responses/gpt-5", path: "/v1" },
   gemini: { model: "google/gemini-2.5-flash", path: "/v1beta" },
@@ -125,7 +125,7 @@ async function official(name, count, api) {
   if (api === "anthropic") {
     const client = new Anthropic({ apiKey: "k", baseURL, maxRetries: 0 });
     const stream = await client.messages.create({
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       max_tokens: 10,
       stream: true,
       messages: [{ role: "user", content: "go" }],
@@ -204,7 +204,10 @@ export async function decodingSection() {
   const memory = [];
   const linear = [];
   try {
+    // BENCH_SCENARIOS="anthropic text,gemini text" measures only those (for profiling work).
+    const only = process.env.BENCH_SCENARIOS?.split(",").map((name) => name.trim());
     for (const [name, make] of Object.entries(SCENARIOS)) {
+      if (only !== undefined && !only.includes(name)) continue;
       const { api } = make(10);
       const readers = [
         ["raw", raw],

@@ -74,7 +74,7 @@ export async function readSse(
   const parser = createParser({
     onEvent: (message) => {
       pending = 0;
-      handlers.onEvent({ event: message.event, data: message.data });
+      handlers.onEvent(message); // the parser's own object: no copy per event
     },
   });
   const reader = body.getReader();

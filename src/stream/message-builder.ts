@@ -25,8 +25,11 @@ import { nestsDeeperThan, storableId, storableUsage } from "./storable-values.ts
 interface OpenPart {
   index: number;
   kind: "text" | "thinking" | "tool";
-  /** Argument fragments of a tool call, joined when it closes. */
-  args?: string[];
+  /**
+   * The fragments streamed so far (text, reasoning, or a tool call's arguments), joined into the part
+   * when it closes: one flat string rather than a chain of thousands of concatenations.
+   */
+  pieces: string[];
 }
 
 /**
@@ -76,7 +79,7 @@ export class MessageBuilder {
   }
 
   #openPart(key: string, kind: OpenPart["kind"], part: AssistantContentPart): OpenPart {
-    const open: OpenPart = { index: this.#add(part), kind };
+    const open: OpenPart = { index: this.#add(part), kind, pieces: [] };
     this.#open.set(key, open);
     this.hasOutput = true;
     return open;
@@ -103,8 +106,7 @@ export class MessageBuilder {
       this.#emit({ type: "text-start", index: open.index });
     }
     if (delta === "") return;
-    const part = this.message.content[open.index] as { text: string };
-    part.text += delta;
+    open.pieces.push(delta);
     this.#emit({ type: "text-delta", index: open.index, delta });
   }
 
@@ -125,8 +127,7 @@ export class MessageBuilder {
       this.#emit({ type: "thinking-start", index: open.index });
     }
     if (delta === "") return;
-    const part = this.message.content[open.index] as { text: string };
-    part.text += delta;
+    open.pieces.push(delta);
     this.#emit({ type: "thinking-delta", index: open.index, delta });
   }
 
@@ -152,15 +153,14 @@ export class MessageBuilder {
     const callId =
       id === "" ? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}` : storableId(id);
     const open = this.#openPart(key, "tool", { type: "tool_call", id: callId, name, args: {} });
-    open.args = [];
     this.#emit({ type: "tool-call-start", index: open.index, id: callId, name });
   }
 
   /** Appends an argument fragment to the tool call under `key`. */
   toolCallArgs(key: string, delta: string): void {
     const open = this.#open.get(key);
-    if (open?.args === undefined || delta === "") return;
-    open.args.push(delta);
+    if (open?.kind !== "tool" || delta === "") return;
+    open.pieces.push(delta);
     this.#emit({ type: "tool-call-delta", index: open.index, delta });
   }
 
@@ -193,12 +193,15 @@ export class MessageBuilder {
     this.#open.delete(key);
     const part = this.message.content[open.index];
     if (part === undefined) return;
+    if ((part.type === "text" || part.type === "thinking") && open.pieces.length > 0) {
+      part.text += open.pieces.join("");
+    }
     if (part.type === "text") {
       this.#emit({ type: "text-end", index: open.index, text: part.text });
     } else if (part.type === "thinking") {
       this.#emit({ type: "thinking-end", index: open.index, part });
     } else if (part.type === "tool_call") {
-      const parsed = parseToolArgs((open.args ?? []).join(""));
+      const parsed = parseToolArgs(open.pieces.join(""));
       part.args = parsed.args;
       if (parsed.rawArgs !== undefined) part.rawArgs = parsed.rawArgs;
       this.#emit({ type: "tool-call", index: open.index, toolCall: part });
