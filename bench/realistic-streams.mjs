@@ -124,6 +124,19 @@ function renumber(body) {
   return body.replace(/("sequence_number":)\d+/g, (_, prefix) => prefix + next++);
 }
 
+/**
+ * A Responses stream: the recording's `deltaEvent`s replaced by `pieces`; the done events' `wholeKey`
+ * (the text, or the arguments) set to the whole value; sequence numbers renumbered.
+ */
+function responses(file, deltaEvent, wholeKey, pieces) {
+  const parts = around(recording(file), (block) => block.event === deltaEvent);
+  const whole = pieces.join("");
+  const body = build(parts, pieces, "delta", "\n", {
+    finish: (data) => setEveryString(data, wholeKey, whole),
+  });
+  return { api: "responses", kind: wholeKey === "text" ? "text" : "tool", body: renumber(body), pieces };
+}
+
 const anthropicPing = () =>
   recording("anthropic/text-sonnet-4-5.sse").find((block) => block.event === "ping");
 
@@ -161,26 +174,15 @@ export const SCENARIOS = {
     const pieces = argumentFragments(count);
     return { api: "openai", kind: "tool", body: build(parts, pieces, "arguments", "\n"), pieces };
   },
-  "responses text": (count) => {
-    const blocks = recording("openai-responses/text-simple.sse");
-    const parts = around(blocks, (block) => block.event === "response.output_text.delta");
-    const pieces = textPieces(count);
-    const whole = pieces.join("");
-    const body = build(parts, pieces, "delta", "\n", {
-      finish: (data) => setEveryString(data, "text", whole),
-    });
-    return { api: "responses", kind: "text", body: renumber(body), pieces };
-  },
-  "responses tool": (count) => {
-    const blocks = recording("openai-responses/function-call.sse");
-    const parts = around(blocks, (block) => block.event === "response.function_call_arguments.delta");
-    const pieces = argumentFragments(count);
-    const whole = pieces.join("");
-    const body = build(parts, pieces, "delta", "\n", {
-      finish: (data) => setEveryString(data, "arguments", whole),
-    });
-    return { api: "responses", kind: "tool", body: renumber(body), pieces };
-  },
+  "responses text": (count) =>
+    responses("openai-responses/text-simple.sse", "response.output_text.delta", "text", textPieces(count)),
+  "responses tool": (count) =>
+    responses(
+      "openai-responses/function-call.sse",
+      "response.function_call_arguments.delta",
+      "arguments",
+      argumentFragments(count),
+    ),
   "gemini text": (count) => {
     const blocks = recording("gemini/text.sse");
     const parts = around(blocks, (block) => !block.data.includes("finishReason"));

@@ -11,7 +11,7 @@ import { ParseError } from "../errors/sdk-error.ts";
 
 /** One SSE event: its `event:` name (if any) and its joined `data:` lines. */
 export interface SseEvent {
-  event: string | undefined;
+  event?: string | undefined;
   data: string;
 }
 

@@ -5,23 +5,11 @@
  */
 import { createServer, request as forward } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchChromium } from "../../test/support/chromium.ts";
-import { type RunningWorker, startWorker } from "./start-worker.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { useDemo } from "./use-demo.ts";
 
-let worker: RunningWorker;
-let browser: Browser;
-
-beforeAll(async () => {
-  worker = await startWorker();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+const demo = useDemo();
 
 const LONG_PROMPT = "Tell me about Wisp";
 
@@ -35,11 +23,11 @@ const stored = (page: Page) =>
 
 /** A fresh page on the demo, with page errors collected. */
 async function openPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext();
+  const context = await demo.browser.newContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(worker.url);
+  await page.goto(demo.worker.url);
   await expect.poll(() => page.textContent("#status")).toBe("ready");
   return { context, page, errors };
 }
@@ -56,7 +44,7 @@ async function completed(page: Page, count: number): Promise<void> {
 }
 
 async function exported(session: { sessionId: string; token: string }) {
-  const response = await fetch(`${worker.url}/api/sessions/${session.sessionId}/export`, {
+  const response = await fetch(`${demo.worker.url}/api/sessions/${session.sessionId}/export`, {
     headers: { authorization: `Bearer ${session.token}` },
   });
   return response.json();
@@ -95,7 +83,7 @@ it("a session the server no longer has is forgotten, and the next message starts
   await ask(page, "What is 2 + 3?");
   await completed(page, 1);
   const gone = await stored(page);
-  await fetch(`${worker.url}/api/sessions/${gone.sessionId}`, {
+  await fetch(`${demo.worker.url}/api/sessions/${gone.sessionId}`, {
     method: "DELETE",
     headers: { authorization: `Bearer ${gone.token}` },
   });
@@ -185,8 +173,8 @@ it("a message whose response is lost is found again: the page replays the run fr
 
 it("a connection lost mid-answer is resumed after the last event seen, with nothing missed or doubled", async () => {
   // A proxy in front of the Worker cuts the run's stream after its first 2 KB, as a lost signal would.
-  const proxy = await startCuttingProxy(worker.url, 2048);
-  const context = await browser.newContext();
+  const proxy = await startCuttingProxy(demo.worker.url, 2048);
+  const context = await demo.browser.newContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));

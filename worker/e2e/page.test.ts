@@ -5,25 +5,16 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchChromium } from "../../test/support/chromium.ts";
-import { type RunningWorker, startWorker } from "./start-worker.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, expect, it } from "vitest";
+import { useDemo } from "./use-demo.ts";
 
 const OUT = "test-results";
 
-let worker: RunningWorker;
-let browser: Browser;
+const demo = useDemo();
 
-beforeAll(async () => {
+beforeAll(() => {
   mkdirSync(OUT, { recursive: true });
-  worker = await startWorker();
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await worker?.stop();
 });
 
 const assistantText = (page: Page) =>
@@ -32,11 +23,11 @@ const assistantText = (page: Page) =>
   );
 
 it("prompt → streamed text → Stop → export → reload → import → continue", async () => {
-  const context = await browser.newContext({ acceptDownloads: true });
+  const context = await demo.browser.newContext({ acceptDownloads: true });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(worker.url);
+  await page.goto(demo.worker.url);
   await expect.poll(() => page.textContent("#model")).toContain("scripted");
 
   // A long answer streams in…
@@ -85,7 +76,7 @@ it("prompt → streamed text → Stop → export → reload → import → conti
   const session = await page.evaluate(() => JSON.parse(localStorage.getItem("wisp-demo-session") ?? "null"));
   expect(session.sessionId).not.toBe(state.sessionId);
   const continued = await (
-    await fetch(`${worker.url}/api/sessions/${session.sessionId}/export`, {
+    await fetch(`${demo.worker.url}/api/sessions/${session.sessionId}/export`, {
       headers: { authorization: `Bearer ${session.token}` },
     })
   ).json();

@@ -298,11 +298,11 @@ async function loadState() {
  * Draws the stored session: its saved state, and the last run replayed from the Worker's log (so a
  * reload in the middle of a run shows it, and follows it to its end).
  */
-async function resync(signal) {
+async function resync() {
   const state = await loadState();
   let attached;
   try {
-    attached = await api(`/api/sessions/${session.sessionId}/events`, { signal });
+    attached = await api(`/api/sessions/${session.sessionId}/events`);
   } catch (error) {
     if (!(error instanceof ApiFailure && error.code === "NO_RUN")) throw error;
     render(state.messages);
