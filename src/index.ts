@@ -22,10 +22,17 @@ export type {
 } from "./agent/agent-events.ts";
 export type { AgentConfig, AgentOptions } from "./agent/agent-options.ts";
 export { DEFAULT_MAX_STOP_BLOCKS, DEFAULT_TOOL_TIMEOUT_MS } from "./agent/agent-options.ts";
+export type {
+  ApprovalDecision,
+  PendingApproval,
+  StoredApproval,
+  ToolPermissions,
+} from "./agent/approvals.ts";
 export type { Budget, BudgetDetails } from "./agent/budget.ts";
 export { DEFAULT_MAX_TURNS } from "./agent/budget.ts";
 export type {
   JsonSchemaToolDefinition,
+  NeedsApproval,
   ParsedArgs,
   SchemaToolDefinition,
   Tool,
@@ -120,7 +127,7 @@ export {
   unwrap,
   unwrapOr,
 } from "./result-helpers.ts";
-export type { AgentSession, SessionSnapshot } from "./session/agent-session.ts";
+export type { AgentSession, ResumeOptions, SessionSnapshot } from "./session/agent-session.ts";
 export { createAgentSession } from "./session/agent-session.ts";
 export type { CreateSessionOptions, MessageSession } from "./session/create-session.ts";
 export { createSession, prompt } from "./session/create-session.ts";

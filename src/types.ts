@@ -128,7 +128,9 @@ export type StopReason =
   | "error"
   | "budget"
   | "maxTurns"
-  | "hookStop";
+  | "hookStop"
+  /** The run paused: tool calls wait for a person's decision (`pendingApprovals`, `session.resume`). */
+  | "approval";
 
 /** A message from the user. */
 export interface UserMessage {

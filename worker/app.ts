@@ -66,6 +66,9 @@ function emptyState(env: Env, sessionId: string): SessionState {
     turns: 0,
     queue: [],
     metadata: {},
+    pendingApprovals: [],
+    pendingResults: [],
+    toolPermissions: {},
   };
 }
 

@@ -14,6 +14,7 @@ import type {
   TurnEvent,
   Usage,
 } from "../types.ts";
+import type { PendingApproval } from "./approvals.ts";
 import type { HookEvent, HookFailurePolicy } from "./hooks.ts";
 import type { Result } from "./result.ts";
 import type { AnyTool, TypedToolCall } from "./typed-tool-call.ts";
@@ -50,6 +51,11 @@ export interface AgentResult<T extends AnyTool = AnyTool> {
   durationMs: number;
   /** Model turns made. */
   turns: number;
+  /**
+   * With stopReason `approval`: the tool calls that wait for a person, in the model's order. Decide
+   * them with `session.resume(decisions)`.
+   */
+  pendingApprovals?: PendingApproval[];
 }
 
 /** What `runAgent` resolves to: never a throw. A failure carries the partial result. */
@@ -57,8 +63,8 @@ export type AgentRunResult<T extends AnyTool = AnyTool> = Result<AgentResult<T>,
 
 /**
  * The events of a run, in order: `run-start`; per turn, the turn's own events (`turn-start` …
- * `turn-end` or `error`, see {@link TurnEvent}), then `tool-start` / `tool-result` per tool call;
- * `hook-decision` and `hook-error` where hooks act; `message` whenever a message joins the
+ * `turn-end` or `error`, see {@link TurnEvent}), then `tool-start` / `tool-result` per tool call, or
+ * `approval-requested` for a call that waits for a person; `hook-decision` and `hook-error` where hooks act; `message` whenever a message joins the
  * conversation (the prompt, each assistant message, each batch of tool results, steered prompts);
  * `run-end` last, always. With typed tools (`T`), `tool-start` and `tool-result` narrow on
  * `toolCall.name` to that tool's arguments.
@@ -75,6 +81,7 @@ export type AgentEvent<T extends AnyTool = AnyTool> =
       durationMs: number;
       error?: AnySdkError;
     }
+  | { type: "approval-requested"; approval: PendingApproval }
   | { type: "hook-decision"; event: HookEvent; hook: string; decision: JsonObject }
   | { type: "hook-error"; event: HookEvent; hook: string; error: AnySdkError; policy: HookFailurePolicy }
   | { type: "message"; message: Message }

@@ -21,9 +21,10 @@ import { addUsage } from "../usage/usage.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { type Budget, checkBudget, maxTurnsReached } from "./budget.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
+import { notRunResult } from "./not-run-result.ts";
 import { appendMessages, type RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
-import { notRunResult, runToolCalls } from "./run-tool-calls.ts";
+import { runToolCalls } from "./run-tool-calls.ts";
 import { userMessage } from "./user-message.ts";
 
 /** What the loop needs besides the run context. */
@@ -43,11 +44,13 @@ export interface LoopTally {
   toolCalls: ToolCallRecord[];
 }
 
-function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
+/** The tool calls of `message`, in the model's order. */
+export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
   return message.content.filter((part): part is ToolCallPart => part.type === "tool_call");
 }
 
-function pushResults(run: RunContext, results: ToolResultPart[]): void {
+/** Appends a turn's tool results as one message (none: nothing). */
+export function pushResults(run: RunContext, results: ToolResultPart[]): void {
   if (results.length === 0) return;
   appendMessages(run, {
     id: crypto.randomUUID(),
@@ -66,7 +69,7 @@ function closeToolCalls(run: RunContext, message: AssistantMessage, why: string)
 }
 
 /** Appends the messages the caller steered in; true when there were any. */
-function deliverSteering(run: RunContext): boolean {
+export function deliverSteering(run: RunContext): boolean {
   const steered = run.takeSteering?.() ?? [];
   appendMessages(run, ...steered);
   return steered.length > 0;
@@ -127,8 +130,11 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
     }
     if (toolCalls.length > 0) {
       const outcome = await runToolCalls(toolCalls, run);
-      pushResults(run, outcome.results);
       tally.toolCalls.push(...outcome.records);
+      // Some calls wait for a person: the turn's results are held until they are decided.
+      if (outcome.pending.length > 0)
+        return { stopReason: "approval", paused: { approvals: outcome.pending, results: outcome.results } };
+      pushResults(run, outcome.results);
       const ended = endFrom(outcome.control, run.signal);
       if (ended !== undefined) return ended;
       deliverSteering(run);

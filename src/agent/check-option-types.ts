@@ -99,6 +99,13 @@ export function checkTools(value: unknown): ConfigError | undefined {
         `tools.${index}`,
       );
     }
+    const approval = candidate.needsApproval;
+    if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
+      return invalidOption(
+        `tools.${index}.needsApproval must be true, false or a function, got ${showValue(approval)}`,
+        `tools.${index}.needsApproval`,
+      );
+    }
     if (seen.has(candidate.name))
       return invalidOption(`Two tools are named "${candidate.name}"`, `tools.${index}.name`);
     seen.add(candidate.name);

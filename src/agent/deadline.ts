@@ -13,6 +13,12 @@ export type DeadlineOutcome<T> =
   | { kind: "timeout" }
   | { kind: "aborted" };
 
+/**
+ * The longest delay timers keep: a longer one (or `Infinity`) would fire at once in every runtime, so
+ * it means "no time limit" instead.
+ */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Runs `work` with a signal that aborts when `parent` does or `timeoutMs` passes. */
 export function runWithDeadline<T>(
   work: (signal: AbortSignal) => T | Promise<T>,
@@ -29,10 +35,13 @@ export function runWithDeadline<T>(
     controller.abort(parent.reason);
     settle({ kind: "aborted" });
   };
-  const timer = setTimeout(() => {
-    controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError"));
-    settle({ kind: "timeout" });
-  }, timeoutMs);
+  const timer =
+    timeoutMs > MAX_TIMER_MS
+      ? undefined
+      : setTimeout(() => {
+          controller.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError"));
+          settle({ kind: "timeout" });
+        }, timeoutMs);
   parent.addEventListener("abort", onAbort, { once: true });
   let running: Promise<DeadlineOutcome<T>>;
   try {

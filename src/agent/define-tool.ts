@@ -42,6 +42,8 @@ export interface Tool<Args = JsonObject, Name extends string = string, Input = A
   readonly inputSchema: JsonObject;
   /** Longest time `execute` may take; overrides the run's `toolTimeoutMs`. */
   readonly timeoutMs?: number;
+  /** Whether a call waits for a person's approval before it runs (see {@link NeedsApproval}). */
+  readonly needsApproval?: NeedsApproval<Args>;
   /** Validates the model's arguments. Absent for plain JSON Schema tools, whose arguments pass as they are. */
   parseArgs?(args: JsonObject): Promise<ParsedArgs<Args>>;
   /** Runs the tool. A throw becomes an error result the model can read. */
@@ -49,6 +51,16 @@ export interface Tool<Args = JsonObject, Name extends string = string, Input = A
   /** Type-level only, never set at run time: the arguments as the model sends them. */
   readonly "~input"?: Input | undefined;
 }
+
+/**
+ * Whether a tool call waits for a person: `true` for every call, or a function of the validated
+ * arguments (`false` lets the call run). A call that waits ends the run with stopReason `approval`;
+ * `session.resume` decides it. A function that throws fails the call (it does not run).
+ */
+export type NeedsApproval<Args> =
+  | boolean
+  // Method syntax, so a tool of specific arguments is still a Tool<unknown> (as `execute` is).
+  | { check(args: Args, context: ToolContext): boolean | Promise<boolean> }["check"];
 
 interface ToolBase<Name extends string> {
   /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
@@ -61,6 +73,7 @@ interface ToolBase<Name extends string> {
 export interface SchemaToolDefinition<S extends StandardSchema, Name extends string = string>
   extends ToolBase<Name> {
   input: S;
+  needsApproval?: NeedsApproval<InferOutput<S>>;
   /** The JSON Schema to send, for schemas that cannot convert themselves (zod/mini: `toJSONSchema(schema)`). */
   inputSchema?: JsonObject;
   execute(args: InferOutput<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
@@ -69,6 +82,7 @@ export interface SchemaToolDefinition<S extends StandardSchema, Name extends str
 /** A tool described by a plain JSON Schema; its arguments are not validated. */
 export interface JsonSchemaToolDefinition<Name extends string = string> extends ToolBase<Name> {
   inputSchema: JsonObject;
+  needsApproval?: NeedsApproval<JsonObject>;
   execute(args: JsonObject, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 
@@ -146,6 +160,12 @@ export function defineTool(
     execute: definition.execute as Tool<unknown>["execute"],
   };
   if (definition.timeoutMs !== undefined) Object.assign(tool, { timeoutMs: definition.timeoutMs });
+  const { needsApproval } = definition;
+  if (needsApproval !== undefined) {
+    if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function")
+      throw invalid(`Tool "${name}": needsApproval must be true, false or a function`, "needsApproval");
+    Object.assign(tool, { needsApproval });
+  }
   if ("input" in definition) {
     const validate = definition.input["~standard"].validate;
     tool.parseArgs = async (args) => {

@@ -63,11 +63,14 @@ export type PromptDecision = { context?: string } | StopRunDecision;
 
 /**
  * Decisions of `preToolUse`: allow (optionally with changed input), deny (the model gets `reason` as
- * the tool's error result), or stop the run. `context` is appended to the tool's result.
+ * the tool's error result), ask a person (the run pauses with stopReason `approval` until
+ * `session.resume` decides; a later hook's deny still wins), or stop the run. `context` is appended
+ * to the tool's result.
  */
 export type PreToolUseDecision =
   | { decision?: "allow"; input?: JsonObject; context?: string }
   | { decision: "deny"; reason: string }
+  | { decision: "ask"; reason?: string }
   | StopRunDecision;
 
 /** Decisions of `postToolUse`: replace the output, append context, or stop the run. */

@@ -7,12 +7,17 @@
 import { abortErrorFrom } from "../errors/classify.ts";
 import type { AnySdkError, HookError } from "../errors/sdk-error.ts";
 import type { StopReason } from "../types.ts";
+import type { PausedTurn } from "./approvals.ts";
 
-/** How the loop ended: the stop reason, the error when it failed, and why a hook or budget ended it. */
+/**
+ * How the loop ended: the stop reason, the error when it failed, why a hook or budget ended it, and —
+ * with stopReason `approval` — the calls that wait and the results of the turn's other calls.
+ */
 export interface LoopEnd {
   stopReason: StopReason;
   error?: AnySdkError;
   stopDetail?: string;
+  paused?: PausedTurn;
 }
 
 /** Whether the run goes on after hooks or tool calls, and if not, why. */

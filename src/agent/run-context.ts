@@ -6,6 +6,7 @@
 
 import type { Message, UserMessage } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
+import type { ToolPermissions } from "./approvals.ts";
 import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
 
@@ -23,6 +24,8 @@ export interface RunContext {
   toolTimeoutMs: number;
   /** Run a turn's tool calls one after another instead of together. */
   sequentialTools: boolean;
+  /** Standing answers per tool ("always allow" / "always deny"), the session's; changed by resume. */
+  permissions?: ToolPermissions;
   /** Messages to deliver at the next safe point (after a turn's tools, or when the model stops). */
   takeSteering?: () => UserMessage[];
 }

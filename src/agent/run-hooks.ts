@@ -22,7 +22,7 @@ import {
 
 /** The folded outcome of an event's hooks. */
 export type HookOutcome =
-  | { kind: "go"; context: string[]; input?: JsonObject; output?: string }
+  | { kind: "go"; context: string[]; input?: JsonObject; output?: string; ask?: { reason?: string } }
   | { kind: "deny"; reason: string }
   | { kind: "block"; reason: string }
   | { kind: "stop"; reason?: string }
@@ -39,7 +39,7 @@ export interface HookRunContext {
 const DECISIONS: Record<HookEvent, readonly string[]> = {
   sessionStart: ["stop"],
   userPromptSubmit: ["stop"],
-  preToolUse: ["allow", "deny", "stop"],
+  preToolUse: ["allow", "deny", "ask", "stop"],
   postToolUse: ["stop"],
   postToolUseFailure: ["stop"],
   stop: ["allow", "block"],
@@ -145,6 +145,7 @@ export async function runHooks<E extends HookEvent>(
       return reason === undefined ? { kind: "stop" } : { kind: "stop", reason };
     if (decision.decision === "deny") return { kind: "deny", reason: reason as string };
     if (decision.decision === "block") return { kind: "block", reason: reason as string };
+    if (decision.decision === "ask") go.ask = reason === undefined ? {} : { reason };
     if (typeof decision.context === "string") added.push(decision.context);
     if (typeof decision.output === "string") go.output = decision.output;
     const changed = decision.input as JsonValue;

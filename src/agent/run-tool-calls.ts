@@ -1,7 +1,9 @@
 /**
- * Runs the tool calls of one assistant message: `preToolUse` hooks, argument validation, `execute`
- * under its timeout and the run's signal, then `postToolUse` or `postToolUseFailure`. Every call gets a
- * result, in the model's order, whatever happens — so the conversation stays valid to continue.
+ * Runs the tool calls of one assistant message: `preToolUse` hooks, argument validation, the approval
+ * check, `execute` under its timeout and the run's signal, then `postToolUse` or
+ * `postToolUseFailure`. Every call gets a result, in the model's order, whatever happens — so the
+ * conversation stays valid to continue — except a call that waits for approval, which is handed back
+ * as pending (see approvals.ts) and answered when the run resumes.
  *
  * @module
  */
@@ -11,35 +13,28 @@ import { type ErrorCode, ToolError } from "../errors/sdk-error.ts";
 import { storableText } from "../stream/storable-values.ts";
 import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
+import { type ApprovalDecision, deniedOutput, type PendingApproval } from "./approvals.ts";
 import { runWithDeadline } from "./deadline.ts";
 import type { ParsedArgs, Tool } from "./define-tool.ts";
 import type { RunControl } from "./loop-end.ts";
+import { notRunResult } from "./not-run-result.ts";
 import type { RunContext } from "./run-context.ts";
 import { type HookOutcome, runHooks } from "./run-hooks.ts";
 import { toolOutputText } from "./tool-output.ts";
 
-/** The results, in the model's order, and whether the run goes on. */
+/** The results, in the model's order, whether the run goes on, and the calls that wait for approval. */
 export interface ToolRunOutcome {
   results: ToolResultPart[];
   records: ToolCallRecord[];
   control: RunControl;
+  /** Calls that wait for a person (only when the run goes on: an ending run answers them as not run). */
+  pending: PendingApproval[];
 }
 
-interface CallOutcome {
-  record: ToolCallRecord;
-  control: RunControl;
-}
-
-/** A result for a call that was not run (the run ended first). */
-export function notRunResult(toolCall: ToolCallPart, why: string): ToolResultPart {
-  return {
-    type: "tool_result",
-    toolCallId: toolCall.id,
-    toolName: toolCall.name,
-    output: `Tool call not run: ${why}`,
-    isError: true,
-  };
-}
+/** One call's end: its record, or — for a call that waits for approval — what waits. */
+type CallOutcome =
+  | { record: ToolCallRecord; control: RunControl; pending?: undefined }
+  | { pending: PendingApproval; control: RunControl; record?: undefined };
 
 function resultOf(toolCall: ToolCallPart, output: string, isError: boolean): ToolResultPart {
   return {
@@ -123,18 +118,83 @@ class CallRun {
       );
     }
     const tool = this.run.tools.get(call.name);
-    if (tool === undefined) {
-      const names = [...this.run.tools.keys()].join(", ") || "(none)";
-      return this.#fail("TOOL_NOT_FOUND", `Unknown tool "${call.name}". Available tools: ${names}`, []);
-    }
+    if (tool === undefined) return this.#notFound();
     const pre = await runHooks("preToolUse", { ...this.#base(), toolCall: call }, this.run);
     if (pre.kind === "deny") return this.#finish(resultOf(call, pre.reason, true), { kind: "go" });
     if (pre.kind !== "go") return this.#finish(notRunResult(call, whyNotRun(controlOf(pre))), controlOf(pre));
     if (pre.input !== undefined) this.#toolCall = { ...call, args: pre.input };
-    return this.#run(tool, pre.context);
+    return this.#run(tool, pre.context, pre.ask);
   }
 
-  async #run(tool: Tool<unknown>, context: string[]): Promise<CallOutcome> {
+  /**
+   * Answers a call a person decided: a denied call gets an error result with the reason; an
+   * approved one runs (with the approver's arguments, when given), without asking again.
+   */
+  decided(decision: ApprovalDecision, args: JsonObject): Promise<CallOutcome> {
+    const call = this.#toolCall;
+    if (!decision.approved) {
+      const result = resultOf(call, deniedOutput(decision.reason), true);
+      return Promise.resolve(this.#finish(result, { kind: "go" }));
+    }
+    this.#toolCall = { ...call, args };
+    const tool = this.run.tools.get(call.name);
+    if (tool === undefined) return this.#notFound();
+    return this.#run(tool, [], undefined, true);
+  }
+
+  #notFound(): Promise<CallOutcome> {
+    const call = this.#toolCall;
+    const names = [...this.run.tools.keys()].join(", ") || "(none)";
+    return this.#fail("TOOL_NOT_FOUND", `Unknown tool "${call.name}". Available tools: ${names}`, []);
+  }
+
+  /**
+   * Whether the call waits for a person: a standing "always deny" answers it at once (a result), a
+   * standing "always allow" lets it run; otherwise a hook's "ask" or the tool's `needsApproval`.
+   */
+  async #approval(
+    tool: Tool<unknown>,
+    args: unknown,
+    ask: { reason?: string } | undefined,
+  ): Promise<ToolResultPart | PendingApproval | undefined> {
+    const call = this.#toolCall;
+    const permissions = this.run.permissions;
+    const standing =
+      permissions && Object.hasOwn(permissions, call.name) ? permissions[call.name] : undefined;
+    if (standing === "deny") return resultOf(call, deniedOutput(undefined, true), true);
+    if (standing === "allow") return undefined;
+    let needs = ask !== undefined;
+    if (!needs && typeof tool.needsApproval === "function") {
+      needs = (await tool.needsApproval(args, this.#context())) === true;
+    } else if (!needs) needs = tool.needsApproval === true;
+    if (!needs) return undefined;
+    const pending: PendingApproval = {
+      toolCallId: call.id,
+      toolName: call.name,
+      args: call.args,
+      requestedAt: Date.now(),
+    };
+    if (ask?.reason !== undefined) pending.reason = ask.reason;
+    return pending;
+  }
+
+  #context() {
+    const call = this.#toolCall;
+    return {
+      signal: this.run.signal,
+      toolCallId: call.id,
+      sessionId: this.run.sessionId,
+      turn: this.run.turn,
+      messages: this.run.messages,
+    };
+  }
+
+  async #run(
+    tool: Tool<unknown>,
+    context: string[],
+    ask?: { reason?: string },
+    approved = false,
+  ): Promise<CallOutcome> {
     const call = this.#toolCall;
     let args: unknown = call.args;
     if (tool.parseArgs !== undefined) {
@@ -159,19 +219,24 @@ class CallRun {
       }
       args = parsed.args;
     }
+    if (!approved) {
+      let approval: ToolResultPart | PendingApproval | undefined;
+      try {
+        approval = await this.#approval(tool, args, ask);
+      } catch (error) {
+        const message = `The needsApproval check of "${call.name}" failed: ${messageOf(error)}`;
+        return this.#fail("TOOL_FAILED", message, context, error);
+      }
+      if (approval !== undefined && "type" in approval) return this.#finish(approval, { kind: "go" });
+      if (approval !== undefined) {
+        this.run.emit({ type: "approval-requested", approval });
+        return { pending: approval, control: { kind: "go" } };
+      }
+    }
     this.run.emit({ type: "tool-start", toolCall: call });
     const timeoutMs = tool.timeoutMs ?? this.run.toolTimeoutMs;
     const outcome = await runWithDeadline(
-      async (signal) =>
-        toolOutputText(
-          await tool.execute(args, {
-            signal,
-            toolCallId: call.id,
-            sessionId: this.run.sessionId,
-            turn: this.run.turn,
-            messages: this.run.messages,
-          }),
-        ),
+      async (signal) => toolOutputText(await tool.execute(args, { ...this.#context(), signal })),
       this.run.signal,
       timeoutMs,
     );
@@ -196,29 +261,68 @@ class CallRun {
 /** When calls end differently, the strongest wins: an abort over a hook failure over a hook stop. */
 const STRENGTH: Record<RunControl["kind"], number> = { go: 0, stop: 1, failed: 2, aborted: 3 };
 
-function combine(outcomes: CallOutcome[]): ToolRunOutcome {
+/**
+ * The outcomes of `calls` (in the model's order) as one: results and records in order, and the calls
+ * that wait for approval — or, when the run ends, those calls answered as not run.
+ */
+function combine(calls: ToolCallPart[], outcomes: CallOutcome[], run: RunContext): ToolRunOutcome {
   let control: RunControl = { kind: "go" };
   for (const outcome of outcomes) {
     if (STRENGTH[outcome.control.kind] > STRENGTH[control.kind]) control = outcome.control;
   }
-  const records = outcomes.map((outcome) => outcome.record);
-  return { results: records.map((record) => record.result), records, control };
+  const records: ToolCallRecord[] = [];
+  const pending: PendingApproval[] = [];
+  for (const [index, outcome] of outcomes.entries()) {
+    if (outcome.record !== undefined) records.push(outcome.record);
+    else if (control.kind === "go") pending.push(outcome.pending);
+    else records.push(notRunRecord(calls[index] as ToolCallPart, control, run));
+  }
+  return { results: records.map((record) => record.result), records, control, pending };
+}
+
+function notRunRecord(call: ToolCallPart, control: RunControl, run: RunContext): ToolCallRecord {
+  return { toolCall: call, result: notRunResult(call, whyNotRun(control)), turn: run.turn, durationMs: 0 };
+}
+
+/** Runs each of `calls` with `start` (together, or one by one when `run.sequentialTools`). */
+async function runEach(
+  calls: ToolCallPart[],
+  run: RunContext,
+  start: (call: ToolCallPart) => Promise<CallOutcome>,
+): Promise<ToolRunOutcome> {
+  if (!run.sequentialTools) return combine(calls, await Promise.all(calls.map(start)), run);
+  const outcomes: CallOutcome[] = [];
+  for (const call of calls) {
+    const previous = outcomes.at(-1)?.control;
+    if (previous !== undefined && previous.kind !== "go") {
+      outcomes.push({ record: notRunRecord(call, previous, run), control: previous });
+      continue;
+    }
+    outcomes.push(await start(call));
+  }
+  return combine(calls, outcomes, run);
 }
 
 /** Runs `toolCalls` (together, or one by one when `run.sequentialTools`), results in the model's order. */
-export async function runToolCalls(toolCalls: ToolCallPart[], run: RunContext): Promise<ToolRunOutcome> {
-  if (!run.sequentialTools) {
-    return combine(await Promise.all(toolCalls.map((call) => new CallRun(call, run).execute())));
-  }
-  const outcomes: CallOutcome[] = [];
-  for (const call of toolCalls) {
-    const previous = outcomes.at(-1)?.control;
-    if (previous !== undefined && previous.kind !== "go") {
-      const result = notRunResult(call, whyNotRun(previous));
-      outcomes.push({ record: { toolCall: call, result, turn: run.turn, durationMs: 0 }, control: previous });
-      continue;
-    }
-    outcomes.push(await new CallRun(call, run).execute());
-  }
-  return combine(outcomes);
+export function runToolCalls(toolCalls: ToolCallPart[], run: RunContext): Promise<ToolRunOutcome> {
+  return runEach(toolCalls, run, (call) => new CallRun(call, run).execute());
+}
+
+/**
+ * Answers calls a person decided (see {@link CallRun.decided}). `decided` pairs each call with its
+ * decision and the arguments it runs with if approved.
+ */
+export function runDecidedCalls(
+  decided: { call: ToolCallPart; decision: ApprovalDecision; args: JsonObject }[],
+  run: RunContext,
+): Promise<ToolRunOutcome> {
+  const byId = new Map(decided.map((entry) => [entry.call.id, entry]));
+  return runEach(
+    decided.map((entry) => entry.call),
+    run,
+    (call) => {
+      const entry = byId.get(call.id) as (typeof decided)[number];
+      return new CallRun(call, run).decided(entry.decision, entry.args);
+    },
+  );
 }

@@ -22,10 +22,13 @@ import { emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
 import type { LoopTally } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
+import { sealApproval } from "./approval-digest.ts";
+import type { ApprovalDecision, Paused, PendingApproval, ToolPermissions } from "./approvals.ts";
 import { checkConfig, checkPrompt } from "./check-config.ts";
 import { checkOptionTypes } from "./check-option-types.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
+import { resumeRun } from "./resume-run.ts";
 import type { RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
 import { contextParts, runPrompt } from "./run-prompt.ts";
@@ -51,6 +54,18 @@ export interface RunRequest {
   problem?: AnySdkError | undefined;
   /** A check that needs code loaded on demand (the `messages` validator); a problem ends the run. */
   check?: (() => Promise<AnySdkError | undefined>) | undefined;
+  /** Resume a paused turn with these decisions instead of sending `content`. */
+  resume?: { paused: Paused; decisions: ApprovalDecision[] } | undefined;
+  /** Standing answers per tool; a resume's `always` decisions are already in it. */
+  permissions?: ToolPermissions;
+  /** Signs the approvals of a pause (HMAC), when set. */
+  approvalSecret?: string | undefined;
+  /**
+   * Told, before `run-end`, how the paused turn stands once the run got to it: the new pause, or
+   * undefined when nothing waits any more. Not called when the run ended before reaching its turn
+   * (a refused resume keeps its pause).
+   */
+  onPause?: (paused: Paused | undefined) => void;
 }
 
 /** The text of the last assistant message among `messages`, looking no further back than `from`. */
@@ -73,6 +88,14 @@ interface Identity {
   firstIndex: number;
 }
 
+/** A pending approval as a Result shows it: without its digest and signature. */
+function publicApproval(approval: PendingApproval): PendingApproval {
+  const { toolCallId, toolName, args, reason, requestedAt } = approval;
+  return reason === undefined
+    ? { toolCallId, toolName, args, requestedAt }
+    : { toolCallId, toolName, args, reason, requestedAt };
+}
+
 function agentResult(identity: Identity, run: RunContext, tally: LoopTally, end: LoopEnd): AgentRunResult {
   const value: AgentResult = {
     // This run's answer only: in a session an earlier run's answer is not this run's text.
@@ -89,6 +112,7 @@ function agentResult(identity: Identity, run: RunContext, tally: LoopTally, end:
     turns: run.turn,
   };
   if (end.stopDetail !== undefined) value.stopDetail = end.stopDetail;
+  if (end.paused !== undefined) value.pendingApprovals = end.paused.approvals.map(publicApproval);
   return end.error === undefined ? { ok: true, value } : { ok: false, error: end.error, partial: value };
 }
 
@@ -97,6 +121,7 @@ async function execute(
   run: RunContext,
   identity: Identity,
   tally: LoopTally,
+  reached: { turn: boolean },
 ): Promise<LoopEnd> {
   const { config } = request;
   const problem = request.problem ?? (await request.check?.());
@@ -108,7 +133,8 @@ async function execute(
   const prices =
     config.budget?.maxCostUsd === undefined ? undefined : (await loadProvider(resolved.provider)).prices;
   const refused =
-    checkConfig(config, resolved.provider, resolved.model, prices) ?? checkPrompt(request.content);
+    checkConfig(config, resolved.provider, resolved.model, prices) ??
+    (request.resume === undefined ? checkPrompt(request.content) : undefined);
   if (refused !== undefined) return { stopReason: "error", error: refused };
   run.emit({
     type: "run-start",
@@ -127,7 +153,22 @@ async function execute(
     if (ended !== undefined) return ended;
     if (start.kind === "go") context = contextParts(start.context);
   }
-  return runPrompt(run, loopSetup(config), tally, [...context, ...request.content], request.promptId);
+  const setup = loopSetup(config);
+  const { resume } = request;
+  reached.turn = true;
+  const end =
+    resume === undefined
+      ? await runPrompt(run, setup, tally, [...context, ...request.content], request.promptId)
+      : await resumeRun(run, setup, tally, resume.paused, resume.decisions);
+  if (end.paused !== undefined) {
+    const seal = (approval: PendingApproval) =>
+      sealApproval(run.sessionId, publicApproval(approval), request.approvalSecret);
+    end.paused = {
+      approvals: await Promise.all(end.paused.approvals.map(seal)),
+      results: end.paused.results,
+    };
+  }
+  return end;
 }
 
 /**
@@ -180,15 +221,18 @@ export function startRun(
     sequentialTools: config.toolExecution === "sequential",
   };
   if (request.takeSteering !== undefined) run.takeSteering = request.takeSteering;
+  if (request.permissions !== undefined) run.permissions = request.permissions;
+  const reached = { turn: false };
   const tally: LoopTally = { usage: emptyUsage(), toolCalls: [] };
   const finish = async (end: LoopEnd): Promise<AgentRunResult> => {
     userSignal?.removeEventListener("abort", forward);
+    if (reached.turn) request.onPause?.(end.paused as Paused | undefined);
     if (request.sessionEnd && identity.provider !== "unknown") await fireSessionEnd(run, end.stopReason);
     const result = agentResult(identity, run, tally, end);
     emit({ type: "run-end", result });
     return result;
   };
-  return execute(request, run, identity, tally).then(finish, (thrown: unknown) => {
+  return execute(request, run, identity, tally, reached).then(finish, (thrown: unknown) => {
     const error: AnySdkError = isSdkError(thrown)
       ? thrown
       : classifyThrown(thrown, { signal: controller.signal, provider: identity.provider });

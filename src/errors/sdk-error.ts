@@ -30,7 +30,16 @@ export type ErrorTag =
   | "BudgetError";
 
 /** The codes a ConfigError carries. */
-export type ConfigErrorCode = "CONFIG_INVALID" | "SESSION_BUSY" | "SESSION_CLOSED";
+export type ConfigErrorCode =
+  | "CONFIG_INVALID"
+  | "SESSION_BUSY"
+  | "SESSION_CLOSED"
+  /** A prompt was sent while tool calls wait for approval: resume them first. */
+  | "APPROVAL_PENDING"
+  /** A decision names no pending call, repeats one, replays a used one, or edits arguments badly. */
+  | "APPROVAL_INVALID"
+  /** A pending approval was changed after the pause, or its signature does not verify. */
+  | "APPROVAL_TAMPERED";
 
 /** The codes a ProviderError carries: what the provider's answer meant. */
 export type ProviderErrorCode =

@@ -8,13 +8,17 @@
 
 import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
+import { approvalTampering } from "../agent/approval-digest.ts";
+import type { ApprovalDecision, Paused, ToolPermissions } from "../agent/approvals.ts";
 import { checkPromptInput, checkSettings } from "../agent/check-config.ts";
 import { checkOptionTypes } from "../agent/check-option-types.ts";
+import type { Tool } from "../agent/define-tool.ts";
+import { toolsByName } from "../agent/loop-setup.ts";
 import { streamRun } from "../agent/run-agent.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
-import { notObjectOption } from "../config/option-checks.ts";
+import { notObjectOption, notSignalOption } from "../config/option-checks.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { AbortError, type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
@@ -25,6 +29,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserContentPart, UserMessage } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import { asyncDispose } from "./async-dispose.ts";
+import { type CheckedDecisions, checkDecisions } from "./check-decisions.ts";
 import { SESSION_OPTION_KEYS } from "./option-keys.ts";
 import { parseSessionState } from "./parse-session-state.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
@@ -43,6 +48,14 @@ export interface SessionSnapshot {
   turns: number;
   usage: Usage;
   queued: number;
+  /** Tool calls waiting for approval (the session is paused while there are any). */
+  pendingApprovals: number;
+}
+
+/** Options of `session.resume`. */
+export interface ResumeOptions {
+  /** Aborts the resumed run (the approved tools receive it). */
+  signal?: AbortSignal;
 }
 
 /** A live agent session. `T`, the union of its tools' types, types the tool calls of its runs. */
@@ -52,6 +65,17 @@ export interface AgentSession<T extends AnyTool = AnyTool> extends AsyncDisposab
   chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult<T>>;
   /** The same as `chat`, as a stream of events. */
   stream(input: string | UserContentPart[], options?: ChatOptions): AgentRun<T>;
+  /**
+   * Decides tool calls that wait for approval (the last run ended with stopReason `approval`) and
+   * goes on: approved calls run — with the approver's `args` when given, checked by the tool's
+   * schema — denied ones get an error result with the reason, and the run continues as `chat`'s
+   * would. Calls left undecided pause the run again. Never throws: a decision that names no pending
+   * call, repeats one, replays a used one or edits arguments badly refuses the whole resume with a
+   * ConfigError `APPROVAL_INVALID`, and nothing runs.
+   */
+  resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult<T>>;
+  /** The same as `resume`, as a stream of events. */
+  resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun<T>;
   /** Aborts the run in flight and drops queued prompts. Synchronous and idempotent. */
   abort(reason?: unknown): void;
   /** The session as plain JSON (during a run: up to the last completed turn). */
@@ -69,6 +93,8 @@ export interface AgentSession<T extends AnyTool = AnyTool> extends AsyncDisposab
 
 interface PendingRun {
   prompt: QueuedPrompt;
+  /** A resume: the decisions to run (then `prompt` is not sent). */
+  resume?: CheckedDecisions;
   signal: AbortSignal | undefined;
   emit: (event: AgentEvent) => void;
   controller: AbortController;
@@ -100,6 +126,14 @@ class Session implements AgentSession {
   /** Whether `sessionStart` has fired (on the first run of this session object, new or restored). */
   #started = false;
   #closed = false;
+  /** The calls waiting for approval, and the id of the assistant message that made them. */
+  #paused: Paused | undefined;
+  #pausedMessageId: string | undefined;
+  #permissions: ToolPermissions;
+  /** Set while a resume's decisions are being checked: nothing else may start meanwhile. */
+  #resuming = false;
+  readonly #tools: ReadonlyMap<string, Tool<unknown>>;
+  readonly #approvalSecret: string | undefined;
 
   constructor(
     config: AgentConfig,
@@ -121,6 +155,16 @@ class Session implements AgentSession {
     // A restored queue is held, not run: a state from elsewhere must not make this process spend
     // money unasked. It stays in export() until drainQueue() hands it to the caller, who decides.
     this.#held = [...(state?.queue ?? [])];
+    this.#permissions = { ...state?.toolPermissions };
+    this.#tools = toolsByName(config);
+    this.#approvalSecret = options.approvalSecret;
+    if (state !== undefined && state.pendingApprovals.length > 0)
+      this.#setPaused({ approvals: state.pendingApprovals, results: state.pendingResults });
+  }
+
+  #setPaused(paused: Paused | undefined): void {
+    this.#paused = paused;
+    this.#pausedMessageId = paused === undefined ? undefined : this.#messages.at(-1)?.id;
   }
 
   #pending(
@@ -169,17 +213,21 @@ class Session implements AgentSession {
     const problem = checkChatOptions(options) ?? checkPromptInput(input, options.attachments);
     if (problem !== undefined) return Promise.resolve(this.#refuse(problem));
     const content = promptContent(input, options.attachments);
+    if (this.#resuming) return Promise.resolve(this.#refuse(busy()));
+    if (this.#paused !== undefined && this.#current === undefined) {
+      const ids = this.#paused.approvals.map((approval) => approval.toolCallId);
+      const error = new ConfigError(
+        `Tool calls wait for approval (${ids.join(", ")}): decide them with resume() before sending a prompt`,
+        { code: "APPROVAL_PENDING", details: { toolCallIds: ids } },
+      );
+      return Promise.resolve(this.#refuse(error));
+    }
     if (this.#current !== undefined) {
       if (options.mode === "steer") {
         this.#steering.push(userMessage(content, options.id));
         return this.#current.done;
       }
-      if (options.mode !== "followUp") {
-        const error = new ConfigError('A run is in flight: pass mode "steer" or "followUp", or wait for it', {
-          code: "SESSION_BUSY",
-        });
-        return Promise.resolve(this.#refuse(error));
-      }
+      if (options.mode !== "followUp") return Promise.resolve(this.#refuse(busy()));
     }
     const pending = this.#pending(
       { id: options.id ?? crypto.randomUUID(), content, queuedAt: Date.now() },
@@ -192,12 +240,14 @@ class Session implements AgentSession {
     return pending.settled;
   }
 
-  /** Starts the next queued run when none is in flight. */
+  /** Starts the next queued run when none is in flight (while paused, only a resume). */
   #next(): void {
-    if (this.#current !== undefined || this.#closed) return;
-    const pending = this.#queue.shift();
-    if (pending === undefined) return;
+    if (this.#current !== undefined || this.#closed || this.#resuming) return;
+    const pending = this.#queue[0];
+    if (pending === undefined || (this.#paused !== undefined && pending.resume === undefined)) return;
+    this.#queue.shift();
     const firstIndex = this.#messages.length;
+    const { resume } = pending;
     const done = startRun(
       {
         config: this.#config,
@@ -209,6 +259,16 @@ class Session implements AgentSession {
         sessionEnd: false,
         takeSteering: () => this.#steering.splice(0),
         signal: pending.signal,
+        resume:
+          resume === undefined || this.#paused === undefined
+            ? undefined
+            : { paused: this.#paused, decisions: resume.decisions },
+        permissions: resume?.permissions ?? this.#permissions,
+        approvalSecret: this.#approvalSecret,
+        onPause: (paused) => {
+          if (resume !== undefined) this.#permissions = resume.permissions;
+          this.#setPaused(paused);
+        },
       },
       (event) => {
         // Counted before anyone hears the run ended, so an export on run-end has the new totals.
@@ -259,6 +319,51 @@ class Session implements AgentSession {
     return streamRun((emit, controller) => this.#submit(input, options, emit, controller));
   }
 
+  resume(decisions: ApprovalDecision[], options: ResumeOptions = {}): Promise<AgentRunResult> {
+    return this.#resume(decisions, options, ignore);
+  }
+
+  resumeStream(decisions: ApprovalDecision[], options: ResumeOptions = {}): AgentRun {
+    return streamRun((emit, controller) => this.#resume(decisions, options, emit, controller));
+  }
+
+  async #resume(
+    input: unknown,
+    options: ResumeOptions,
+    emit: (event: AgentEvent) => void,
+    controller = new AbortController(),
+  ): Promise<AgentRunResult> {
+    if (this.#closed)
+      return this.#refuse(new ConfigError("The session is closed", { code: "SESSION_CLOSED" }));
+    const problem =
+      notAnObject(options, "The resume options") ??
+      unknownOption(options, ["signal"]) ??
+      notSignalOption(options.signal, "signal");
+    if (problem !== undefined) return this.#refuse(problem);
+    if (this.#current !== undefined || this.#resuming) return this.#refuse(busy());
+    this.#resuming = true;
+    let checked: CheckedDecisions | ConfigError;
+    try {
+      checked = await checkDecisions(input, this.#paused, this.#messages, this.#tools, this.#permissions);
+    } finally {
+      this.#resuming = false;
+    }
+    if (checked instanceof ConfigError || this.#closed) {
+      this.#next();
+      return this.#refuse(
+        checked instanceof ConfigError
+          ? checked
+          : new ConfigError("The session is closed", { code: "SESSION_CLOSED" }),
+      );
+    }
+    const prompt: QueuedPrompt = { id: crypto.randomUUID(), content: [], queuedAt: Date.now() };
+    const pending = this.#pending(prompt, options.signal, emit, controller);
+    pending.resume = checked;
+    this.#queue.unshift(pending);
+    this.#next();
+    return pending.settled;
+  }
+
   abort(reason?: unknown): void {
     const why = reason ?? new DOMException("The session was aborted", "AbortError");
     for (const pending of this.#queue.splice(0)) pending.resolve(this.#refuse(dropped("aborted")));
@@ -282,7 +387,12 @@ class Session implements AgentSession {
   }
 
   export(): SessionState {
-    const messages = sendablePrefix(this.#messages);
+    // Paused (or resuming, before the decided calls' results are in): the waiting calls are kept.
+    const paused =
+      this.#paused !== undefined && this.#messages.at(-1)?.id === this.#pausedMessageId
+        ? this.#paused
+        : undefined;
+    const messages = paused === undefined ? sendablePrefix(this.#messages) : this.#messages.slice();
     const state: SessionState = {
       version: SESSION_STATE_VERSION,
       sessionId: this.sessionId,
@@ -296,6 +406,9 @@ class Session implements AgentSession {
       turns: this.#turns,
       queue: [...this.#held, ...this.#queue.map((pending) => pending.prompt)],
       metadata: this.#metadata,
+      pendingApprovals: paused?.approvals ?? [],
+      pendingResults: paused?.results ?? [],
+      toolPermissions: { ...this.#permissions },
     };
     const config = this.#config;
     if (config.systemPrompt !== undefined) state.systemPrompt = config.systemPrompt;
@@ -317,6 +430,7 @@ class Session implements AgentSession {
       turns: this.#turns,
       usage: this.#usage,
       queued: this.#held.length + this.#queue.length,
+      pendingApprovals: this.#paused?.approvals.length ?? 0,
     };
     const last = this.#messages.at(-1);
     if (last !== undefined) snapshot.lastMessageId = last.id;
@@ -347,6 +461,12 @@ class Session implements AgentSession {
   [asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+function busy(): ConfigError {
+  return new ConfigError('A run is in flight: pass mode "steer" or "followUp", or wait for it', {
+    code: "SESSION_BUSY",
+  });
 }
 
 function dropped(how: "aborted" | "drained"): AbortError {
@@ -382,6 +502,13 @@ function checkSessionOptions(options: SessionOptions): ConfigError | undefined {
     (options.model === undefined ? undefined : checkModelOption(options.model)) ??
     checkOptionTypes(options) ??
     notObjectOption(options.metadata, "metadata") ??
+    (options.approvalSecret === undefined ||
+    (typeof options.approvalSecret === "string" && options.approvalSecret.length >= 16)
+      ? undefined
+      : new ConfigError("approvalSecret must be a string of at least 16 characters", {
+          code: "CONFIG_INVALID",
+          path: "approvalSecret",
+        })) ??
     (nestsDeeperThan(options.metadata, MAX_JSON_DEPTH)
       ? new ConfigError(`metadata is nested deeper than ${MAX_JSON_DEPTH} levels`, {
           code: "CONFIG_INVALID",
@@ -421,5 +548,27 @@ export async function createAgentSession(options: SessionOptions): Promise<Agent
   const prices = config.budget?.maxCostUsd === undefined ? undefined : (await loadProvider(provider)).prices;
   const refused = checkSettings(config, provider, model, prices);
   if (refused !== undefined) throw refused;
+  if (state !== undefined)
+    await checkApprovals(state, options.sessionId ?? state.sessionId, options.approvalSecret);
   return new Session(config, { provider, model }, options, state);
+}
+
+/**
+ * Refuses a restored state whose pending approvals were changed after the pause (their digest no
+ * longer matches their session, call, tool and arguments) or, with `secret`, are not signed by it.
+ */
+async function checkApprovals(
+  state: SessionState,
+  sessionId: string,
+  secret: string | undefined,
+): Promise<void> {
+  for (const [index, approval] of state.pendingApprovals.entries()) {
+    const why = await approvalTampering(sessionId, approval, secret);
+    if (why === undefined) continue;
+    throw new ConfigError(`Pending approval of tool call ${approval.toolCallId} is refused: ${why}`, {
+      code: "APPROVAL_TAMPERED",
+      path: `restore.pendingApprovals.${index}`,
+      details: { toolCallId: approval.toolCallId },
+    });
+  }
 }

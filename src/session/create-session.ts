@@ -6,10 +6,11 @@
  * @module
  */
 
-import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
+import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
+import type { ApprovalDecision } from "../agent/approvals.ts";
 import { checkOptionTypes } from "../agent/check-option-types.ts";
 import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
-import { notFunctionOption } from "../config/option-checks.ts";
+import { notDuration, notFunctionOption } from "../config/option-checks.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { Message, UserContentPart } from "../types.ts";
@@ -26,10 +27,15 @@ import type {
 import type { SessionOptions } from "./session-options.ts";
 import type { SessionState } from "./session-state.ts";
 
+/** How long `canUseTool` may take to answer by default: a person reading a prompt is slow. */
+export const DEFAULT_CAN_USE_TOOL_TIMEOUT_MS = 300_000;
+
 /** The options of {@link createSession}: a session's options plus an optional permission callback. */
 export interface CreateSessionOptions extends SessionOptions {
   /** Asked before every tool call, after the `preToolUse` hooks. Default: every call is allowed. */
   canUseTool?: CanUseTool;
+  /** How long `canUseTool` may take before the call is denied. Default 300,000 (5 minutes). */
+  canUseToolTimeoutMs?: number;
 }
 
 /** A session that takes prompts with `send` and gives whole messages back through `receive`. */
@@ -48,6 +54,13 @@ export interface MessageSession extends AsyncDisposable {
    * iteration at a time; breaking out of it does not stop the runs (their messages wait for the next).
    */
   receive(): AsyncGenerator<SessionMessage, void, undefined>;
+  /**
+   * Decides tool calls that wait for approval (a result with stopReason `approval`) and goes on, as
+   * `AgentSession.resume`: what the resumed run adds arrives through `receive`, ending with a result.
+   * Rejects with a ConfigError (`APPROVAL_INVALID`, `SESSION_BUSY`, …) and runs nothing when the
+   * decisions cannot be taken.
+   */
+  resume(decisions: ApprovalDecision[]): Promise<void>;
   /** Aborts the run in flight and the prompts queued; each still gets its (error) result. */
   abort(reason?: unknown): void;
   /** The session as plain JSON, to restore with `createSession({ restore })` or `createAgentSession`. */
@@ -83,10 +96,15 @@ function readInput(
 }
 
 /** `canUseTool` as a `preToolUse` hook, after the caller's own hooks. */
-function withPermission(hooks: HookList<"preToolUse"> | undefined, canUseTool: CanUseTool) {
+function withPermission(
+  hooks: HookList<"preToolUse"> | undefined,
+  canUseTool: CanUseTool,
+  timeoutMs = DEFAULT_CAN_USE_TOOL_TIMEOUT_MS,
+) {
   const permission: HookEntry<"preToolUse"> = {
     name: "canUseTool",
     onFailure: "closed",
+    timeoutMs,
     handler: async ({ toolCall, signal, sessionId }): Promise<PreToolUseDecision> => {
       const answer = await canUseTool(toolCall.name, toolCall.args, {
         signal,
@@ -94,6 +112,10 @@ function withPermission(hooks: HookList<"preToolUse"> | undefined, canUseTool: C
         sessionId,
       });
       if (answer.behavior === "allow") return answer.updatedInput ? { input: answer.updatedInput } : {};
+      if (answer.behavior === "ask")
+        return answer.message === undefined
+          ? { decision: "ask" }
+          : { decision: "ask", reason: answer.message };
       return answer.interrupt
         ? { decision: "stop", reason: answer.message }
         : { decision: "deny", reason: answer.message };
@@ -119,6 +141,7 @@ function resultMessage(result: AgentRunResult, promptUuid: string): ResultMessag
     durationMs: value.durationMs,
   };
   if (value.stopDetail !== undefined) message.stopDetail = value.stopDetail;
+  if (value.pendingApprovals !== undefined) message.pendingApprovals = value.pendingApprovals;
   if (value.usage.costUsd !== undefined) message.costUsd = value.usage.costUsd;
   if (!result.ok) message.error = result.error;
   return message;
@@ -175,14 +198,45 @@ class Messages implements MessageSession {
     }
     // followUp: while a run is in flight the prompt waits its turn; when idle it runs at once.
     const run = this.#session.stream(content, { mode: "followUp", id });
+    this.#start(run, run[Symbol.asyncIterator](), id);
+  }
+
+  async resume(decisions: ApprovalDecision[]): Promise<void> {
+    if (this.#session.snapshot().status === "closed") {
+      throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
+    }
+    const run = this.#session.resumeStream(decisions);
+    const events = run[Symbol.asyncIterator]();
+    // A started run's first event is `run-start`; a refused resume ends with none and ran nothing.
+    const first = await events.next();
+    if (first.done) {
+      const result = await run.result;
+      if (!result.ok) throw result.error;
+    }
+    this.#start(run, events, crypto.randomUUID(), first);
+  }
+
+  #start(
+    run: AgentRun,
+    events: AsyncIterator<AgentEvent>,
+    promptUuid: string,
+    first?: IteratorResult<AgentEvent>,
+  ): void {
     this.#outstanding++;
-    this.#tail = this.#forward(run, id, this.#tail);
+    this.#tail = this.#forward(run, events, promptUuid, this.#tail, first);
   }
 
   /** Posts a run's messages and result, after the previous prompt's (the run's events wait in its queue). */
-  async #forward(run: AgentRun, promptUuid: string, previous: Promise<void>): Promise<void> {
+  async #forward(
+    run: AgentRun,
+    events: AsyncIterator<AgentEvent>,
+    promptUuid: string,
+    previous: Promise<void>,
+    first?: IteratorResult<AgentEvent>,
+  ): Promise<void> {
     await previous;
-    for await (const event of run) {
+    for (let next = first ?? (await events.next()); next.done !== true; next = await events.next()) {
+      const event = next.value;
       if (event.type !== "message") continue;
       const message: Message = event.message;
       const parentUuid = this.#lastUuid;
@@ -261,13 +315,16 @@ export async function createSession(options: CreateSessionOptions): Promise<Mess
     unknownOption(options, CREATE_SESSION_OPTION_KEYS) ??
     // Before `hooks` and `tools` are read below (the session checks the rest).
     checkOptionTypes(options) ??
-    notFunctionOption(options.canUseTool, "canUseTool");
+    notFunctionOption(options.canUseTool, "canUseTool") ??
+    notDuration(options.canUseToolTimeoutMs, "canUseToolTimeoutMs");
   if (problem !== undefined) throw problem;
-  const { canUseTool, ...rest } = options;
-  const sessionOptions: SessionOptions =
+  const { canUseTool, canUseToolTimeoutMs, ...rest } = options;
+  const preToolUse =
     canUseTool === undefined
-      ? rest
-      : { ...rest, hooks: { ...rest.hooks, preToolUse: withPermission(rest.hooks?.preToolUse, canUseTool) } };
+      ? undefined
+      : withPermission(rest.hooks?.preToolUse, canUseTool, canUseToolTimeoutMs);
+  const sessionOptions: SessionOptions =
+    preToolUse === undefined ? rest : { ...rest, hooks: { ...rest.hooks, preToolUse } };
   const tools = (options.tools ?? []).map((tool) => tool.name);
   return new Messages(await createAgentSession(sessionOptions), tools);
 }

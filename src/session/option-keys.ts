@@ -16,12 +16,14 @@ export const SESSION_OPTION_KEYS = [
   "restore",
   "sessionId",
   "metadata",
+  "approvalSecret",
 ] as const satisfies ReadonlyArray<keyof SessionOptions>;
 
 /** Every option of `createSession`. */
 export const CREATE_SESSION_OPTION_KEYS = [
   ...SESSION_OPTION_KEYS,
   "canUseTool",
+  "canUseToolTimeoutMs",
 ] as const satisfies ReadonlyArray<keyof CreateSessionOptions>;
 
 const _everyOption: [

@@ -18,7 +18,7 @@ type Migration = (state: Record<string, unknown>) => Record<string, unknown>;
 
 /**
  * Steps from each older version to the next. Version 0 was the pre-release format: one
- * `"provider/model"` string, no parameters, turn count, queue or metadata.
+ * `"provider/model"` string, no parameters, turn count, queue or metadata. Version 1 had no approvals.
  */
 export const MIGRATIONS: Record<number, Migration> = {
   0: (state) => {
@@ -35,6 +35,7 @@ export const MIGRATIONS: Record<number, Migration> = {
       metadata: {},
     };
   },
+  1: (state) => ({ ...state, version: 2, pendingApprovals: [], pendingResults: [], toolPermissions: {} }),
 };
 
 function migrate(value: unknown): Record<string, unknown> {
@@ -91,7 +92,50 @@ export function parseSessionState(value: unknown): SessionState {
   const parsed = sessionStateSchema.safeParse(migrated);
   if (!parsed.success) throw firstIssue(parsed.error.issues as SchemaIssue[], migrated, []);
   const state = parsed.data as unknown as SessionState;
-  const unpaired = unpairedToolCall(state.messages);
+  const paused = state.pendingApprovals.length > 0;
+  const unpaired =
+    (paused ? pausedTurnProblem(state) : undefined) ??
+    unpairedToolCall(paused ? state.messages.slice(0, -1) : state.messages);
   if (unpaired !== undefined) throw invalid(unpaired.problem, unpaired.path);
+  if (!paused && state.pendingResults.length > 0)
+    throw invalid("results held for a pause, but nothing waits for approval", "pendingResults");
   return state;
+}
+
+/**
+ * What is wrong with a paused state's last turn, or undefined: its last message must be the assistant
+ * message whose calls wait, and each of those calls is either pending (under its own tool's name) or
+ * has a held result — exactly once.
+ */
+function pausedTurnProblem(state: SessionState): { path: string; problem: string } | undefined {
+  const last = state.messages.at(-1);
+  const calls = last?.role === "assistant" ? last.content.filter((part) => part.type === "tool_call") : [];
+  if (calls.length === 0)
+    return {
+      path: "pendingApprovals",
+      problem: "approvals pending, but the last message made no tool calls",
+    };
+  const answered = new Map<string, string>();
+  for (const [index, approval] of state.pendingApprovals.entries()) {
+    const call = calls.find((candidate) => candidate.id === approval.toolCallId);
+    const path = `pendingApprovals.${index}`;
+    if (call === undefined)
+      return { path, problem: `tool call ${approval.toolCallId} is not one of the last message's` };
+    if (call.name !== approval.toolName)
+      return { path, problem: `tool call ${call.id} is a call of "${call.name}"` };
+    if (answered.has(call.id)) return { path, problem: `tool call ${call.id} is pending twice` };
+    answered.set(call.id, path);
+  }
+  for (const [index, result] of state.pendingResults.entries()) {
+    const path = `pendingResults.${index}`;
+    if (!calls.some((call) => call.id === result.toolCallId))
+      return { path, problem: `tool call ${result.toolCallId} is not one of the last message's` };
+    if (answered.has(result.toolCallId))
+      return { path, problem: `tool call ${result.toolCallId} is answered twice` };
+    answered.set(result.toolCallId, path);
+  }
+  const missing = calls.find((call) => !answered.has(call.id));
+  return missing === undefined
+    ? undefined
+    : { path: `messages.${state.messages.length - 1}`, problem: `tool call ${missing.id} has no result` };
 }

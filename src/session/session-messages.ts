@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { PendingApproval } from "../agent/approvals.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import type {
   AssistantMessage,
@@ -92,19 +93,25 @@ export interface ResultMessage {
   turns: number;
   durationMs: number;
   error?: AnySdkError;
+  /** With stopReason `approval`: the calls that wait; decide them with `session.resume`. */
+  pendingApprovals?: PendingApproval[];
 }
 
 /** What `receive` yields. */
 export type SessionMessage = SystemInitMessage | AssistantSessionMessage | UserSessionMessage | ResultMessage;
 
-/** A permission decision: allow (optionally with changed input) or deny (optionally ending the run). */
+/**
+ * A permission decision: allow (optionally with changed input), deny (optionally ending the run), or
+ * ask a person later: the run pauses with stopReason `approval` and `session.resume` decides.
+ */
 export type PermissionResult =
   | { behavior: "allow"; updatedInput?: JsonObject }
-  | { behavior: "deny"; message: string; interrupt?: boolean };
+  | { behavior: "deny"; message: string; interrupt?: boolean }
+  | { behavior: "ask"; message?: string };
 
 /**
  * Decides whether a tool call may run. Without one, the send/receive API runs every call the model
- * asks for. A throw or a timeout denies the call.
+ * asks for. A throw, or no answer within `canUseToolTimeoutMs` (default 300 s), denies the call.
  */
 export type CanUseTool = (
   toolName: string,

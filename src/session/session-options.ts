@@ -29,6 +29,12 @@ export interface SessionOptions<T extends AnyTool = AnyTool> extends Omit<AgentC
   sessionId?: string;
   /** Plain JSON kept in the state for the caller; merged over a restored state's metadata. */
   metadata?: JsonObject;
+  /**
+   * Signs the approvals this session's runs wait for (HMAC-SHA-256), and refuses, on restore, a state
+   * whose pending approvals are not signed with it. Set it when a state passes through hands you do
+   * not trust (a browser, a client's storage); keep it on the server.
+   */
+  approvalSecret?: string;
 }
 
 /** How a prompt is delivered while a run is in flight. */
@@ -84,7 +90,7 @@ const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"]
 
 /** The run configuration: the caller's options over what the restored state remembers. */
 export function sessionConfig(options: SessionOptions, state: SessionState | undefined): AgentConfig {
-  const { restore: _, sessionId: __, metadata: ___, ...rest } = options;
+  const { restore: _, sessionId: __, metadata: ___, approvalSecret: ____, ...rest } = options;
   const model = options.model ?? (state ? (`${state.provider}/${state.model}` as const) : undefined);
   if (model === undefined) {
     throw new ConfigError("A session needs a model (or a state to restore)", {

@@ -6,10 +6,19 @@
  * @module
  */
 
-import type { JsonObject, Message, ProviderId, ThinkingLevel, Usage, UserContentPart } from "../types.ts";
+import type { StoredApproval, ToolPermissions } from "../agent/approvals.ts";
+import type {
+  JsonObject,
+  Message,
+  ProviderId,
+  ThinkingLevel,
+  ToolResultPart,
+  Usage,
+  UserContentPart,
+} from "../types.ts";
 
-/** The version {@link SessionState} has today. */
-export const SESSION_STATE_VERSION = 1;
+/** The version {@link SessionState} has today (2 added approvals; a version 1 state migrates). */
+export const SESSION_STATE_VERSION = 2;
 
 /** A prompt waiting for the run in flight to end. */
 export interface QueuedPrompt {
@@ -49,4 +58,14 @@ export interface SessionState {
   queue: QueuedPrompt[];
   /** Whatever the caller attached; Wisp does not read it. */
   metadata: JsonObject;
+  /**
+   * Tool calls of the last assistant message that wait for a person, bound to this session by their
+   * digest. Non-empty only while the session is paused (its last run ended with stopReason
+   * `approval`); nothing in them runs until `session.resume` decides them.
+   */
+  pendingApprovals: StoredApproval[];
+  /** While paused: the results the paused turn's other calls already have. */
+  pendingResults: ToolResultPart[];
+  /** Standing answers per tool name ("always allow" / "always deny"), from decisions with `always`. */
+  toolPermissions: ToolPermissions;
 }

@@ -124,9 +124,11 @@ export const messagesSchema = z
   .array(z.discriminatedUnion("role", [userMessage, assistantMessage, toolResultMessage]))
   .check(z.maxLength(MAX_STATE_MESSAGES));
 
-/** A SessionState of version 1. */
+const hexDigest = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+
+/** A SessionState of version 2. */
 export const sessionStateSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   sessionId: id,
   createdAt: time,
   updatedAt: time,
@@ -148,4 +150,17 @@ export const sessionStateSchema = z.object({
     z.object({ id, content: z.array(z.discriminatedUnion("type", [textPart, imagePart])), queuedAt: time }),
   ),
   metadata: json,
+  pendingApprovals: z.array(
+    z.object({
+      toolCallId: id,
+      toolName: z.string(),
+      args: json,
+      reason: z.optional(text),
+      requestedAt: time,
+      digest: hexDigest,
+      signature: z.optional(hexDigest),
+    }),
+  ),
+  pendingResults: z.array(toolResultPart),
+  toolPermissions: z.record(z.string(), z.enum(["allow", "deny"])),
 });

@@ -159,7 +159,7 @@ describe("preToolUse", () => {
       options({ tools: [echo], hooks: { preToolUse: () => ({ decision: "maybe" }) as never } }),
     );
     expect(result.ok && result.value.toolCalls[0]?.result.output).toMatch(
-      /^Denied: Hook "preToolUse" \(preToolUse\) decision "maybe" is not one of: allow, deny, stop/,
+      /^Denied: Hook "preToolUse" \(preToolUse\) decision "maybe" is not one of: allow, deny, ask, stop/,
     );
   });
 

@@ -16,8 +16,9 @@ const KB = 1024;
  */
 const BUDGET: Record<string, number> = {
   stream: 17.5 * KB, // 16.9 KB when set (12.1 KB before the option checks)
-  // Issue 15's goal is 15 KB; this holds the line at 22.3 KB measured when the program was added.
-  "agent-stream": 23 * KB,
+  // Issue 15's goal is 15 KB; 22.3 KB when the program was added, 23.6 KB with approvals (issue 16:
+  // the pause, its digest and HMAC, and resuming are part of every agent loop).
+  "agent-stream": 24 * KB,
   agent: 49 * KB, // zod's classic API alone is 21.6 KB of it; 48.2 KB when set
   // zod/mini plus its toJSONSchema (a zod/mini schema cannot convert itself): 39.3 KB when set.
   "agent-zod-mini": 40.5 * KB,

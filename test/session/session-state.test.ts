@@ -101,7 +101,7 @@ describe("export and restore", () => {
     const { session } = await sessionWithHistory();
     const state = session.export();
     expect(state).toMatchObject({
-      version: 1,
+      version: 2,
       provider: "anthropic",
       model: "claude-sonnet-5-5",
       systemPrompt: "Be brief.",
@@ -128,7 +128,7 @@ describe("invalid states", () => {
   const valid = async () =>
     (await sessionWithHistory()).session.export() as unknown as Record<string, unknown>;
   const cases: Array<[string, (state: any) => unknown, string]> = [
-    ["a newer version", (state) => ({ ...state, version: 2 }), "version"],
+    ["a newer version", (state) => ({ ...state, version: 3 }), "version"],
     ["a version that is not a number", (state) => ({ ...state, version: "1" }), "version"],
     ["no messages", ({ messages: _, ...state }) => state, "messages"],
     [
@@ -186,15 +186,33 @@ describe("invalid states", () => {
   it("migrates a version 0 state", async () => {
     const state = (await valid()) as Record<string, unknown>;
     const { provider, model, parameters: _, turns: __, queue: ___, metadata: ____, ...rest } = state;
-    const v0 = { ...rest, version: 0, model: `${provider}/${model}` };
+    const { pendingApprovals: _p, pendingResults: _r, toolPermissions: _t, ...v1Fields } = rest;
+    const v0 = { ...v1Fields, version: 0, model: `${provider}/${model}` };
     const migrated = parseSessionState(v0);
     expect(migrated).toMatchObject({
-      version: 1,
+      version: 2,
       provider: "anthropic",
       model: "claude-sonnet-5-5",
       queue: [],
       turns: 0,
+      pendingApprovals: [],
+      toolPermissions: {},
     });
     expectConsistent(migrated.messages);
+  });
+
+  it("migrates a version 1 state: nothing pending, no standing answers, the rest as it was", async () => {
+    const state = (await valid()) as Record<string, unknown>;
+    const { pendingApprovals: _, pendingResults: __, toolPermissions: ___, ...v1 } = state;
+    const migrated = parseSessionState({ ...v1, version: 1 });
+    expect(migrated).toEqual({
+      ...state,
+      version: 2,
+      pendingApprovals: [],
+      pendingResults: [],
+      toolPermissions: {},
+    });
+    const restored = await createAgentSession({ apiKey: "k", restore: { ...v1, version: 1 } });
+    expect(restored.snapshot().pendingApprovals).toBe(0);
   });
 });

@@ -56,7 +56,7 @@ it("prompt → streamed text → Stop → export → reload → import → conti
   const file = join(OUT, "demo-session.json");
   await download.saveAs(file);
   const state = JSON.parse(readFileSync(file, "utf8"));
-  expect(state.version).toBe(1);
+  expect(state.version).toBe(2);
   expect(state.messages.length).toBe(6); // user, stopped answer, user, tool call, results, answer
 
   // Reload, import the file as a new session, and continue it.

@@ -79,7 +79,7 @@ describe("import and delete", () => {
   });
 
   it.each([
-    [{ version: 2 }, "version"],
+    [{ version: 3 }, "version"],
     [{ version: 1, sessionId: "x" }, "createdAt"],
     ["[1, 2]", ""],
   ])("an invalid state (%j) is 400 CONFIG_INVALID naming the path %s", async (body, path) => {

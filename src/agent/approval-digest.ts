@@ -1,0 +1,80 @@
+/**
+ * Binds a pending approval to what it approves: a digest of (session, call id, tool, arguments) and,
+ * with a secret, an HMAC of that digest — Web Crypto only, so it runs wherever the SDK does.
+ *
+ * @module
+ */
+
+import type { JsonValue } from "../types.ts";
+import type { PendingApproval, StoredApproval } from "./approvals.ts";
+
+/** JSON with object keys sorted at every level, so equal values always give equal text. */
+export function canonicalJson(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] as JsonValue)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const hex = (bytes: ArrayBuffer): string =>
+  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+const encoder = new TextEncoder();
+
+/** The digest of one pending call: SHA-256 hex of `[sessionId, toolCallId, toolName, args]`. */
+export async function approvalDigest(sessionId: string, approval: PendingApproval): Promise<string> {
+  const text = canonicalJson([sessionId, approval.toolCallId, approval.toolName, approval.args]);
+  return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+}
+
+/** HMAC-SHA-256 hex of `digest` under `secret`. */
+async function sign(secret: string, digest: string): Promise<string> {
+  return hex(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(digest)));
+}
+
+/** `approval` with its digest, and its signature when there is a secret. */
+export async function sealApproval(
+  sessionId: string,
+  approval: PendingApproval,
+  secret: string | undefined,
+): Promise<StoredApproval> {
+  const digest = await approvalDigest(sessionId, approval);
+  const sealed: StoredApproval = { ...approval, digest };
+  if (secret !== undefined) sealed.signature = await sign(secret, digest);
+  return sealed;
+}
+
+/** Compares two hex strings in time that does not depend on where they differ. */
+function sameText(a: string, b: string): boolean {
+  let difference = a.length ^ b.length;
+  for (let index = 0; index < Math.max(a.length, b.length); index++)
+    difference |= (a.charCodeAt(index) | 0) ^ (b.charCodeAt(index) | 0);
+  return difference === 0;
+}
+
+/**
+ * Why `approval` cannot be trusted, or undefined: its digest does not match its session, call, tool
+ * and arguments (they were edited after the pause), or — with a secret — its signature is missing or
+ * wrong. Fails closed: a session with a secret refuses an unsigned approval.
+ */
+export async function approvalTampering(
+  sessionId: string,
+  approval: StoredApproval,
+  secret: string | undefined,
+): Promise<string | undefined> {
+  const digest = await approvalDigest(sessionId, approval);
+  if (!sameText(digest, approval.digest)) return "its digest does not match its session, tool and arguments";
+  if (secret === undefined) return undefined;
+  if (approval.signature === undefined) return "it is not signed, and this session requires signed approvals";
+  if (!sameText(await sign(secret, digest), approval.signature)) return "its signature is not valid";
+  return undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * Approvals: a tool call that waits for a person. A call whose tool says `needsApproval`, or whose
+ * `preToolUse` hook answers `{ decision: "ask" }`, is not run; the run ends ok with stopReason
+ * `approval` and the call in `pendingApprovals`. A later `session.resume(decisions)` — in another
+ * request, on another machine — runs the approved calls, answers the denied ones, and goes on.
+ *
+ * @module
+ */
+
+import type { JsonObject, ToolResultPart } from "../types.ts";
+
+/** A tool call waiting for a person's decision. */
+export interface PendingApproval {
+  toolCallId: string;
+  toolName: string;
+  /** The arguments the call will run with if approved as is (the model's, or a hook's edit of them). */
+  args: JsonObject;
+  /** Why approval was asked for (a hook's reason), when one was given. */
+  reason?: string;
+  /** Epoch milliseconds. */
+  requestedAt: number;
+}
+
+/**
+ * A pending approval as a SessionState keeps it: bound by `digest` to its session, call, tool and
+ * arguments, and signed when the session has an `approvalSecret`.
+ */
+export interface StoredApproval extends PendingApproval {
+  /** SHA-256 (hex) of the canonical JSON of `[sessionId, toolCallId, toolName, args]`. */
+  digest: string;
+  /** HMAC-SHA-256 (hex) of `digest` under the session's `approvalSecret`. */
+  signature?: string;
+}
+
+/** A person's answer to one pending call. */
+export interface ApprovalDecision {
+  toolCallId: string;
+  approved: boolean;
+  /** Shown to the model with a denial; kept with an approval's record. */
+  reason?: string;
+  /** Arguments the approver edited: the call runs with these, checked by the tool's schema first. */
+  args?: JsonObject;
+  /** Remember this answer for every later call of the same tool in this session ("always allow"). */
+  always?: boolean;
+}
+
+/** Standing answers per tool name, set by decisions with `always`. */
+export type ToolPermissions = Record<string, "allow" | "deny">;
+
+/** A run paused for approvals: the calls waiting, and the results of the turn's other calls. */
+export interface PausedTurn<A extends PendingApproval = PendingApproval> {
+  approvals: A[];
+  /** Results already produced for the paused turn's other calls, in the model's order. */
+  results: ToolResultPart[];
+}
+
+/** A paused turn as a session keeps it: its approvals sealed (see approval-digest.ts). */
+export type Paused = PausedTurn<StoredApproval>;
+
+/** The result a denied call gets (its `isError` is true). */
+export function deniedOutput(reason: string | undefined, standing = false): string {
+  const who = standing ? "The user always denies this tool" : "The user denied this tool call";
+  return reason === undefined || reason === "" ? who : `${who}: ${reason}`;
+}

@@ -1,0 +1,630 @@
+/**
+ * Approvals (issue 16): a tool call that waits for a person. Every resume here goes through
+ * export → JSON → restore into a new session object first, as it would on another machine.
+ */
+import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import {
+  type AgentSession,
+  type ApprovalDecision,
+  createAgentSession,
+  createSession,
+  defineTool,
+  parseSessionState,
+  type SessionOptions,
+  type SessionState,
+} from "../../src/index.ts";
+import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
+import { calls, expectConsistent, gate, says } from "../support/agent.ts";
+
+/** A tool that records what it ran with; `needsApproval` as given. */
+function sendTool(needsApproval = true) {
+  const ran: unknown[] = [];
+  const tool = defineTool({
+    name: "send",
+    description: "Sends a message",
+    input: z.object({ to: z.string(), text: z.string().max(40) }),
+    needsApproval,
+    execute: (args) => {
+      ran.push(args);
+      return `sent to ${args.to}`;
+    },
+  });
+  return { tool, ran };
+}
+
+function lookupTool() {
+  const ran: unknown[] = [];
+  const tool = defineTool({
+    name: "lookup",
+    description: "Looks something up",
+    inputSchema: { type: "object", properties: { q: { type: "string" } } },
+    execute: (args) => {
+      ran.push(args);
+      return "found";
+    },
+  });
+  return { tool, ran };
+}
+
+async function start(script: ScriptedTurn[], extra: Partial<SessionOptions> = {}) {
+  const model = createScriptedModel({ script });
+  const options: SessionOptions = {
+    model: "anthropic/claude-sonnet-5-5",
+    apiKey: "k",
+    fetch: model.fetch,
+    retry: { maxRetries: 0 },
+    ...extra,
+  };
+  const session = await createAgentSession(options);
+  return { model, options, session };
+}
+
+/** The session as another machine would get it: exported, through JSON, restored into a new object. */
+async function moved(session: AgentSession, options: SessionOptions): Promise<AgentSession> {
+  const json = JSON.stringify(session.export());
+  return createAgentSession({ ...options, restore: JSON.parse(json) });
+}
+
+/** The tool_result blocks of the last request the model received, in order. */
+function lastToolResults(model: ReturnType<typeof createScriptedModel>): Array<Record<string, unknown>> {
+  const body = model.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
+  return body.messages.flatMap((message) =>
+    Array.isArray(message.content)
+      ? (message.content as Array<Record<string, unknown>>).filter((block) => block.type === "tool_result")
+      : [],
+  );
+}
+
+describe("a call that needs approval pauses the run", () => {
+  it("the other calls run, the run ends ok with stopReason approval, and the pause is in the state", async () => {
+    const send = sendTool();
+    const lookup = lookupTool();
+    const { model, options, session } = await start(
+      [calls(["lookup", { q: "ada" }], ["send", { to: "ada", text: "hi" }]), says("done")],
+      { tools: [send.tool, lookup.tool] },
+    );
+    const paused = await session.chat("tell ada hi");
+    expect(paused.ok).toBe(true);
+    if (!paused.ok) return;
+    expect(paused.value.stopReason).toBe("approval");
+    expect(paused.value.pendingApprovals).toEqual([
+      {
+        toolCallId: expect.any(String),
+        toolName: "send",
+        args: { to: "ada", text: "hi" },
+        requestedAt: expect.any(Number),
+      },
+    ]);
+    expect(lookup.ran).toEqual([{ q: "ada" }]);
+    expect(send.ran).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    const state = session.export();
+    expect(state.pendingApprovals).toHaveLength(1);
+    expect(state.pendingApprovals[0]?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(state.pendingResults.map((result) => result.output)).toEqual(["found"]);
+    expect(session.snapshot().pendingApprovals).toBe(1);
+    // Nothing runs on restore.
+    const restored = await moved(session, options);
+    expect(send.ran).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    expect(restored.export()).toEqual(JSON.parse(JSON.stringify(state)));
+  });
+
+  it("approved on another machine, the call runs and the next request pairs every call with one result", async () => {
+    const send = sendTool();
+    const lookup = lookupTool();
+    const { model, options, session } = await start(
+      [calls(["lookup", { q: "ada" }], ["send", { to: "ada", text: "hi" }]), says("all sent")],
+      { tools: [send.tool, lookup.tool] },
+    );
+    const paused = await session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const elsewhere = await moved(session, options);
+    const resumed = await elsewhere.resume([{ toolCallId: id, approved: true }]);
+    expect(resumed.ok && [resumed.value.stopReason, resumed.value.text]).toEqual(["complete", "all sent"]);
+    expect(send.ran).toEqual([{ to: "ada", text: "hi" }]);
+    expect(lastToolResults(model).map((block) => [block.tool_use_id !== undefined, block.content])).toEqual([
+      [true, "found"],
+      [true, "sent to ada"],
+    ]);
+    const state = elsewhere.export();
+    expect(state.pendingApprovals).toEqual([]);
+    expectConsistent(state.messages);
+    expect(state.messages.filter((message) => message.role === "tool_result")).toHaveLength(1);
+  });
+
+  it("denied, the call gets an error result with the reason and the loop goes on", async () => {
+    const send = sendTool();
+    const { model, options, session } = await start(
+      [calls(["send", { to: "bob", text: "x" }]), says("ok, not sent")],
+      { tools: [send.tool] },
+    );
+    const paused = await session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const resumed = await (await moved(session, options)).resume([
+      { toolCallId: id, approved: false, reason: "not to bob" },
+    ]);
+    expect(resumed.ok && resumed.value.text).toBe("ok, not sent");
+    expect(send.ran).toEqual([]);
+    expect(lastToolResults(model)).toMatchObject([
+      { content: "The user denied this tool call: not to bob", is_error: true },
+    ]);
+  });
+
+  it("needsApproval as a function sees the validated arguments; false runs at once", async () => {
+    const seen: unknown[] = [];
+    const ran: unknown[] = [];
+    const pay = defineTool({
+      name: "pay",
+      description: "Pays",
+      input: z.object({ usd: z.coerce.number() }),
+      needsApproval: (args, context) => {
+        seen.push([args, typeof context.toolCallId]);
+        return args.usd > 10;
+      },
+      execute: (args) => {
+        ran.push(args.usd);
+        return "paid";
+      },
+    });
+    const { session } = await start([calls(["pay", { usd: "5" }], ["pay", { usd: 40 }]), says("x")], {
+      tools: [pay],
+    });
+    const paused = await session.chat("go");
+    expect(seen).toEqual([
+      [{ usd: 5 }, "string"],
+      [{ usd: 40 }, "string"],
+    ]);
+    expect(ran).toEqual([5]);
+    expect(paused.ok && paused.value.pendingApprovals?.map((approval) => approval.args)).toEqual([
+      { usd: 40 },
+    ]);
+  });
+
+  it("a needsApproval that throws fails the call: it does not run and nothing waits", async () => {
+    const ran: unknown[] = [];
+    const tool = defineTool({
+      name: "risky",
+      description: "Risky",
+      inputSchema: { type: "object" },
+      needsApproval: () => {
+        throw new Error("policy service down");
+      },
+      execute: () => ran.push(1),
+    });
+    const { session } = await start([calls(["risky", {}]), says("x")], { tools: [tool] });
+    const result = await session.chat("go");
+    expect(result.ok && result.value.stopReason).toBe("complete");
+    expect(ran).toEqual([]);
+    expect(result.ok && result.value.toolCalls[0]?.result).toMatchObject({
+      isError: true,
+      output: expect.stringContaining("policy service down"),
+    });
+  });
+
+  it("a preToolUse hook may ask, with a reason; a later hook's deny still wins", async () => {
+    const lookup = lookupTool();
+    const { session } = await start([calls(["lookup", { q: "a" }], ["lookup", { q: "secret" }]), says("x")], {
+      tools: [lookup.tool],
+      hooks: {
+        preToolUse: [
+          () => ({ decision: "ask", reason: "every lookup is checked" }),
+          ({ toolCall }) =>
+            toolCall.args.q === "secret" ? { decision: "deny", reason: "never secret" } : undefined,
+        ],
+      },
+    });
+    const events: string[] = [];
+    const run = session.stream("go");
+    for await (const event of run)
+      if (event.type === "approval-requested") events.push(event.approval.toolName);
+    const paused = await run.result;
+    expect(events).toEqual(["lookup"]);
+    expect(paused.ok && paused.value.pendingApprovals).toMatchObject([
+      { args: { q: "a" }, reason: "every lookup is checked" },
+    ]);
+    expect(session.export().pendingResults).toMatchObject([{ output: "never secret", isError: true }]);
+  });
+});
+
+describe("decisions", () => {
+  async function pausedOnThree() {
+    const send = sendTool();
+    const script = [
+      calls(
+        ["send", { to: "a", text: "1" }],
+        ["send", { to: "b", text: "2" }],
+        ["send", { to: "c", text: "3" }],
+      ),
+      says("done"),
+    ];
+    const { model, options, session } = await start(script, { tools: [send.tool] });
+    const paused = await session.chat("go");
+    const ids = (paused.ok ? (paused.value.pendingApprovals ?? []) : []).map(
+      (approval) => approval.toolCallId,
+    );
+    return { send, model, options, session, ids };
+  }
+
+  it("deciding only some of a parallel batch pauses again on the rest; results come back in the model's order", async () => {
+    const { send, model, options, session, ids } = await pausedOnThree();
+    expect(ids).toHaveLength(3);
+    const second = await moved(session, options);
+    const partial = await second.resume([{ toolCallId: ids[1] as string, approved: true }]);
+    expect(partial.ok && partial.value.stopReason).toBe("approval");
+    expect(partial.ok && partial.value.pendingApprovals?.map((approval) => approval.toolCallId)).toEqual([
+      ids[0],
+      ids[2],
+    ]);
+    expect(send.ran).toEqual([{ to: "b", text: "2" }]);
+    expect(model.requests).toHaveLength(1);
+    const third = await moved(second, options);
+    const done = await third.resume([
+      { toolCallId: ids[2] as string, approved: false },
+      { toolCallId: ids[0] as string, approved: true },
+    ]);
+    expect(done.ok && done.value.text).toBe("done");
+    expect(send.ran).toEqual([
+      { to: "b", text: "2" },
+      { to: "a", text: "1" },
+    ]);
+    expect(lastToolResults(model).map((block) => block.content)).toEqual([
+      "sent to a",
+      "sent to b",
+      "The user denied this tool call",
+    ]);
+    expectConsistent(third.export().messages);
+  });
+
+  it("edited arguments run when the schema takes them, and are refused — running nothing — when not", async () => {
+    const { send, options, session, ids } = await pausedOnThree();
+    const restored = await moved(session, options);
+    const bad = await restored.resume([
+      { toolCallId: ids[0] as string, approved: true, args: { to: "a", text: "x".repeat(41) } },
+    ]);
+    expect(!bad.ok && bad.error).toMatchObject({
+      _tag: "ConfigError",
+      code: "APPROVAL_INVALID",
+      path: "decisions.0.args",
+    });
+    expect(send.ran).toEqual([]);
+    expect(restored.snapshot().pendingApprovals).toBe(3);
+    const decisions: ApprovalDecision[] = ids.map((toolCallId, index) => ({
+      toolCallId,
+      approved: true,
+      ...(index === 0 ? { args: { to: "a", text: "edited" } } : {}),
+    }));
+    const good = await restored.resume(decisions);
+    expect(good.ok && good.value.stopReason).toBe("complete");
+    expect(send.ran[0]).toEqual({ to: "a", text: "edited" });
+    expect(good.ok && good.value.toolCalls[0]?.toolCall.args).toEqual({ to: "a", text: "edited" });
+  });
+
+  it.each([
+    [
+      "an unknown id",
+      (ids: string[]) => [
+        { toolCallId: "nope", approved: true },
+        { toolCallId: ids[0], approved: true },
+      ],
+      "decisions.0.toolCallId",
+    ],
+    [
+      "a duplicate",
+      (ids: string[]) => [
+        { toolCallId: ids[0], approved: true },
+        { toolCallId: ids[0], approved: false },
+      ],
+      "decisions.1.toolCallId",
+    ],
+    ["no decisions", () => [], "decisions"],
+    ["not a decision", () => ["yes"], "decisions.0"],
+    ["approved missing", (ids: string[]) => [{ toolCallId: ids[0] }], "decisions.0.approved"],
+    [
+      "an unknown field",
+      (ids: string[]) => [{ toolCallId: ids[0], approved: true, aproved: true }],
+      "decisions.0.aproved",
+    ],
+    [
+      "args on a denial",
+      (ids: string[]) => [{ toolCallId: ids[0], approved: false, args: {} }],
+      "decisions.0.args",
+    ],
+  ])("%s is refused with APPROVAL_INVALID and nothing runs", async (_, decisions, path) => {
+    const { send, model, options, session, ids } = await pausedOnThree();
+    const restored = await moved(session, options);
+    const refused = await restored.resume(decisions(ids) as ApprovalDecision[]);
+    expect(!refused.ok && refused.error).toMatchObject({
+      _tag: "ConfigError",
+      code: "APPROVAL_INVALID",
+      path,
+    });
+    expect(send.ran).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    expect(restored.snapshot().pendingApprovals).toBe(3);
+  });
+
+  it("a decision replayed after it was used is refused as a replay, and runs nothing again", async () => {
+    const { send, model, options, session, ids } = await pausedOnThree();
+    const once = ids.map((toolCallId) => ({ toolCallId, approved: true }));
+    const before = session.export();
+    await (await moved(session, options)).resume(once);
+    expect(send.ran).toHaveLength(3);
+    // The same decisions against the state after they were used, and against the state before.
+    const after = await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(before)) });
+    await after.resume(once);
+    const replayed = await after.resume(once);
+    expect(!replayed.ok && replayed.error).toMatchObject({
+      code: "APPROVAL_INVALID",
+      details: { replayed: true },
+    });
+    expect(send.ran).toHaveLength(6); // the old state resumed once more — that is a copy, not a replay
+    expect(model.requests).toHaveLength(3);
+  });
+
+  it("chat while calls wait is APPROVAL_PENDING naming them; nothing is sent", async () => {
+    const { model, session, ids } = await pausedOnThree();
+    const refused = await session.chat("and another thing");
+    expect(!refused.ok && refused.error).toMatchObject({
+      _tag: "ConfigError",
+      code: "APPROVAL_PENDING",
+      details: { toolCallIds: ids },
+    });
+    expect(!refused.ok && refused.error.message).toContain(ids[0]);
+    const streamed = session.stream("x", { mode: "followUp" });
+    const result = await streamed.result;
+    expect(!result.ok && result.error.code).toBe("APPROVAL_PENDING");
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it("resume with nothing pending is APPROVAL_INVALID", async () => {
+    const { session } = await start([says("hi")]);
+    await session.chat("hi");
+    const refused = await session.resume([{ toolCallId: "x", approved: true }]);
+    expect(!refused.ok && refused.error.code).toBe("APPROVAL_INVALID");
+  });
+});
+
+describe("always allow, always deny", () => {
+  it("is remembered in the state, answers the batch's other calls, and later calls do not ask", async () => {
+    const send = sendTool();
+    const { model, options, session } = await start(
+      [
+        calls(["send", { to: "a", text: "1" }], ["send", { to: "b", text: "2" }]),
+        calls(["send", { to: "c", text: "3" }]),
+        says("done"),
+      ],
+      { tools: [send.tool] },
+    );
+    const paused = await session.chat("go");
+    const first = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const restored = await moved(session, options);
+    const done = await restored.resume([{ toolCallId: first, approved: true, always: true }]);
+    expect(done.ok && done.value.stopReason).toBe("complete");
+    expect(send.ran.map((args) => (args as { to: string }).to)).toEqual(["a", "b", "c"]);
+    expect(restored.export().toolPermissions).toEqual({ send: "allow" });
+    expect(model.requests).toHaveLength(3);
+  });
+
+  it("always deny answers later calls with an error result, without asking", async () => {
+    const send = sendTool();
+    const { model, options, session } = await start(
+      [
+        calls(["send", { to: "a", text: "1" }]),
+        says("ok"),
+        calls(["send", { to: "b", text: "2" }]),
+        says("fine"),
+      ],
+      { tools: [send.tool] },
+    );
+    const paused = await session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const restored = await moved(session, options);
+    await restored.resume([{ toolCallId: id, approved: false, always: true, reason: "no sending" }]);
+    const again = await (await moved(restored, options)).chat("try again");
+    expect(again.ok && again.value.stopReason).toBe("complete");
+    expect(send.ran).toEqual([]);
+    expect(lastToolResults(model).at(-1)).toMatchObject({
+      content: "The user always denies this tool",
+      is_error: true,
+    });
+  });
+});
+
+describe("safe by construction", () => {
+  async function pausedState(extra: Partial<SessionOptions> = {}) {
+    const send = sendTool();
+    const started = await start([calls(["send", { to: "ada", text: "hi" }]), says("sent")], {
+      tools: [send.tool],
+      ...extra,
+    });
+    await started.session.chat("go");
+    return { ...started, send, state: JSON.parse(JSON.stringify(started.session.export())) as SessionState };
+  }
+
+  it("pending arguments edited after the pause are refused on restore (APPROVAL_TAMPERED)", async () => {
+    const { options, state, send } = await pausedState();
+    (state.pendingApprovals[0] as { args: unknown }).args = { to: "mallory", text: "hi" };
+    await expect(createAgentSession({ ...options, restore: state })).rejects.toMatchObject({
+      _tag: "ConfigError",
+      code: "APPROVAL_TAMPERED",
+      path: "restore.pendingApprovals.0",
+    });
+    expect(send.ran).toEqual([]);
+  });
+
+  it("a pause moved to another session id is refused (the digest binds the session)", async () => {
+    const { options, state } = await pausedState();
+    await expect(
+      createAgentSession({ ...options, sessionId: "another", restore: state }),
+    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED" });
+  });
+
+  it.each([
+    [
+      "a pending call the last message never made",
+      (state: SessionState) => {
+        (state.pendingApprovals[0] as { toolCallId: string }).toolCallId = "made-up";
+      },
+      "pendingApprovals.0",
+    ],
+    [
+      "a pending call under another tool's name",
+      (state: SessionState) => {
+        (state.pendingApprovals[0] as { toolName: string }).toolName = "other";
+      },
+      "pendingApprovals.0",
+    ],
+    [
+      "results held with nothing pending",
+      (state: SessionState) => {
+        state.pendingResults = [{ type: "tool_result", toolCallId: "x", output: "", isError: false }];
+        state.pendingApprovals = [];
+      },
+      "messages.1",
+    ],
+    [
+      "a digest that is not one",
+      (state: SessionState) => {
+        (state.pendingApprovals[0] as { digest: string }).digest = "abc";
+      },
+      "pendingApprovals.0.digest",
+    ],
+  ])("a state with %s is CONFIG_INVALID", async (_, tamper, path) => {
+    const { state } = await pausedState();
+    tamper(state);
+    expect(() => parseSessionState(state)).toThrow(expect.objectContaining({ code: "CONFIG_INVALID", path }));
+  });
+
+  it("with approvalSecret, pauses are signed; unsigned or wrongly signed ones are refused, failing closed", async () => {
+    const secret = "a-server-side-secret-of-some-length";
+    const { options, state, send } = await pausedState({ approvalSecret: secret });
+    expect(state.pendingApprovals[0]?.signature).toMatch(/^[0-9a-f]{64}$/);
+    const unsigned = structuredClone(state);
+    delete (unsigned.pendingApprovals[0] as { signature?: string }).signature;
+    await expect(createAgentSession({ ...options, restore: unsigned })).rejects.toMatchObject({
+      code: "APPROVAL_TAMPERED",
+    });
+    await expect(
+      createAgentSession({ ...options, approvalSecret: "another-secret-of-enough-length", restore: state }),
+    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED" });
+    // A forger who edits the arguments and recomputes the (public) digest still lacks the secret.
+    const forged = await pausedState();
+    const forgedState = forged.state;
+    await expect(
+      createAgentSession({ ...options, restore: { ...forgedState, sessionId: state.sessionId } }),
+    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED" });
+    const restored = await createAgentSession({ ...options, restore: state });
+    const id = state.pendingApprovals[0]?.toolCallId as string;
+    const resumed = await restored.resume([{ toolCallId: id, approved: true }]);
+    expect(resumed.ok && resumed.value.text).toBe("sent");
+    expect(send.ran).toHaveLength(1);
+  });
+
+  it("a short approvalSecret is a ConfigError", async () => {
+    await expect(
+      createAgentSession({ model: "anthropic/claude-sonnet-5-5", apiKey: "k", approvalSecret: "short" }),
+    ).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "approvalSecret" });
+  });
+
+  it("abort while paused keeps the pause; abort during a resumed tool leaves a paired, restorable state", async () => {
+    const { tool, hasStarted } = gate();
+    const guarded = defineTool({ ...tool, needsApproval: true });
+    const { options, session } = await start([calls(["gate", {}]), says("never")], { tools: [guarded] });
+    const paused = await session.chat("go");
+    session.abort();
+    const state = session.export();
+    expect(state.pendingApprovals).toHaveLength(1);
+    const restored = await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(state)) });
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const resumed = restored.resume([{ toolCallId: id, approved: true }]);
+    await hasStarted;
+    // While the approved tool runs, an export still shows the pause (the results are not in yet).
+    expect(restored.export().pendingApprovals).toHaveLength(1);
+    restored.abort();
+    const result = await resumed;
+    expect(!result.ok && result.error.code).toBe("ABORTED");
+    const after = restored.export();
+    expect(after.pendingApprovals).toEqual([]);
+    expectConsistent(after.messages);
+    expect(() => parseSessionState(JSON.parse(JSON.stringify(after)))).not.toThrow();
+  });
+
+  it("a resume refused before it starts (no API key) keeps the pause", async () => {
+    const { options, state, send } = await pausedState();
+    // No key and the public endpoint: the run is refused before it reaches the paused turn.
+    const { apiKey: _, fetch: __, ...keyless } = options;
+    const restored = await createAgentSession({ ...keyless, restore: state });
+    const id = state.pendingApprovals[0]?.toolCallId as string;
+    const refused = await restored.resume([{ toolCallId: id, approved: true }]);
+    expect(!refused.ok && refused.error.code).toBe("CONFIG_INVALID");
+    expect(send.ran).toEqual([]);
+    expect(restored.export().pendingApprovals).toHaveLength(1);
+  });
+});
+
+describe("createSession", () => {
+  it("canUseTool may answer ask: the result reports the pause, and resume continues through receive", async () => {
+    const send = sendTool(false);
+    const model = createScriptedModel({
+      script: [calls(["send", { to: "ada", text: "hi" }]), says("sent it")],
+    });
+    const session = await createSession({
+      model: "anthropic/claude-sonnet-5-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools: [send.tool],
+      canUseTool: () => ({ behavior: "ask", message: "sending needs a person" }),
+    });
+    await session.send("go");
+    const first = [];
+    for await (const message of session.receive()) first.push(message);
+    const result = first.at(-1);
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "success",
+      stopReason: "approval",
+      pendingApprovals: [{ toolName: "send", reason: "sending needs a person" }],
+    });
+    const id = (result as { pendingApprovals: Array<{ toolCallId: string }> }).pendingApprovals[0]
+      ?.toolCallId;
+    await expect(session.resume([{ toolCallId: "nope", approved: true }])).rejects.toMatchObject({
+      code: "APPROVAL_INVALID",
+    });
+    await session.resume([{ toolCallId: id as string, approved: true }]);
+    const second = [];
+    for await (const message of session.receive()) second.push(message);
+    expect(second.map((message) => message.type)).toEqual(["user", "assistant", "result"]);
+    expect(second.at(-1)).toMatchObject({ stopReason: "complete", text: "sent it" });
+    expect(send.ran).toHaveLength(1);
+  });
+
+  it("canUseTool's timeout is configurable: a slow answer past it denies the call", async () => {
+    const send = sendTool(false);
+    const model = createScriptedModel({ script: [calls(["send", { to: "ada", text: "hi" }]), says("x")] });
+    const session = await createSession({
+      model: "anthropic/claude-sonnet-5-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools: [send.tool],
+      canUseToolTimeoutMs: 20,
+      canUseTool: (_name, _input, { signal }) =>
+        new Promise((resolve) => signal.addEventListener("abort", () => resolve({ behavior: "allow" }))),
+    });
+    await session.send("go");
+    const messages = [];
+    for await (const message of session.receive()) messages.push(message);
+    expect(send.ran).toEqual([]);
+    const results = messages.flatMap((message) =>
+      message.type === "user" && message.message.role === "tool_result" ? message.message.content : [],
+    );
+    expect(results[0]?.output).toContain("timed out after 20 ms");
+  });
+
+  it("a canUseToolTimeoutMs that is not a duration is a ConfigError", async () => {
+    await expect(
+      createSession({ model: "anthropic/claude-sonnet-5-5", apiKey: "k", canUseToolTimeoutMs: -1 }),
+    ).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "canUseToolTimeoutMs" });
+  });
+});
