@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { abortLatencySection } from "./abort-latency.mjs";
 import { agentLoopSection } from "./agent-loop.mjs";
+import { approvalCycleSection } from "./approval-cycle.mjs";
 import { bundleSizeSection } from "./bundle-size.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { sessionStateSection } from "./session-state.mjs";
@@ -14,6 +15,7 @@ for (const section of [
   agentLoopSection,
   abortLatencySection,
   sessionStateSection,
+  approvalCycleSection,
   workerSection,
   bundleSizeSection,
 ]) {

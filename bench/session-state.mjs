@@ -7,10 +7,14 @@ const MESSAGES = 10_000;
 const ROUNDS = 7;
 const SESSIONS = 1_000;
 
-function bigState() {
+/**
+ * A SessionState of `count` messages: user, assistant with signed thinking and a tool call, tool
+ * result, assistant answer — repeated.
+ */
+export function bigState(count = MESSAGES) {
   const messages = [];
   const usage = { input: 120, output: 40, cacheRead: 0, cacheWrite: 0, reasoning: 0, costUsd: 0.00096 };
-  for (let index = 0; messages.length < MESSAGES; index++) {
+  for (let index = 0; messages.length < count; index++) {
     const id = `toolu_${String(index).padStart(8, "0")}`;
     const base = {
       timestamp: 1_790_000_000_000 + index,
@@ -69,7 +73,7 @@ function bigState() {
     parameters: {},
     messages,
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    turns: MESSAGES / 2,
+    turns: count / 2,
     queue: [],
     metadata: {},
   };

@@ -34,7 +34,7 @@ export interface SessionOptions<T extends AnyTool = AnyTool> extends Omit<AgentC
    * whose pending approvals are not signed with it. Set it when a state passes through hands you do
    * not trust (a browser, a client's storage); keep it on the server.
    */
-  approvalSecret?: string;
+  approvalSecret?: string | undefined;
 }
 
 /** How a prompt is delivered while a run is in flight. */
