@@ -53,7 +53,7 @@ export function runWithDeadline<T>(
     running = Promise.resolve({ kind: "threw", error });
   }
   return Promise.race([running, interrupted]).finally(() => {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     parent.removeEventListener("abort", onAbort);
   });
 }
