@@ -13,7 +13,11 @@ describe("a session", () => {
     const stored = await env.SESSIONS.get(`session:${session.sessionId}`);
     expect(stored).not.toBeNull();
     expect(stored).not.toContain(session.token);
-    expect(JSON.parse(stored ?? "{}").state).toMatchObject({ version: 2, messages: [], pendingApprovals: [] });
+    expect(JSON.parse(stored ?? "{}").state).toMatchObject({
+      version: 2,
+      messages: [],
+      pendingApprovals: [],
+    });
   });
 
   it("streams a run with tool calls as SSE and saves the conversation", async () => {
