@@ -149,8 +149,8 @@ class CallRun {
   }
 
   /**
-   * Whether the call waits for a person: a standing "always deny" answers it at once (a result), a
-   * standing "always allow" lets it run; otherwise a hook's "ask" or the tool's `needsApproval`.
+   * Whether the call waits for a person: a standing "always deny" answers it at once (a result); a
+   * hook's "ask" waits; a standing "always allow" lets it run; otherwise the tool's `needsApproval`.
    */
   async #approval(
     tool: Tool<unknown>,
@@ -162,7 +162,8 @@ class CallRun {
     const standing =
       permissions && Object.hasOwn(permissions, call.name) ? permissions[call.name] : undefined;
     if (standing === "deny") return resultOf(call, deniedOutput(undefined, true), true);
-    if (standing === "allow") return undefined;
+    // A standing "always allow" answers the tool's own needsApproval; a hook that asks still asks.
+    if (standing === "allow" && ask === undefined) return undefined;
     let needs = ask !== undefined;
     if (!needs && typeof tool.needsApproval === "function") {
       needs = (await tool.needsApproval(args, this.#context())) === true;

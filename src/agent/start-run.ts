@@ -7,7 +7,7 @@
  */
 
 import { notSignalOption } from "../config/option-checks.ts";
-import { classifyThrown } from "../errors/classify.ts";
+import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
 import { loadProvider, resolveModel } from "../providers/registry.ts";
 import type {
@@ -155,6 +155,9 @@ async function execute(
   }
   const setup = loopSetup(config);
   const { resume } = request;
+  // Aborted before the paused turn was touched: the pause stays as it was.
+  if (resume !== undefined && run.signal.aborted)
+    return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
   reached.turn = true;
   const end =
     resume === undefined

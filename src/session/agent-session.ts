@@ -206,9 +206,7 @@ class Session implements AgentSession {
     controller = new AbortController(),
   ): Promise<AgentRunResult> {
     if (this.#closed) {
-      return Promise.resolve(
-        this.#refuse(new ConfigError("The session is closed", { code: "SESSION_CLOSED" })),
-      );
+      return Promise.resolve(this.#refuse(closedError()));
     }
     const problem = checkChatOptions(options) ?? checkPromptInput(input, options.attachments);
     if (problem !== undefined) return Promise.resolve(this.#refuse(problem));
@@ -333,8 +331,7 @@ class Session implements AgentSession {
     emit: (event: AgentEvent) => void,
     controller = new AbortController(),
   ): Promise<AgentRunResult> {
-    if (this.#closed)
-      return this.#refuse(new ConfigError("The session is closed", { code: "SESSION_CLOSED" }));
+    if (this.#closed) return this.#refuse(closedError());
     const problem =
       notAnObject(options, "The resume options") ??
       unknownOption(options, ["signal"]) ??
@@ -350,11 +347,7 @@ class Session implements AgentSession {
     }
     if (checked instanceof ConfigError || this.#closed) {
       this.#next();
-      return this.#refuse(
-        checked instanceof ConfigError
-          ? checked
-          : new ConfigError("The session is closed", { code: "SESSION_CLOSED" }),
-      );
+      return this.#refuse(checked instanceof ConfigError ? checked : closedError());
     }
     const prompt: QueuedPrompt = { id: crypto.randomUUID(), content: [], queuedAt: Date.now() };
     const pending = this.#pending(prompt, options.signal, emit, controller);
@@ -463,6 +456,10 @@ class Session implements AgentSession {
   [asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+function closedError(): ConfigError {
+  return new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
 }
 
 function busy(): ConfigError {

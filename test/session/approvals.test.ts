@@ -432,6 +432,73 @@ describe("always allow, always deny", () => {
   });
 });
 
+describe("review fixes", () => {
+  it("a hook's ask still asks after an always allow of that tool", async () => {
+    const send = sendTool();
+    const { options, session } = await start(
+      [
+        calls(["send", { to: "a", text: "1" }]),
+        says("ok"),
+        calls(["send", { to: "b", text: "2" }]),
+        says("x"),
+      ],
+      {
+        tools: [send.tool],
+        hooks: {
+          preToolUse: ({ toolCall }) =>
+            toolCall.args.to === "b" ? { decision: "ask", reason: "b is dangerous" } : undefined,
+        },
+      },
+    );
+    const paused = await session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const restored = await moved(session, options);
+    await restored.resume([{ toolCallId: id, approved: true, always: true }]);
+    const again = await restored.chat("and b");
+    expect(again.ok && again.value.stopReason).toBe("approval");
+    expect(again.ok && again.value.pendingApprovals?.[0]?.reason).toBe("b is dangerous");
+    expect(send.ran).toEqual([{ to: "a", text: "1" }]);
+  });
+
+  it("a resume whose signal is already aborted runs nothing and keeps the pause", async () => {
+    const send = sendTool();
+    const { options, session } = await start([calls(["send", { to: "a", text: "1" }]), says("x")], {
+      tools: [send.tool],
+    });
+    const paused = await session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const restored = await moved(session, options);
+    const aborted = await restored.resume([{ toolCallId: id, approved: true }], {
+      signal: AbortSignal.abort(),
+    });
+    expect(!aborted.ok && aborted.error.code).toBe("ABORTED");
+    expect(send.ran).toEqual([]);
+    expect(restored.export().pendingApprovals).toHaveLength(1);
+    const resumed = await restored.resume([{ toolCallId: id, approved: true }]);
+    expect(resumed.ok && resumed.value.stopReason).toBe("complete");
+  });
+
+  it.each([
+    ["an undefined field", { to: "a", text: "1", extra: undefined }],
+    ["a Date", { to: "a", text: "1", when: new Date(0) }],
+    ["a BigInt", { to: "a", text: "1", n: 1n }],
+  ])(
+    "a hook that asks with input holding %s is a HookError: the call does not run or pause",
+    async (_, input) => {
+      const send = sendTool(false);
+      const { session } = await start([calls(["send", { to: "a", text: "1" }]), says("x")], {
+        tools: [send.tool],
+        hooks: { preToolUse: () => ({ decision: "ask", input: input as never }) },
+      });
+      const result = await session.chat("go");
+      expect(result.ok && result.value.stopReason).toBe("complete");
+      expect(send.ran).toEqual([]);
+      expect(result.ok && result.value.toolCalls[0]?.result.output).toContain("input must be plain JSON");
+      expect(() => parseSessionState(JSON.parse(JSON.stringify(session.export())))).not.toThrow();
+    },
+  );
+});
+
 describe("safe by construction", () => {
   async function pausedState(extra: Partial<SessionOptions> = {}) {
     const send = sendTool();
