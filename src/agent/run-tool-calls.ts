@@ -164,10 +164,11 @@ class CallRun {
     if (standing === "deny") return resultOf(call, deniedOutput(undefined, true), true);
     // A standing "always allow" answers the tool's own needsApproval; a hook that asks still asks.
     if (standing === "allow" && ask === undefined) return undefined;
-    let needs = ask !== undefined;
-    if (!needs && typeof tool.needsApproval === "function") {
-      needs = (await tool.needsApproval(args, this.#context())) === true;
-    } else if (!needs) needs = tool.needsApproval === true;
+    const needs =
+      ask !== undefined ||
+      (typeof tool.needsApproval === "function"
+        ? (await tool.needsApproval(args, this.#context())) === true
+        : tool.needsApproval === true);
     if (!needs) return undefined;
     const pending: PendingApproval = {
       toolCallId: call.id,
