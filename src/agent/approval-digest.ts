@@ -1,12 +1,13 @@
 /**
  * Binds a pending approval to what it approves: a digest of (session, call id, tool, arguments) and,
- * with a secret, an HMAC of that digest — Web Crypto only, so it runs wherever the SDK does.
+ * with a secret, an HMAC of that digest with the approval's reason and time. With a secret the
+ * session's standing tool permissions are signed too. Web Crypto only, so it runs wherever the SDK does.
  *
  * @module
  */
 
 import type { JsonValue } from "../types.ts";
-import type { PendingApproval, StoredApproval } from "./approvals.ts";
+import type { PendingApproval, StoredApproval, ToolPermissions } from "./approvals.ts";
 
 /** JSON with object keys sorted at every level, so equal values always give equal text. */
 export function canonicalJson(value: JsonValue): string {
@@ -36,9 +37,15 @@ function hmacKey(secret: string): Promise<CryptoKey> {
   ]);
 }
 
-/** HMAC-SHA-256 hex of `digest` under `secret`. */
-async function sign(secret: string, digest: string): Promise<string> {
-  return hex(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(digest)));
+/** HMAC-SHA-256 hex of `value`'s canonical JSON under `secret`. */
+async function sign(secret: string, value: JsonValue): Promise<string> {
+  const text = canonicalJson(value);
+  return hex(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(text)));
+}
+
+/** What an approval's signature covers: its digest, and the reason and time it was asked. */
+function signedPart(approval: StoredApproval): JsonValue {
+  return ["approval", approval.digest, approval.reason ?? null, approval.requestedAt];
 }
 
 /** `approval` with its digest, and its signature when there is a secret. */
@@ -49,7 +56,7 @@ export async function sealApproval(
 ): Promise<StoredApproval> {
   const digest = await approvalDigest(sessionId, approval);
   const sealed: StoredApproval = { ...approval, digest };
-  if (secret !== undefined) sealed.signature = await sign(secret, digest);
+  if (secret !== undefined) sealed.signature = await sign(secret, signedPart(sealed));
   return sealed;
 }
 
@@ -75,6 +82,33 @@ export async function approvalTampering(
   if (!sameText(digest, approval.digest)) return "its digest does not match its session, tool and arguments";
   if (secret === undefined) return undefined;
   if (approval.signature === undefined) return "it is not signed, and this session requires signed approvals";
-  if (!sameText(await sign(secret, digest), approval.signature)) return "its signature is not valid";
+  if (!sameText(await sign(secret, signedPart(approval)), approval.signature))
+    return "its signature is not valid";
+  return undefined;
+}
+
+/**
+ * The signature of a session's standing tool permissions ("always allow" / "always deny"), bound to
+ * the session: without it a client holding the state could add "always allow" and skip approvals.
+ */
+export function signPermissions(
+  sessionId: string,
+  permissions: ToolPermissions,
+  secret: string,
+): Promise<string> {
+  return sign(secret, ["toolPermissions", sessionId, permissions]);
+}
+
+/** Why `permissions` cannot be trusted under `secret`, or undefined (none to trust is fine). */
+export async function permissionsTampering(
+  sessionId: string,
+  permissions: ToolPermissions,
+  signature: string | undefined,
+  secret: string,
+): Promise<string | undefined> {
+  if (Object.keys(permissions).length === 0) return undefined;
+  if (signature === undefined) return "they are not signed, and this session requires signed approvals";
+  if (!sameText(await signPermissions(sessionId, permissions, secret), signature))
+    return "their signature is not valid";
   return undefined;
 }

@@ -28,7 +28,9 @@ export interface PendingApproval {
 export interface StoredApproval extends PendingApproval {
   /** SHA-256 (hex) of the canonical JSON of `[sessionId, toolCallId, toolName, args]`. */
   digest: string;
-  /** HMAC-SHA-256 (hex) of `digest` under the session's `approvalSecret`. */
+  /**
+   * HMAC-SHA-256 (hex) under the session's `approvalSecret` of `digest`, `reason` and `requestedAt`.
+   */
   signature?: string;
 }
 
@@ -42,6 +44,14 @@ export interface ApprovalDecision {
   args?: JsonObject;
   /** Remember this answer for every later call of the same tool in this session ("always allow"). */
   always?: boolean;
+}
+
+/** A pending approval as a Result shows it: without its digest and signature. */
+export function publicApproval(approval: PendingApproval): PendingApproval {
+  const { toolCallId, toolName, args, reason, requestedAt } = approval;
+  return reason === undefined
+    ? { toolCallId, toolName, args, requestedAt }
+    : { toolCallId, toolName, args, reason, requestedAt };
 }
 
 /** Standing answers per tool name, set by decisions with `always`. */

@@ -7,6 +7,7 @@
 
 import { describeValue, messageOf } from "../errors/message-of.ts";
 import { HookError } from "../errors/sdk-error.ts";
+import { isPlainJson } from "../stream/storable-values.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
 import { runWithDeadline } from "./deadline.ts";
@@ -60,21 +61,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * Whether `value` is plain JSON: what a stored conversation and an approval's digest will see the
- * same way (no `undefined` fields, Dates, class instances, BigInts or non-finite numbers).
- */
-function isJson(value: unknown, depth = 0): boolean {
-  if (depth > 64) return false;
-  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
-  if (typeof value === "number") return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every((item) => isJson(item, depth + 1));
-  if (typeof value !== "object") return false;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  return Object.values(value).every((field) => isJson(field, depth + 1));
-}
-
 /** Checks a hook's return value; returns the decision, or what is wrong with it. */
 function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
   if (value === undefined || value === null) return {};
@@ -93,7 +79,7 @@ function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
   if (context !== undefined && typeof context !== "string") return "context must be a string";
   if (output !== undefined && typeof output !== "string") return "output must be a string";
   if (input !== undefined && !isPlainObject(input)) return "input must be an object";
-  if (input !== undefined && !isJson(input)) return "input must be plain JSON";
+  if (input !== undefined && !isPlainJson(input)) return "input must be plain JSON";
   return value as JsonObject;
 }
 

@@ -13,6 +13,7 @@ import { type ErrorCode, ToolError } from "../errors/sdk-error.ts";
 import { storableText } from "../stream/storable-values.ts";
 import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
+import { canonicalJson } from "./approval-digest.ts";
 import { type ApprovalDecision, deniedOutput, type PendingApproval } from "./approvals.ts";
 import { runWithDeadline } from "./deadline.ts";
 import type { ParsedArgs, Tool } from "./define-tool.ts";
@@ -119,27 +120,43 @@ class CallRun {
     }
     const tool = this.run.tools.get(call.name);
     if (tool === undefined) return this.#notFound();
-    const pre = await runHooks("preToolUse", { ...this.#base(), toolCall: call }, this.run);
-    if (pre.kind === "deny") return this.#finish(resultOf(call, pre.reason, true), { kind: "go" });
-    if (pre.kind !== "go") return this.#finish(notRunResult(call, whyNotRun(controlOf(pre))), controlOf(pre));
+    const pre = await this.#preToolUse();
+    if (!("kind" in pre)) return pre;
     if (pre.input !== undefined) this.#toolCall = { ...call, args: pre.input };
     return this.#run(tool, pre.context, pre.ask);
   }
 
+  /** The `preToolUse` hooks on the call: the outcome when they answered it (deny, stop, …), else their go. */
+  async #preToolUse(): Promise<CallOutcome | Extract<HookOutcome, { kind: "go" }>> {
+    const call = this.#toolCall;
+    const pre = await runHooks("preToolUse", { ...this.#base(), toolCall: call }, this.run);
+    if (pre.kind === "deny") return this.#finish(resultOf(call, pre.reason, true), { kind: "go" });
+    if (pre.kind !== "go") return this.#finish(notRunResult(call, whyNotRun(controlOf(pre))), controlOf(pre));
+    return pre;
+  }
+
   /**
    * Answers a call a person decided: a denied call gets an error result with the reason; an
-   * approved one runs (with the approver's arguments, when given), without asking again.
+   * approved one runs without asking again. Arguments the approver edited have not been through the
+   * `preToolUse` hooks: they run on them first. A hook's deny still wins and its "ask" is answered (a
+   * person approved these arguments); a hook that would change them leaves the call not run, since
+   * the tool would get arguments nobody approved.
    */
-  decided(decision: ApprovalDecision, args: JsonObject): Promise<CallOutcome> {
+  async decided(decision: ApprovalDecision, args: JsonObject): Promise<CallOutcome> {
     const call = this.#toolCall;
-    if (!decision.approved) {
-      const result = resultOf(call, deniedOutput(decision.reason), true);
-      return Promise.resolve(this.#finish(result, { kind: "go" }));
-    }
+    if (!decision.approved)
+      return this.#finish(resultOf(call, deniedOutput(decision.reason), true), { kind: "go" });
     this.#toolCall = { ...call, args };
     const tool = this.run.tools.get(call.name);
     if (tool === undefined) return this.#notFound();
-    return this.#run(tool, [], undefined, true);
+    if (decision.args === undefined) return this.#run(tool, [], undefined, true);
+    const pre = await this.#preToolUse();
+    if (!("kind" in pre)) return pre;
+    if (pre.input !== undefined && canonicalJson(pre.input) !== canonicalJson(args)) {
+      const why = "a preToolUse hook changed the arguments the approver supplied; ask again";
+      return this.#finish(notRunResult(this.#toolCall, why), { kind: "go" });
+    }
+    return this.#run(tool, pre.context, undefined, true);
   }
 
   #notFound(): Promise<CallOutcome> {

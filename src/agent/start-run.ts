@@ -23,7 +23,13 @@ import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts"
 import type { LoopTally } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
 import { sealApproval } from "./approval-digest.ts";
-import type { ApprovalDecision, Paused, PendingApproval, ToolPermissions } from "./approvals.ts";
+import {
+  type ApprovalDecision,
+  type Paused,
+  type PendingApproval,
+  publicApproval,
+  type ToolPermissions,
+} from "./approvals.ts";
 import { checkConfig, checkPrompt } from "./check-config.ts";
 import { checkOptionTypes } from "./check-option-types.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
@@ -86,14 +92,6 @@ interface Identity {
   started: number;
   /** Where this run's messages begin in the conversation. */
   firstIndex: number;
-}
-
-/** A pending approval as a Result shows it: without its digest and signature. */
-function publicApproval(approval: PendingApproval): PendingApproval {
-  const { toolCallId, toolName, args, reason, requestedAt } = approval;
-  return reason === undefined
-    ? { toolCallId, toolName, args, requestedAt }
-    : { toolCallId, toolName, args, reason, requestedAt };
 }
 
 function agentResult(identity: Identity, run: RunContext, tally: LoopTally, end: LoopEnd): AgentRunResult {

@@ -8,7 +8,7 @@
 
 import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
-import { approvalTampering } from "../agent/approval-digest.ts";
+import { signPermissions } from "../agent/approval-digest.ts";
 import type { ApprovalDecision, Paused, ToolPermissions } from "../agent/approvals.ts";
 import { checkPromptInput, checkSettings } from "../agent/check-config.ts";
 import { checkOptionTypes } from "../agent/check-option-types.ts";
@@ -32,6 +32,7 @@ import { asyncDispose } from "./async-dispose.ts";
 import { type CheckedDecisions, checkDecisions } from "./check-decisions.ts";
 import { SESSION_OPTION_KEYS } from "./option-keys.ts";
 import { parseSessionState } from "./parse-session-state.ts";
+import { verifiedApprovals } from "./restore-approvals.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
 import { checkChatOptions, sessionConfig } from "./session-options.ts";
 import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
@@ -130,6 +131,10 @@ class Session implements AgentSession {
   #paused: Paused | undefined;
   #pausedMessageId: string | undefined;
   #permissions: ToolPermissions;
+  /** Counts abort() calls, so a resume whose decisions were being checked meanwhile sees it. */
+  #aborts = 0;
+  /** The signature of `#permissions` (with an `approvalSecret`). */
+  #permissionsSignature: string | undefined;
   /** Set while a resume's decisions are being checked: nothing else may start meanwhile. */
   #resuming = false;
   readonly #tools: ReadonlyMap<string, Tool<unknown>>;
@@ -156,6 +161,7 @@ class Session implements AgentSession {
     // money unasked. It stays in export() until drainQueue() hands it to the caller, who decides.
     this.#held = [...(state?.queue ?? [])];
     this.#permissions = { ...state?.toolPermissions };
+    this.#permissionsSignature = state?.toolPermissionsSignature;
     this.#tools = toolsByName(config);
     this.#approvalSecret = options.approvalSecret;
     if (state !== undefined && state.pendingApprovals.length > 0)
@@ -264,7 +270,10 @@ class Session implements AgentSession {
         permissions: resume?.permissions ?? this.#permissions,
         approvalSecret: this.#approvalSecret,
         onPause: (paused) => {
-          if (resume !== undefined) this.#permissions = resume.permissions;
+          if (resume !== undefined) {
+            this.#permissions = resume.permissions;
+            this.#permissionsSignature = resume.permissionsSignature;
+          }
           this.#setPaused(paused);
         },
       },
@@ -339,15 +348,24 @@ class Session implements AgentSession {
     if (problem !== undefined) return this.#refuse(problem);
     if (this.#current !== undefined || this.#resuming) return this.#refuse(busy());
     this.#resuming = true;
+    const aborts = this.#aborts;
     let checked: CheckedDecisions | ConfigError;
     try {
       checked = await checkDecisions(input, this.#paused, this.#messages, this.#tools, this.#permissions);
+      if (!(checked instanceof ConfigError) && this.#approvalSecret !== undefined)
+        checked.permissionsSignature = await signPermissions(
+          this.sessionId,
+          checked.permissions,
+          this.#approvalSecret,
+        );
     } finally {
       this.#resuming = false;
     }
-    if (checked instanceof ConfigError || this.#closed) {
+    if (checked instanceof ConfigError || this.#closed || this.#aborts !== aborts) {
       this.#next();
-      return this.#refuse(checked instanceof ConfigError ? checked : closedError());
+      const why =
+        checked instanceof ConfigError ? checked : this.#closed ? closedError() : dropped("aborted");
+      return this.#refuse(why);
     }
     const prompt: QueuedPrompt = { id: crypto.randomUUID(), content: [], queuedAt: Date.now() };
     const pending = this.#pending(prompt, options.signal, emit, controller);
@@ -359,6 +377,7 @@ class Session implements AgentSession {
 
   abort(reason?: unknown): void {
     const why = reason ?? new DOMException("The session was aborted", "AbortError");
+    this.#aborts++;
     for (const pending of this.#queue.splice(0)) pending.resolve(this.#refuse(dropped("aborted")));
     this.#steering.length = 0;
     this.#current?.pending.controller.abort(why);
@@ -403,6 +422,7 @@ class Session implements AgentSession {
       pendingResults: paused?.results ?? [],
       toolPermissions: { ...this.#permissions },
     };
+    if (this.#permissionsSignature !== undefined) state.toolPermissionsSignature = this.#permissionsSignature;
     const config = this.#config;
     if (config.systemPrompt !== undefined) state.systemPrompt = config.systemPrompt;
     if (config.thinking !== undefined) state.thinking = config.thinking;
@@ -471,7 +491,7 @@ function busy(): ConfigError {
 function dropped(how: "aborted" | "drained"): AbortError {
   return new AbortError(
     how === "aborted"
-      ? "The session was aborted before this prompt ran"
+      ? "The session was aborted before this prompt or resume ran"
       : "Removed from the queue by drainQueue()",
     {
       code: "ABORTED",
@@ -547,27 +567,9 @@ export async function createAgentSession(options: SessionOptions): Promise<Agent
   const prices = config.budget?.maxCostUsd === undefined ? undefined : (await loadProvider(provider)).prices;
   const refused = checkSettings(config, provider, model, prices);
   if (refused !== undefined) throw refused;
-  if (state !== undefined)
-    await checkApprovals(state, options.sessionId ?? state.sessionId, options.approvalSecret);
-  return new Session(config, { provider, model }, options, state);
-}
-
-/**
- * Refuses a restored state whose pending approvals were changed after the pause (their digest no
- * longer matches their session, call, tool and arguments) or, with `secret`, are not signed by it.
- */
-async function checkApprovals(
-  state: SessionState,
-  sessionId: string,
-  secret: string | undefined,
-): Promise<void> {
-  for (const [index, approval] of state.pendingApprovals.entries()) {
-    const why = await approvalTampering(sessionId, approval, secret);
-    if (why === undefined) continue;
-    throw new ConfigError(`Pending approval of tool call ${approval.toolCallId} is refused: ${why}`, {
-      code: "APPROVAL_TAMPERED",
-      path: `restore.pendingApprovals.${index}`,
-      details: { toolCallId: approval.toolCallId },
-    });
-  }
+  const restored =
+    state === undefined
+      ? undefined
+      : await verifiedApprovals(state, options.sessionId ?? state.sessionId, options.approvalSecret);
+  return new Session(config, { provider, model }, options, restored);
 }

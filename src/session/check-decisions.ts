@@ -60,6 +60,8 @@ function answered(messages: readonly Message[], paused: Paused | undefined, tool
 export interface CheckedDecisions {
   decisions: ApprovalDecision[];
   permissions: ToolPermissions;
+  /** The signature of `permissions`, when the session has an `approvalSecret`. */
+  permissionsSignature?: string;
 }
 
 /**
@@ -95,14 +97,15 @@ export async function checkDecisions(
     byId.set(id, decision);
   }
   const pending = paused?.approvals ?? [];
-  const rules: ToolPermissions = { ...permissions };
+  let rules: ToolPermissions = { ...permissions };
   const standing = new Set<string>();
   for (const [index, decision] of (input as ApprovalDecision[]).entries()) {
     const approval = pending.find(
       (candidate) => candidate.toolCallId === decision.toolCallId,
     ) as StoredApproval;
     if (decision.always === true) {
-      rules[approval.toolName] = decision.approved ? "allow" : "deny";
+      // A literal's computed key defines an own property even for a tool named "__proto__".
+      rules = { ...rules, [approval.toolName]: decision.approved ? "allow" : "deny" };
       standing.add(approval.toolName);
     }
     const edit = await badEdit(decision, approval, tools, `decisions.${index}.args`);

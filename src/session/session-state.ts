@@ -68,4 +68,9 @@ export interface SessionState {
   pendingResults: ToolResultPart[];
   /** Standing answers per tool name ("always allow" / "always deny"), from decisions with `always`. */
   toolPermissions: ToolPermissions;
+  /**
+   * With an `approvalSecret`: HMAC-SHA-256 (hex) of `toolPermissions` bound to this session, so a
+   * client holding the state cannot add "always allow" and skip approvals.
+   */
+  toolPermissionsSignature?: string;
 }

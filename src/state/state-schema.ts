@@ -6,7 +6,7 @@
  */
 
 import * as z from "zod/mini";
-import { MAX_ID_LENGTH } from "../stream/storable-values.ts";
+import { isPlainJson, MAX_ID_LENGTH } from "../stream/storable-values.ts";
 import { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./state-limits.ts";
 
 const text = z.string().check(z.maxLength(MAX_STATE_STRING));
@@ -17,7 +17,12 @@ const count = z
   .check(z.refine((value) => Number.isSafeInteger(value) && value >= 0, "a non-negative integer"));
 const dollars = z.number().check(z.gte(0));
 const time = z.number().check(z.gte(0));
-const json = z.record(z.string(), z.unknown());
+// Checked in place, not copied: a copy through a record schema would drop a `__proto__` key that
+// JSON.parse made an own key, and tool arguments would then no longer match their approval digest.
+const json = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value) && isPlainJson(value),
+  "a JSON object",
+);
 const providerId = z.enum(["anthropic", "openai-chat", "openai-responses", "google"]);
 
 const usage = z.object({
@@ -162,5 +167,13 @@ export const sessionStateSchema = z.object({
     }),
   ),
   pendingResults: z.array(toolResultPart),
-  toolPermissions: z.record(z.string(), z.enum(["allow", "deny"])),
+  toolPermissions: z.custom<Record<string, "allow" | "deny">>(
+    (value) =>
+      typeof value === "object" &&
+      value !== null &&
+      Object.getPrototypeOf(value) === Object.prototype &&
+      Object.values(value).every((rule) => rule === "allow" || rule === "deny"),
+    'tool names mapped to "allow" or "deny"',
+  ),
+  toolPermissionsSignature: z.optional(hexDigest),
 });

@@ -78,3 +78,19 @@ export function nestsDeeperThan(value: unknown, maxDepth = MAX_JSON_DEPTH): bool
   }
   return false;
 }
+
+/**
+ * Whether `value` is plain JSON no deeper than `maxDepth`: what a stored conversation and an
+ * approval's digest see the same way (no `undefined` fields, Dates, class instances, BigInts or
+ * non-finite numbers). A `__proto__` key is an own key here, as `JSON.parse` makes it.
+ */
+export function isPlainJson(value: unknown, maxDepth = MAX_JSON_DEPTH, depth = 0): boolean {
+  if (depth > maxDepth) return false;
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => isPlainJson(item, maxDepth, depth + 1));
+  if (typeof value !== "object") return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).every((field) => isPlainJson(field, maxDepth, depth + 1));
+}

@@ -297,7 +297,8 @@ describe("decisions", () => {
     }));
     const good = await restored.resume(decisions);
     expect(good.ok && good.value.stopReason).toBe("complete");
-    expect(send.ran[0]).toEqual({ to: "a", text: "edited" });
+    expect(send.ran).toHaveLength(3);
+    expect(send.ran).toContainEqual({ to: "a", text: "edited" });
     expect(good.ok && good.value.toolCalls[0]?.toolCall.args).toEqual({ to: "a", text: "edited" });
   });
 
@@ -521,10 +522,39 @@ describe("safe by construction", () => {
     expect(send.ran).toEqual([]);
   });
 
-  it("a pause moved to another session id is refused (the digest binds the session)", async () => {
-    const { options, state } = await pausedState();
+  it("a pending approval spliced into another session's state is refused (the digest binds the session)", async () => {
+    const { state } = await pausedState();
+    const other = await pausedState();
+    const spliced = { ...other.state, pendingApprovals: state.pendingApprovals };
+    // The same call id, so only the session binding tells them apart.
+    for (const message of spliced.messages)
+      if (message.role === "assistant")
+        for (const part of message.content)
+          if (part.type === "tool_call") part.id = state.pendingApprovals[0]?.toolCallId as string;
+    await expect(createAgentSession({ ...other.options, restore: spliced })).rejects.toMatchObject({
+      code: "APPROVAL_TAMPERED",
+      path: "restore.pendingApprovals.0",
+    });
+  });
+
+  it("a whole paused state restored under a new session id is verified under its own, then bound to the new one", async () => {
+    const secret = "a-server-side-secret-of-some-length";
+    const { options, state, send } = await pausedState({ approvalSecret: secret });
+    const copy = await createAgentSession({ ...options, sessionId: "the-copy", restore: state });
+    const exported = copy.export();
+    expect(exported.sessionId).toBe("the-copy");
+    expect(exported.pendingApprovals[0]?.digest).not.toBe(state.pendingApprovals[0]?.digest);
+    // The copy's export restores as itself, and runs once approved.
+    const again = await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(exported)) });
+    const id = state.pendingApprovals[0]?.toolCallId as string;
+    const resumed = await again.resume([{ toolCallId: id, approved: true }]);
+    expect(resumed.ok && resumed.value.text).toBe("sent");
+    expect(send.ran).toEqual([{ to: "ada", text: "hi" }]);
+    // An edited state is still refused under a new id: it is checked under the id it was sealed with.
+    const edited = structuredClone(state);
+    (edited.pendingApprovals[0] as { args: unknown }).args = { to: "mallory", text: "hi" };
     await expect(
-      createAgentSession({ ...options, sessionId: "another", restore: state }),
+      createAgentSession({ ...options, sessionId: "the-copy", restore: edited }),
     ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED" });
   });
 
@@ -628,6 +658,156 @@ describe("safe by construction", () => {
     expect(!refused.ok && refused.error.code).toBe("CONFIG_INVALID");
     expect(send.ran).toEqual([]);
     expect(restored.export().pendingApprovals).toHaveLength(1);
+  });
+});
+
+describe("second review", () => {
+  const secret = "a-server-side-secret-of-some-length";
+
+  async function pausedOn(args: Record<string, unknown>, extra: Partial<SessionOptions> = {}) {
+    const send = sendTool(extra.hooks === undefined);
+    const started = await start([calls(["send", args]), says("sent")], { tools: [send.tool], ...extra });
+    const paused = await started.session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const restored = await moved(started.session, started.options);
+    return { ...started, send, id, restored };
+  }
+
+  it("with approvalSecret, standing permissions are signed: a forged always allow is refused", async () => {
+    const { options, id, restored } = await pausedOn({ to: "a", text: "1" }, { approvalSecret: secret });
+    await restored.resume([{ toolCallId: id, approved: true, always: true }]);
+    const state = JSON.parse(JSON.stringify(restored.export())) as SessionState;
+    expect(state.toolPermissions).toEqual({ send: "allow" });
+    expect(state.toolPermissionsSignature).toMatch(/^[0-9a-f]{64}$/);
+    await expect(createAgentSession({ ...options, restore: state })).resolves.toBeDefined();
+    for (const forge of [
+      (forged: SessionState) => {
+        forged.toolPermissions = { send: "allow", lookup: "allow" };
+      },
+      (forged: SessionState) => {
+        delete forged.toolPermissionsSignature;
+      },
+      (forged: SessionState) => {
+        forged.sessionId = "another";
+      },
+    ]) {
+      const forged = structuredClone(state);
+      forge(forged);
+      await expect(createAgentSession({ ...options, restore: forged })).rejects.toMatchObject({
+        code: "APPROVAL_TAMPERED",
+        path: "restore.toolPermissions",
+      });
+    }
+    // A state that never had a secret cannot claim standing permissions under one.
+    const plain = await pausedOn({ to: "a", text: "1" });
+    await plain.restored.resume([{ toolCallId: plain.id, approved: true, always: true }]);
+    await expect(createAgentSession({ ...options, restore: plain.restored.export() })).rejects.toMatchObject({
+      code: "APPROVAL_TAMPERED",
+      path: "restore.toolPermissions",
+    });
+  });
+
+  it.each([
+    [
+      "reason",
+      (approval: Record<string, unknown>) => Object.assign(approval, { reason: "the boss said so" }),
+    ],
+    ["requestedAt", (approval: Record<string, unknown>) => Object.assign(approval, { requestedAt: 1 })],
+  ])("with approvalSecret, a %s edited after the pause is refused", async (_, edit) => {
+    const { options, restored } = await pausedOn({ to: "a", text: "1" }, { approvalSecret: secret });
+    const state = JSON.parse(JSON.stringify(restored.export())) as SessionState;
+    edit(state.pendingApprovals[0] as unknown as Record<string, unknown>);
+    await expect(createAgentSession({ ...options, restore: state })).rejects.toMatchObject({
+      code: "APPROVAL_TAMPERED",
+      path: "restore.pendingApprovals.0",
+    });
+  });
+
+  it("arguments with a __proto__ key survive export, JSON and restore, and reach the tool as an own key", async () => {
+    const ran: unknown[] = [];
+    const raw = defineTool({
+      name: "raw",
+      description: "Takes anything",
+      inputSchema: { type: "object" },
+      needsApproval: true,
+      execute: (args) => {
+        ran.push(args);
+        return "done";
+      },
+    });
+    const args = JSON.parse('{"__proto__":{"polluted":true},"q":"a"}') as Record<string, unknown>;
+    const { options, session } = await start([calls(["raw", args]), says("ok")], { tools: [raw] });
+    const paused = await session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const restored = await moved(session, options);
+    const resumed = await restored.resume([{ toolCallId: id, approved: true }]);
+    expect(resumed.ok && resumed.value.text).toBe("ok");
+    expect(ran).toHaveLength(1);
+    expect(Object.hasOwn(ran[0] as object, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("abort() while a resume's decisions are being checked refuses that resume: nothing runs, the pause stays", async () => {
+    const { send, id, restored } = await pausedOn({ to: "a", text: "1" });
+    const resumed = restored.resume([{ toolCallId: id, approved: true, args: { to: "b", text: "2" } }]);
+    restored.abort();
+    const result = await resumed;
+    expect(!result.ok && result.error.code).toBe("ABORTED");
+    expect(send.ran).toEqual([]);
+    expect(restored.export().pendingApprovals).toHaveLength(1);
+    const again = await restored.resume([{ toolCallId: id, approved: true }]);
+    expect(again.ok && again.value.text).toBe("sent");
+  });
+
+  describe("arguments an approver edited go through the preToolUse hooks", () => {
+    const ask = () => ({ decision: "ask" as const });
+
+    it("a hook's deny of the edited arguments wins: the call does not run", async () => {
+      const hooks = {
+        preToolUse: [
+          ask,
+          ({ toolCall }: { toolCall: { args: Record<string, unknown> } }) =>
+            toolCall.args.to === "mallory" ? { decision: "deny" as const, reason: "not mallory" } : undefined,
+        ],
+      };
+      const { send, id, restored } = await pausedOn({ to: "a", text: "1" }, { hooks });
+      const result = await restored.resume([
+        { toolCallId: id, approved: true, args: { to: "mallory", text: "1" } },
+      ]);
+      expect(send.ran).toEqual([]);
+      expect(result.ok && result.value.toolCalls[0]?.result).toMatchObject({
+        output: "not mallory",
+        isError: true,
+      });
+    });
+
+    it("a hook's ask is answered by the approval: the edited call runs", async () => {
+      const { send, id, restored } = await pausedOn({ to: "a", text: "1" }, { hooks: { preToolUse: ask } });
+      const result = await restored.resume([
+        { toolCallId: id, approved: true, args: { to: "b", text: "2" } },
+      ]);
+      expect(result.ok && result.value.stopReason).toBe("complete");
+      expect(send.ran).toEqual([{ to: "b", text: "2" }]);
+    });
+
+    it("a hook that would rewrite the approver's arguments leaves the call not run", async () => {
+      const hooks = {
+        preToolUse: ({ toolCall }: { toolCall: { args: Record<string, unknown> } }) => ({
+          decision: "ask" as const,
+          input: { ...toolCall.args, text: "rewritten" },
+        }),
+      };
+      const { send, id, restored } = await pausedOn({ to: "a", text: "1" }, { hooks });
+      expect(restored.export().pendingApprovals[0]?.args).toEqual({ to: "a", text: "rewritten" });
+      const result = await restored.resume([
+        { toolCallId: id, approved: true, args: { to: "b", text: "2" } },
+      ]);
+      expect(send.ran).toEqual([]);
+      expect(result.ok && result.value.toolCalls[0]?.result.output).toContain(
+        "a preToolUse hook changed the arguments the approver supplied",
+      );
+      expectConsistent(restored.export().messages);
+    });
   });
 });
 

@@ -60,7 +60,7 @@ describe("restore errors read well", () => {
     [{ usage: { ...usage, reasoning: "12" } }, "usage.reasoning", "expected a number, got string"],
     [{ turns: 2 ** 60 }, "turns", `expected a non-negative integer, got ${2 ** 60}`],
     [{ usage: { ...usage, costUsd: -0.5 } }, "usage.costUsd", "expected a number ≥ 0, got -0.5"],
-    [{ metadata: [] }, "metadata", "expected an object, got array"],
+    [{ metadata: [] }, "metadata", "expected a JSON object, got an array"],
     [{ sessionId: null }, "sessionId", "expected a string, got null"],
     [
       {
