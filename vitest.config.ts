@@ -15,7 +15,13 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             // A short grace period, so the tests see an unwatched run cancelled quickly.
-            miniflare: { bindings: { RUN_GRACE_MS: "1000", CREATE_RATE_LIMIT: "100000/60" } },
+            miniflare: {
+              bindings: {
+                RUN_GRACE_MS: "1000",
+                CREATE_RATE_LIMIT: "100000/60",
+                APPROVAL_SECRET: "the-worker-tests-approval-secret",
+              },
+            },
           }),
         ],
         test: { name: "worker", include: ["worker/test/**/*.test.ts"] },

@@ -11,7 +11,7 @@ import { DEMO_TOOLS } from "./demo-tools.ts";
 import type { Env } from "./env.ts";
 
 const SYSTEM_PROMPT =
-  "You are the assistant of Wisp's demo. Be brief. Use the clock for times and the calculator for arithmetic.";
+  "You are the assistant of Wisp's demo. Be brief. Use the clock for times, the calculator for arithmetic, and send_message to send a message (the user approves each one).";
 
 /** The model sessions run on: `MODEL`, or the chosen provider's default, or the scripted demo model. */
 export function configuredModel(env: Env): string {
@@ -34,6 +34,7 @@ export function agentOptions(env: Env): SessionOptions & { model: string } {
     systemPrompt: SYSTEM_PROMPT,
     maxTurns: 8,
     retry: { maxRetries: 2 },
+    approvalSecret: env.APPROVAL_SECRET || undefined,
   };
   if (env.ANTHROPIC_API_KEY) return { ...common, apiKey: env.ANTHROPIC_API_KEY };
   if (env.OPENAI_API_KEY) {

@@ -10,13 +10,14 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import {
   ConfigError,
+  createAgentSession,
   emptyUsage,
   parseSessionState,
   resolveModel,
   SESSION_STATE_VERSION,
   type SessionState,
 } from "wisp-agent";
-import { configuredModel, isScripted } from "./agent-config.ts";
+import { agentOptions, configuredModel, isScripted } from "./agent-config.ts";
 import { ApiError, errorResponse, MAX_IMPORT_BODY, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
 import { clientKey, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
@@ -73,12 +74,15 @@ function emptyState(env: Env, sessionId: string): SessionState {
 }
 
 /** Stores a state under a new session id and token; answers `{ sessionId, token }`. */
-async function createWith(env: Env, state: (sessionId: string) => SessionState): Promise<Response> {
+async function createWith(
+  env: Env,
+  state: (sessionId: string) => SessionState | Promise<SessionState>,
+): Promise<Response> {
   const sessionId = crypto.randomUUID();
   const token = newToken();
   await saveRecord(env.SESSIONS, sessionId, {
     tokenDigest: await tokenDigest(token),
-    state: state(sessionId),
+    state: await state(sessionId),
   });
   return Response.json({ sessionId, token }, { status: 201 });
 }
@@ -97,6 +101,26 @@ function promptOf(body: unknown): string {
   return text;
 }
 
+/** Most decisions one request may carry (a turn rarely has more calls). */
+export const MAX_DECISIONS = 64;
+
+/** The decisions of an approvals request: an array, each checked by the SDK (its path names the bad one). */
+function decisionsOf(body: unknown): unknown[] {
+  const decisions = (body as { decisions?: unknown } | null)?.decisions;
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !Array.isArray(decisions)) {
+    throw new ApiError(
+      400,
+      "INVALID_REQUEST",
+      "The body must be an object { decisions: [...] }",
+      "decisions",
+    );
+  }
+  if (decisions.length === 0 || decisions.length > MAX_DECISIONS) {
+    throw new ApiError(400, "INVALID_REQUEST", `Send 1 to ${MAX_DECISIONS} decisions`, "decisions");
+  }
+  return decisions;
+}
+
 /** The methods each route takes (for 405 answers). */
 const ROUTE_METHODS: Record<string, string> = {
   "/api/info": "GET",
@@ -104,6 +128,7 @@ const ROUTE_METHODS: Record<string, string> = {
   "/api/sessions/import": "POST",
   "/api/sessions/:id": "DELETE",
   "/api/sessions/:id/messages": "POST",
+  "/api/sessions/:id/approvals": "POST",
   "/api/sessions/:id/events": "GET",
   "/api/sessions/:id/cancel": "POST",
   "/api/sessions/:id/export": "GET",
@@ -162,8 +187,13 @@ export function createApp(): Hono<App> {
         `A stored session may take ${MAX_SESSION_CHARS} characters of JSON`,
       );
     }
-    // A new id, so an import can never overwrite someone else's session.
-    return createWith(c.env, (sessionId) => ({ ...state, sessionId }));
+    // A new id, so an import can never overwrite someone else's session. Restoring it under that id
+    // checks what a run would (settings, and pending approvals against their digests and, with
+    // APPROVAL_SECRET, their signatures) and binds its approvals to the new id: a ConfigError is a 400.
+    return createWith(c.env, async (sessionId) => {
+      await using session = await createAgentSession({ ...agentOptions(c.env), restore: state, sessionId });
+      return session.export();
+    });
   });
 
   const authorize: MiddlewareHandler<App> = async (c, next) => {
@@ -184,6 +214,12 @@ export function createApp(): Hono<App> {
     const text = promptOf(await readJson(c.req.raw, MAX_MESSAGE_BODY));
     // The run belongs to the runner: a dropped connection detaches from it (see RUN_GRACE_MS).
     return runner(c.env, c.get("sessionId"), { op: "run", sessionId: c.get("sessionId"), text });
+  });
+
+  // Decide the calls that wait for approval; the resumed run streams back like a message's.
+  app.post("/api/sessions/:id/approvals", async (c) => {
+    const decisions = decisionsOf(await readJson(c.req.raw, MAX_MESSAGE_BODY));
+    return runner(c.env, c.get("sessionId"), { op: "resume", sessionId: c.get("sessionId"), decisions });
   });
 
   // Reattach to the run in flight (or the last one): the events after Last-Event-ID / ?after=, then live.

@@ -1,7 +1,8 @@
 /**
  * The model the demo uses when no provider key is set: Wisp's scripted model, answering each request
  * from what it asks. A question about the time calls `clock`; arithmetic (`12 * 7`) calls
- * `calculator`; tool results are summed up; anything else gets a longer streamed answer, slow enough
+ * `calculator`; "send … to Ada" calls `send_message` (which waits for the user's approval); tool
+ * results are summed up; anything else gets a longer streamed answer, slow enough
  * to watch and to stop. It speaks Anthropic's wire format, so the SDK runs exactly as against the API.
  *
  * @module
@@ -76,6 +77,12 @@ function toolCalls(prompt: string): ScriptPart[] {
     const args: JsonObject = { op: OPS[sum[2] as string] ?? "add", a: Number(sum[1]), b: Number(sum[3]) };
     calls.push({ type: "tool_call", name: "calculator", args });
   }
+  const send = /\bsend\b/i.test(prompt) ? /\bto\s+([A-Za-z][\w.@-]{0,79})/.exec(prompt) : null;
+  if (send) {
+    const quoted = /"([^"]{1,500})"/.exec(prompt)?.[1];
+    const args: JsonObject = { to: send[1] as string, text: quoted ?? "Hello from Wisp" };
+    calls.push({ type: "tool_call", name: "send_message", args });
+  }
   return calls;
 }
 
@@ -105,7 +112,7 @@ export function demoAnswer(
   return says(
     `You said: "${prompt.slice(0, 200)}". This is Wisp's scripted demo model (message ${turns} of this ` +
       "session), streaming word by word from a Durable Object inside workerd. Ask for the time in a zone " +
-      "such as Europe/Oslo, or for a sum like 12 * 7, and it will call the demo's tools. Press Stop at any " +
+      'such as Europe/Oslo, for a sum like 12 * 7, or to send "hi" to Ada (which waits for your approval), and it will call the demo\'s tools. Press Stop at any ' +
       "moment: the run is aborted for real, the partial answer is kept, and the session stays consistent " +
       "and exportable. Set ANTHROPIC_API_KEY or OPENAI_API_KEY in .dev.vars to talk to a real model instead.",
     delayMs,

@@ -1,5 +1,6 @@
 /**
- * The demo's tools, defined with zod: a clock and a calculator.
+ * The demo's tools, defined with zod: a clock, a calculator, and a messenger that needs the user's
+ * approval before it "sends" anything.
  *
  * @module
  */
@@ -37,5 +38,20 @@ export const calculator = defineTool({
   },
 });
 
+/**
+ * "Sends" a message (nothing leaves the Worker: it answers what it would have sent). Every call waits
+ * for the user: the run pauses with the call pending until the page approves, edits or denies it.
+ */
+export const sendMessage = defineTool({
+  name: "send_message",
+  description: "Sends a short message to a contact. The user approves every message before it is sent.",
+  input: z.object({
+    to: z.string().min(1).max(80).describe("Who receives the message"),
+    text: z.string().min(1).max(500).describe("The message"),
+  }),
+  needsApproval: true,
+  execute: ({ to, text }) => `Sent to ${to}: "${text}"`,
+});
+
 /** Every demo tool. */
-export const DEMO_TOOLS = [clock, calculator];
+export const DEMO_TOOLS = [clock, calculator, sendMessage];

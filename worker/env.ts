@@ -31,6 +31,11 @@ export interface Env {
   CREATE_RATE_LIMIT?: string;
   /** Comma-separated origins allowed to call the API from another site. Default: none. */
   ALLOWED_ORIGINS?: string;
+  /**
+   * At least 16 characters: signs pending approvals and "always" permissions in every stored and
+   * exported session, so an imported file can only carry approvals this deployment signed.
+   */
+  APPROVAL_SECRET?: string;
 }
 
 declare global {

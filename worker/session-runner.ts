@@ -17,7 +17,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import {
-  type AgentRun,
+  type AgentEvent,
   type AgentSession,
   createAgentSession,
   isSdkError,
@@ -40,6 +40,7 @@ import { sseEventOf } from "./sse-events.ts";
 /** What the Worker asks the runner to do (the Worker has checked the token and the body). */
 export type RunnerCommand =
   | { op: "run"; sessionId: string; text: string }
+  | { op: "resume"; sessionId: string; decisions: unknown[] }
   | { op: "attach"; after?: string }
   | { op: "cancel" }
   | { op: "export"; sessionId: string }
@@ -71,6 +72,24 @@ function completesTurn(message: Message): boolean {
   return message.role === "assistant" && !message.content.some((part) => part.type === "tool_call");
 }
 
+/** What a run starts from: the user's prompt, or their decisions on the calls that wait. */
+type RunStart = { prompt: string } | { decisions: unknown[] };
+
+/**
+ * The API error for a run the SDK refused before it began (its first event is a failed `run-end`):
+ * a decision for a call that is not (or no longer) waiting is 409, a malformed decision or an edit
+ * the tool's schema refuses is 400, with the SDK's code and path; anything else is left to the run's
+ * stream.
+ */
+function refusal(first: IteratorResult<AgentEvent>): ApiError | undefined {
+  if (first.done || first.value.type !== "run-end" || first.value.result.ok) return undefined;
+  const { error } = first.value.result;
+  if (error._tag !== "ConfigError" || !error.code.startsWith("APPROVAL_")) return undefined;
+  // A call that is not (or no longer) waiting conflicts with the session; anything else is bad input.
+  const conflict = error.path?.endsWith(".toolCallId") === true;
+  return new ApiError(conflict ? 409 : 400, error.code, error.message, error.path);
+}
+
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-store" };
 
 interface ActiveRun {
@@ -99,7 +118,9 @@ export class SessionRunner extends DurableObject<Env> {
     try {
       switch (command.op) {
         case "run":
-          return await this.#start(command.sessionId, command.text);
+          return await this.#start(command.sessionId, { prompt: command.text });
+        case "resume":
+          return await this.#start(command.sessionId, { decisions: command.decisions });
         case "attach":
           return this.#attach(command.after);
         case "cancel":
@@ -245,7 +266,13 @@ export class SessionRunner extends DurableObject<Env> {
     return new Response(log.attach(parseEventId(after)), { headers: SSE_HEADERS });
   }
 
-  async #start(sessionId: string, text: string): Promise<Response> {
+  /**
+   * Starts a run — a prompt, or a resume with the user's decisions — and answers with its SSE stream.
+   * A prompt while tool calls wait for approval is 409 `APPROVAL_PENDING`; decisions the SDK refuses
+   * (an unknown or already decided call, edits the tool's schema refuses) are answered before any
+   * event: 409, or 400 for a bad edit, with the SDK's code and path.
+   */
+  async #start(sessionId: string, what: RunStart): Promise<Response> {
     if (this.#run !== undefined) {
       throw new ApiError(
         409,
@@ -261,24 +288,41 @@ export class SessionRunner extends DurableObject<Env> {
     });
     const active: ActiveRun = { abort: (reason) => abort(reason), finished, log: undefined };
     this.#run = active;
-    let session: AgentSession;
+    let session: AgentSession | undefined;
     let record: SessionRecord;
+    let events: AsyncIterator<AgentEvent>;
+    let first: IteratorResult<AgentEvent>;
+    const start = { messagesBefore: 0, ...what };
     try {
       record = await this.#record(sessionId);
       session = await createAgentSession({ ...agentOptions(this.env), restore: record.state });
+      start.messagesBefore = session.snapshot().messageCount;
+      const waiting = record.state.pendingApprovals.map((approval) => approval.toolCallId);
+      if ("prompt" in what && waiting.length > 0) {
+        throw new ApiError(
+          409,
+          "APPROVAL_PENDING",
+          `Tool calls wait for approval (${waiting.join(", ")}): approve or deny them first`,
+        );
+      }
+      const run = "prompt" in what ? session.stream(what.prompt) : session.resumeStream(what.decisions as []);
+      abort = (reason) => run.abort(reason);
+      events = run[Symbol.asyncIterator]();
+      first = await events.next();
+      const refused = refusal(first);
+      if (refused !== undefined) throw refused;
     } catch (error) {
+      await session?.close();
       this.#run = undefined;
       finish();
       throw error;
     }
-    const start = { prompt: text, messagesBefore: session.snapshot().messageCount };
-    const run = session.stream(text);
-    abort = (reason) => run.abort(reason);
     const log = new RunLog(() => this.#onIdle());
     active.log = log;
     this.#keepLog(undefined);
     const body = log.attach();
-    void this.#pump(run, session, sessionId, record.tokenDigest, log, start).finally(() => {
+    const pumped = this.#pump(first, events, session, sessionId, record.tokenDigest, log, start);
+    void pumped.finally(() => {
       clearTimeout(this.#graceTimer ?? null);
       this.#run = undefined;
       this.#keepLog(log);
@@ -299,20 +343,23 @@ export class SessionRunner extends DurableObject<Env> {
   }
 
   /**
-   * Logs the run's events, saving after every completed turn and before the final event. `run-start`
-   * also carries `start` (the prompt, and how many messages the session held before it), so a client
-   * that reattaches from the beginning can draw the conversation as it was and replay the run on it.
+   * Logs the run's events (`first`, then the rest), saving after every completed turn and before the
+   * final event. `run-start` also carries `start` (the prompt or that it is a resume, and how many
+   * messages the session held before it), so a client that reattaches from the beginning can draw
+   * the conversation as it was and replay the run on it.
    */
   async #pump(
-    run: AgentRun,
+    first: IteratorResult<AgentEvent>,
+    events: AsyncIterator<AgentEvent>,
     session: AgentSession,
     sessionId: string,
     tokenDigest: string,
     log: RunLog,
-    start: { prompt: string; messagesBefore: number },
+    start: RunStart & { messagesBefore: number },
   ): Promise<void> {
     try {
-      for await (const event of run) {
+      for (let next = first; !next.done; next = await events.next()) {
+        const event = next.value;
         if (event.type === "message" && completesTurn(event.message)) {
           void this.#save(sessionId, tokenDigest, session.export());
         }
@@ -338,6 +385,7 @@ export class SessionRunner extends DurableObject<Env> {
         }
       }
     } finally {
+      await events.return?.();
       await session.close();
       log.end();
     }

@@ -42,6 +42,16 @@ export function sseEventOf(event: AgentEvent): SseEvent | undefined {
           isError: event.result.isError === true,
         },
       };
+    case "approval-requested": {
+      const { approval } = event;
+      const data: Record<string, unknown> = {
+        id: approval.toolCallId,
+        name: approval.toolName,
+        args: approval.args,
+      };
+      if (approval.reason !== undefined) data.reason = approval.reason;
+      return { event: "approval-requested", data };
+    }
     case "retry":
       return {
         event: "retry",
@@ -60,6 +70,8 @@ export function sseEventOf(event: AgentEvent): SseEvent | undefined {
         usage: value.usage,
         durationMs: value.durationMs,
       };
+      if (result.ok && result.value.pendingApprovals !== undefined)
+        data.pendingApprovals = result.value.pendingApprovals;
       if (!result.ok) data.error = { code: result.error.code, message: result.error.message };
       return { event: "run-end", data };
     }

@@ -95,7 +95,18 @@ export function streamRun(
   const queue = new EventQueue<AgentEvent>(() =>
     controller.abort(new DOMException("The consumer stopped reading the run", "AbortError")),
   );
-  const result = start((event) => queue.push(event), controller).finally(() => queue.close());
+  let ended = false;
+  const emit = (event: AgentEvent) => {
+    if (event.type === "run-end") ended = true;
+    queue.push(event);
+  };
+  // A run refused before it began (a bad option, a busy or paused session) still ends with run-end.
+  const result = start(emit, controller)
+    .then((settled) => {
+      if (!ended) queue.push({ type: "run-end", result: settled });
+      return settled;
+    })
+    .finally(() => queue.close());
   return {
     result,
     abort: (reason?: unknown) =>

@@ -207,9 +207,9 @@ class Messages implements MessageSession {
     }
     const run = this.#session.resumeStream(decisions);
     const events = run[Symbol.asyncIterator]();
-    // A started run's first event is `run-start`; a refused resume ends with none and ran nothing.
+    // A started run's first event is `run-start`; a refused resume's only event is its run-end.
     const first = await events.next();
-    if (first.done) {
+    if (first.done || first.value.type === "run-end") {
       const result = await run.result;
       if (!result.ok) throw result.error;
     }

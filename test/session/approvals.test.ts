@@ -747,6 +747,23 @@ describe("second review", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("a refused stream still ends with run-end: stream() while paused, resumeStream() with a bad decision", async () => {
+    const { restored } = await pausedOn({ to: "a", text: "1" });
+    for (const run of [
+      restored.stream("hello?"),
+      restored.resumeStream([{ toolCallId: "nope", approved: true }]),
+    ]) {
+      const events = [];
+      for await (const event of run) events.push(event);
+      expect(events.map((event) => event.type)).toEqual(["run-end"]);
+      const end = events[0] as { result: { ok: boolean; error?: { code: string } } };
+      expect(end.result.ok).toBe(false);
+      expect(["APPROVAL_PENDING", "APPROVAL_INVALID"]).toContain(end.result.error?.code);
+      expect((await run.result).ok).toBe(false);
+    }
+    expect(restored.export().pendingApprovals).toHaveLength(1);
+  });
+
   it("abort() while a resume's decisions are being checked refuses that resume: nothing runs, the pause stays", async () => {
     const { send, id, restored } = await pausedOn({ to: "a", text: "1" });
     const resumed = restored.resume([{ toolCallId: id, approved: true, args: { to: "b", text: "2" } }]);
