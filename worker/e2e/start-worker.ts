@@ -13,23 +13,32 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/** Where a Worker keeps its local state and which port it takes, to start it again on the same. */
+export interface WorkerPlace {
+  /** The local state directory (KV, Durable Objects); the caller removes it. */
+  persist: string;
+  port: number;
+}
+
 /**
- * Starts a Worker with fresh local state: the demo (wrangler.toml) unless `config` names another;
- * `vars` override its variables.
+ * Starts a Worker: the demo (wrangler.toml) unless `config` names another; `vars` override its
+ * variables. With fresh local state (removed by `stop()`), or with `place`'s state and port, so a
+ * test can stop the Worker and start it again on what it left (every Durable Object recreated).
  */
 export async function startWorker(
   vars: Record<string, string> = {},
   config = "wrangler.toml",
+  place?: WorkerPlace,
 ): Promise<RunningWorker> {
   process.env.DO_NOT_TRACK = "1";
-  const state = mkdtempSync(join(tmpdir(), "wisp-worker-"));
+  const state = place?.persist ?? mkdtempSync(join(tmpdir(), "wisp-worker-"));
   const worker = await unstable_startWorker({
     config,
     bindings: Object.fromEntries(
       Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
     ),
     dev: {
-      server: { hostname: "127.0.0.1", port: 0 },
+      server: { hostname: "127.0.0.1", port: place?.port ?? 0 },
       inspector: false,
       watch: false,
       persist: state,
@@ -42,7 +51,7 @@ export async function startWorker(
     url,
     async stop() {
       await worker.dispose();
-      rmSync(state, { recursive: true, force: true });
+      if (place === undefined) rmSync(state, { recursive: true, force: true });
     },
   };
 }

@@ -4,7 +4,9 @@
 // session no longer exists (404 NOT_FOUND) — a 503 or a lost network only delays things. A run belongs
 // to the Worker, not to this page: when the stream drops the page reattaches (`?after=` the last event
 // id it saw) and misses nothing; a reload draws the conversation as it was before the run and replays
-// the run from its log, then follows it live.
+// the run from its log, then follows it live. A tool call that needs approval pauses the run: the page
+// shows it with Approve / Deny (with a reason) and editable arguments, from the run's end or, after a
+// reload, from the saved session; a decision resumes the run as a new stream.
 const $ = (id) => document.getElementById(id);
 const log = $("log");
 const STORAGE_KEY = "wisp-demo-session";
@@ -150,6 +152,95 @@ function render(messages) {
   }
 }
 
+/** Draws a saved session: its messages, and the calls that wait for approval. */
+function drawState(state) {
+  render(state.messages);
+  showApprovals(state.pendingApprovals ?? []);
+}
+
+/** Whether tool calls wait for a decision (their cards are shown). */
+function waiting() {
+  return log.querySelector(".approval") !== null;
+}
+
+/** Shows a card per pending call, replacing any shown before; none when `approvals` is empty. */
+function showApprovals(approvals) {
+  for (const node of log.querySelectorAll(".approvals")) node.remove();
+  if (approvals.length === 0) return;
+  const section = el("div", "approvals");
+  for (const approval of approvals) section.append(approvalCard(approval));
+  log.append(section);
+  log.scrollTop = log.scrollHeight;
+  setStatus(`waiting for your approval (${approvals.length} tool call${approvals.length === 1 ? "" : "s"})`);
+}
+
+function field(labelText, input) {
+  const label = el("label", "field", labelText);
+  label.append(input);
+  return label;
+}
+
+/** One pending call: what it would run with (editable), a reason, "always", Approve and Deny. */
+function approvalCard(approval) {
+  const card = el("div", "approval");
+  card.dataset.id = approval.toolCallId;
+  card.append(el("div", "title", `${approval.toolName} wants to run`));
+  if (approval.reason) card.append(el("div", "why", approval.reason));
+  const args = el("textarea", "args");
+  args.rows = 4;
+  args.value = JSON.stringify(approval.args, null, 2);
+  const reason = el("input", "reason");
+  reason.placeholder = "why (the model is told when you deny)";
+  reason.maxLength = 2000;
+  const always = el("input", "always");
+  always.type = "checkbox";
+  const alwaysLabel = el("label", "always-label");
+  alwaysLabel.append(always, ` always for ${approval.toolName} in this session`);
+  const problem = el("div", "problem");
+  const approve = el("button", "approve", "Approve");
+  const deny = el("button", "deny", "Deny");
+  approve.type = deny.type = "button";
+  const buttons = el("div", "buttons");
+  buttons.append(approve, deny);
+  card.append(
+    field("Arguments (JSON, editable)", args),
+    field("Reason", reason),
+    alwaysLabel,
+    buttons,
+    problem,
+  );
+  const decision = (approved) => {
+    const made = { toolCallId: approval.toolCallId, approved };
+    if (reason.value.trim()) made.reason = reason.value.trim();
+    if (always.checked) made.always = true;
+    if (!approved) return made;
+    let edited;
+    try {
+      edited = JSON.parse(args.value);
+    } catch {
+      return undefined;
+    }
+    if (typeof edited !== "object" || edited === null || Array.isArray(edited)) return undefined;
+    if (JSON.stringify(edited) !== JSON.stringify(approval.args)) made.args = edited;
+    return made;
+  };
+  for (const [button, approved] of [
+    [approve, true],
+    [deny, false],
+  ]) {
+    button.addEventListener("click", () => {
+      if (running) return;
+      const made = decision(approved);
+      if (made === undefined) {
+        problem.textContent = "The arguments must be a JSON object";
+        return;
+      }
+      void decide([made]);
+    });
+  }
+  return card;
+}
+
 /**
  * Reads `id:`/`event:`/`data:` blocks from an SSE response. Lines split on "\n" only: U+2028 inside
  * data is text, not a line break.
@@ -196,7 +287,7 @@ function runView(box) {
         if (box === undefined) {
           // A replay from the start: the conversation as it was, then this run's prompt.
           render(this.before.slice(0, data.messagesBefore));
-          textBlock(turn("user"), data.prompt);
+          if (data.prompt !== undefined) textBlock(turn("user"), data.prompt);
           box = turn("assistant");
         }
         return;
@@ -220,17 +311,23 @@ function runView(box) {
         toolLine(box, data.name, data.args);
       } else if (event === "tool-result") {
         toolResult(box, data.name, data.output, data.isError);
+      } else if (event === "approval-requested") {
+        current = undefined;
+        box.append(el("div", "tool waiting", `⏸ ${data.name} waits for your approval`));
       } else if (event === "run-end") {
         const cost = data.usage.costUsd === undefined ? "" : `, $${data.usage.costUsd.toFixed(5)}`;
         const summary = data.ok
           ? `${data.stopReason} · ${data.turns} turns · ${data.usage.input} in / ${data.usage.output} out${cost}`
           : `${data.error.code}: ${data.error.message}`;
         box.append(el("div", data.ok ? "end" : "end failed", summary));
+        this.pending = data.pendingApprovals ?? [];
       }
       log.scrollTop = log.scrollHeight;
     },
     /** The saved messages to draw under a replay (set by {@link resync}). */
     before: [],
+    /** The calls the run left waiting for approval (set by its `run-end`). */
+    pending: [],
   };
 }
 
@@ -279,7 +376,7 @@ async function stayWith(response, view, signal) {
       attached = await api(`/api/sessions/${session.sessionId}/events${after}`, { signal });
     } catch (error) {
       if (error instanceof ApiFailure && error.code === "NO_RUN") {
-        render((await loadState()).messages);
+        drawState(await loadState());
         return "gone";
       }
       if (error instanceof ApiFailure && (error.status === 0 || error.status >= 500)) continue;
@@ -305,7 +402,7 @@ async function resync() {
     attached = await api(`/api/sessions/${session.sessionId}/events`);
   } catch (error) {
     if (!(error instanceof ApiFailure && error.code === "NO_RUN")) throw error;
-    render(state.messages);
+    drawState(state);
     loaded = true;
     return;
   }
@@ -318,14 +415,20 @@ async function resync() {
   setStatus("reattached to the run…");
   try {
     const outcome = await stayWith(attached, view, controller.signal);
-    if (outcome === "ended" && view.missed) render((await loadState()).messages);
-    setStatus(`session ${session.sessionId.slice(0, 8)}`);
+    await afterRun(outcome, view);
   } catch (error) {
     if (!controller.signal.aborted) throw error;
     setStatus("stopped");
   } finally {
     setRunning(undefined);
   }
+}
+
+/** After a run's stream: redraws what was missed, and shows the calls it left waiting. */
+async function afterRun(outcome, view) {
+  if (outcome === "ended" && view.missed) return drawState(await loadState());
+  setStatus(`session ${session.sessionId.slice(0, 8)}`);
+  if (outcome === "ended") showApprovals(view.pending);
 }
 
 /** Says why a call failed; forgets the session only when the server says it is gone. */
@@ -344,7 +447,34 @@ async function sendPrompt(text) {
     report(error, "not sent");
     return;
   }
+  if (waiting()) {
+    $("prompt").value = text;
+    setStatus("approve or deny the waiting tool call first");
+    return;
+  }
   textBlock(turn("user"), text);
+  await runRequest("messages", { text });
+}
+
+/** Sends decisions on waiting calls; the resumed run streams into a new assistant box. */
+async function decide(decisions) {
+  showApprovals([]);
+  try {
+    await runRequest("approvals", { decisions });
+  } catch (error) {
+    // Decided meanwhile in another tab, or refused: show the session as it is now.
+    setStatus(`not decided: ${error.message} — showing the session as it is now`);
+    loaded = false;
+    await resync().catch((failure) => report(failure, "could not reload"));
+    setStatus(`not decided: ${error.message}`);
+  }
+}
+
+/**
+ * Starts a run with `POST …/<what>` and follows it to its end in a new assistant box. Throws an
+ * ApiFailure the API answered with before the run began (the box then says why).
+ */
+async function runRequest(what, body) {
   const view = runView(turn("assistant"));
   const controller = new AbortController();
   setRunning(controller);
@@ -352,9 +482,9 @@ async function sendPrompt(text) {
   try {
     let response;
     try {
-      response = await api(`/api/sessions/${session.sessionId}/messages`, {
+      response = await api(`/api/sessions/${session.sessionId}/${what}`, {
         method: "POST",
-        body: JSON.stringify({ text }),
+        body: JSON.stringify(body),
         signal: controller.signal,
       });
     } catch (error) {
@@ -365,15 +495,14 @@ async function sendPrompt(text) {
       await resync();
       return;
     }
-    const outcome = await stayWith(response, view, controller.signal);
-    if (outcome === "ended" && view.missed) render((await loadState()).messages);
-    setStatus(`session ${session.sessionId.slice(0, 8)}`);
+    await afterRun(await stayWith(response, view, controller.signal), view);
   } catch (error) {
     if (controller.signal.aborted) {
       log.lastElementChild?.append(el("div", "end failed", "stopped"));
       setStatus("stopped");
     } else {
       log.lastElementChild?.append(el("div", "end failed", String(error.message ?? error)));
+      if (what === "approvals" && error instanceof ApiFailure && !error.sessionGone) throw error;
       report(error, "error");
     }
   } finally {
@@ -448,8 +577,8 @@ $("import").addEventListener("change", async (event) => {
     clearTimeout(loadTimer);
     remember(body);
     loaded = true;
-    render(state.messages);
-    setStatus(`imported ${state.messages.length} messages`);
+    drawState(state);
+    if (!waiting()) setStatus(`imported ${state.messages.length} messages`);
   } catch (error) {
     setStatus(`import failed: ${error.message}${session ? " — your session is kept" : ""}`);
   }
@@ -468,7 +597,7 @@ $("new").addEventListener("click", async () => {
 async function load(attempt = 0) {
   try {
     await resync();
-    if (!running) setStatus(`session ${session.sessionId.slice(0, 8)}`);
+    if (!running && !waiting()) setStatus(`session ${session.sessionId.slice(0, 8)}`);
   } catch (error) {
     if (error instanceof ApiFailure && error.sessionGone) return forget();
     const delay = RETRY_DELAYS[Math.min(attempt + 2, RETRY_DELAYS.length - 1)];
