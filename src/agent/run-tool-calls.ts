@@ -294,13 +294,19 @@ function combine(calls: ToolCallPart[], outcomes: CallOutcome[], run: RunContext
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome.record !== undefined) records.push(outcome.record);
     else if (control.kind === "go") pending.push(outcome.pending);
-    else records.push(notRunRecord(calls[index] as ToolCallPart, control, run));
+    else {
+      // A call announced as waiting gets its ending too: the run ends, so it is answered as not run.
+      records.push(notRunRecord(calls[index] as ToolCallPart, control, run));
+    }
   }
   return { results: records.map((record) => record.result), records, control, pending };
 }
 
+/** The record of a call the ending run does not run; its `tool-result` event is emitted like any other. */
 function notRunRecord(call: ToolCallPart, control: RunControl, run: RunContext): ToolCallRecord {
-  return { toolCall: call, result: notRunResult(call, whyNotRun(control)), turn: run.turn, durationMs: 0 };
+  const result = notRunResult(call, whyNotRun(control));
+  run.emit({ type: "tool-result", toolCall: call, result, durationMs: 0 });
+  return { toolCall: call, result, turn: run.turn, durationMs: 0 };
 }
 
 /** Runs each of `calls` with `start` (together, or one by one when `run.sequentialTools`). */

@@ -764,6 +764,31 @@ describe("second review", () => {
     expect(restored.export().pendingApprovals).toHaveLength(1);
   });
 
+  it("a call announced as waiting still gets its tool-result when the batch's run ends (aborted) instead", async () => {
+    const { tool, hasStarted } = gate();
+    const send = sendTool();
+    const { session } = await start([calls(["send", { to: "a", text: "1" }], ["gate", {}]), says("never")], {
+      tools: [send.tool, tool],
+    });
+    const run = session.stream("go");
+    const events: Array<{ type: string; toolCall?: { id: string }; approval?: { toolCallId: string } }> = [];
+    const read = (async () => {
+      for await (const event of run) events.push(event as never);
+    })();
+    await hasStarted;
+    session.abort();
+    await read;
+    const asked = events.filter((event) => event.type === "approval-requested");
+    expect(asked).toHaveLength(1);
+    const answered = events.filter(
+      (event) => event.type === "tool-result" && event.toolCall?.id === asked[0]?.approval?.toolCallId,
+    );
+    expect(answered).toHaveLength(1);
+    expect(send.ran).toEqual([]);
+    expect(session.export().pendingApprovals).toEqual([]);
+    expectConsistent(session.export().messages);
+  });
+
   it("abort() while a resume's decisions are being checked refuses that resume: nothing runs, the pause stays", async () => {
     const { send, id, restored } = await pausedOn({ to: "a", text: "1" });
     const resumed = restored.resume([{ toolCallId: id, approved: true, args: { to: "b", text: "2" } }]);
