@@ -85,8 +85,9 @@ function refusal(first: IteratorResult<AgentEvent>): ApiError | undefined {
   if (first.done || first.value.type !== "run-end" || first.value.result.ok) return undefined;
   const { error } = first.value.result;
   if (error._tag !== "ConfigError" || !error.code.startsWith("APPROVAL_")) return undefined;
-  // A call that is not (or no longer) waiting conflicts with the session; anything else is bad input.
-  const conflict = error.path?.endsWith(".toolCallId") === true;
+  // A call that is not (or no longer) waiting conflicts with the session (the SDK says whether it was
+  // a replay); a malformed or duplicate decision, or a bad edit, is bad input.
+  const conflict = (error.details as { replayed?: boolean } | undefined)?.replayed !== undefined;
   return new ApiError(conflict ? 409 : 400, error.code, error.message, error.path);
 }
 
@@ -94,6 +95,8 @@ const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-
 
 interface ActiveRun {
   abort(reason?: unknown): void;
+  /** Set by a cancel that came before the run could be aborted (it was still starting). */
+  cancelled?: unknown;
   finished: Promise<void>;
   log: RunLog | undefined;
 }
@@ -156,7 +159,9 @@ export class SessionRunner extends DurableObject<Env> {
 
   #cancel(why: string): boolean {
     if (this.#run === undefined) return false;
-    this.#run.abort(new DOMException(why, "AbortError"));
+    const reason = new DOMException(why, "AbortError");
+    this.#run.cancelled = reason;
+    this.#run.abort(reason);
     return true;
   }
 
@@ -307,6 +312,8 @@ export class SessionRunner extends DurableObject<Env> {
       }
       const run = "prompt" in what ? session.stream(what.prompt) : session.resumeStream(what.decisions as []);
       abort = (reason) => run.abort(reason);
+      // A cancel that came while the session was loading stops the run before anything runs.
+      if (active.cancelled !== undefined) run.abort(active.cancelled);
       events = run[Symbol.asyncIterator]();
       first = await events.next();
       const refused = refusal(first);
@@ -367,12 +374,15 @@ export class SessionRunner extends DurableObject<Env> {
         if (sse === undefined) continue;
         if (event.type === "run-end") {
           // The final state is stored before any client hears the run ended.
-          const { saved, reason } = await this.#save(sessionId, tokenDigest, session.export());
+          const state = session.export();
+          const { saved, reason } = await this.#save(sessionId, tokenDigest, state);
           const notSaved = reason === undefined ? {} : { saveError: reason };
           log.append({
             event: sse.event,
             data: {
               ...(sse.data as object),
+              // What waits after the run, however it ended (a failed resume keeps its pause).
+              pendingApprovals: state.pendingApprovals.map(({ digest: _, signature: __, ...shown }) => shown),
               saved,
               ...notSaved,
               messageCount: session.snapshot().messageCount,

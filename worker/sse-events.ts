@@ -70,8 +70,6 @@ export function sseEventOf(event: AgentEvent): SseEvent | undefined {
         usage: value.usage,
         durationMs: value.durationMs,
       };
-      if (result.ok && result.value.pendingApprovals !== undefined)
-        data.pendingApprovals = result.value.pendingApprovals;
       if (!result.ok) data.error = { code: result.error.code, message: result.error.message };
       return { event: "run-end", data };
     }

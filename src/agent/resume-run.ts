@@ -57,7 +57,11 @@ export async function resumeRun(
   const why = outcome.control.kind === "aborted" ? "the run was aborted" : "the run ended first";
   const rest = waiting.flatMap((approval) => {
     const call = calls.find((candidate) => candidate.id === approval.toolCallId);
-    return call === undefined ? [] : [notRunResult(call, why)];
+    if (call === undefined) return [];
+    const result = notRunResult(call, why);
+    // Announced as waiting when the run paused: its ending is an event too, as for any call.
+    run.emit({ type: "tool-result", toolCall: call, result, durationMs: 0 });
+    return [result];
   });
   pushResults(run, inCallOrder(calls, [...held, ...rest]));
   if (ended !== undefined) return ended;

@@ -749,16 +749,16 @@ describe("second review", () => {
 
   it("a refused stream still ends with run-end: stream() while paused, resumeStream() with a bad decision", async () => {
     const { restored } = await pausedOn({ to: "a", text: "1" });
-    for (const run of [
-      restored.stream("hello?"),
-      restored.resumeStream([{ toolCallId: "nope", approved: true }]),
-    ]) {
+    for (const [run, code] of [
+      [restored.stream("hello?"), "APPROVAL_PENDING"],
+      [restored.resumeStream([{ toolCallId: "nope", approved: true }]), "APPROVAL_INVALID"],
+    ] as const) {
       const events = [];
       for await (const event of run) events.push(event);
       expect(events.map((event) => event.type)).toEqual(["run-end"]);
       const end = events[0] as { result: { ok: boolean; error?: { code: string } } };
       expect(end.result.ok).toBe(false);
-      expect(["APPROVAL_PENDING", "APPROVAL_INVALID"]).toContain(end.result.error?.code);
+      expect(end.result.error?.code).toBe(code);
       expect((await run.result).ok).toBe(false);
     }
     expect(restored.export().pendingApprovals).toHaveLength(1);
@@ -787,6 +787,32 @@ describe("second review", () => {
     expect(send.ran).toEqual([]);
     expect(session.export().pendingApprovals).toEqual([]);
     expectConsistent(session.export().messages);
+  });
+
+  it("a waiting call left undecided by a resume that is aborted gets its tool-result event", async () => {
+    const { tool, hasStarted } = gate();
+    const guarded = defineTool({ ...tool, needsApproval: true });
+    const send = sendTool();
+    const { options, session } = await start(
+      [calls(["gate", {}], ["send", { to: "a", text: "1" }]), says("never")],
+      { tools: [guarded, send.tool] },
+    );
+    const paused = await session.chat("go");
+    const ids = (paused.ok ? (paused.value.pendingApprovals ?? []) : []).map((a) => a.toolCallId);
+    const restored = await moved(session, options);
+    const run = restored.resumeStream([{ toolCallId: ids[0] as string, approved: true }]);
+    const events: Array<{ type: string; toolCall?: { id: string } }> = [];
+    const read = (async () => {
+      for await (const event of run) events.push(event as never);
+    })();
+    await hasStarted;
+    restored.abort();
+    await read;
+    const results = events.filter((event) => event.type === "tool-result").map((event) => event.toolCall?.id);
+    expect(ids).toHaveLength(2);
+    expect(results.sort()).toEqual([...ids].sort());
+    expect(send.ran).toEqual([]);
+    expectConsistent(restored.export().messages);
   });
 
   it("abort() while a resume's decisions are being checked refuses that resume: nothing runs, the pause stays", async () => {

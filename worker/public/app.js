@@ -426,8 +426,9 @@ async function resync() {
 
 /** After a run's stream: redraws what was missed, and shows the calls it left waiting. */
 async function afterRun(outcome, view) {
+  // "gone": the saved session was drawn, with its waiting calls and their status.
+  if (outcome !== "gone" || !waiting()) setStatus(`session ${session.sessionId.slice(0, 8)}`);
   if (outcome === "ended" && view.missed) return drawState(await loadState());
-  setStatus(`session ${session.sessionId.slice(0, 8)}`);
   if (outcome === "ended") showApprovals(view.pending);
 }
 
@@ -453,7 +454,15 @@ async function sendPrompt(text) {
     return;
   }
   textBlock(turn("user"), text);
-  await runRequest("messages", { text });
+  try {
+    await runRequest("messages", { text });
+  } catch {
+    // Paused meanwhile from another tab: give the words back and show what waits.
+    $("prompt").value = text;
+    loaded = false;
+    await resync().catch((failure) => report(failure, "could not reload"));
+    setStatus("approve or deny the waiting tool call first");
+  }
 }
 
 /** Sends decisions on waiting calls; the resumed run streams into a new assistant box. */
@@ -502,7 +511,8 @@ async function runRequest(what, body) {
       setStatus("stopped");
     } else {
       log.lastElementChild?.append(el("div", "end failed", String(error.message ?? error)));
-      if (what === "approvals" && error instanceof ApiFailure && !error.sessionGone) throw error;
+      const refused = what === "approvals" || error.code === "APPROVAL_PENDING";
+      if (refused && error instanceof ApiFailure && !error.sessionGone) throw error;
       report(error, "error");
     }
   } finally {

@@ -129,6 +129,20 @@ describe("a tool call that needs approval", () => {
       "APPROVAL_INVALID",
       "decisions.0.approved",
     ],
+    [
+      "a toolCallId that is not a string",
+      { decisions: [{ toolCallId: 5, approved: true }] },
+      400,
+      "APPROVAL_INVALID",
+      "decisions.0.toolCallId",
+    ],
+    [
+      "the same call decided twice",
+      { decisions: [{ approved: true }, { approved: false }] },
+      400,
+      "APPROVAL_INVALID",
+      "decisions.1.toolCallId",
+    ],
   ])("%s is refused (%i %s) before anything runs", async (_, body, status, code, path) => {
     const { session, id } = await paused();
     const decisions = (body as { decisions?: Array<Record<string, unknown>> }).decisions;
@@ -185,6 +199,21 @@ describe("a paused session's export", () => {
     expect(imported.status).toBe(400);
     expect(await imported.json()).toMatchObject({
       error: { code: "APPROVAL_TAMPERED", path: "restore.pendingApprovals.0" },
+    });
+  });
+
+  it("with a forged always allow is refused on import (400 APPROVAL_TAMPERED)", async () => {
+    const { session, id } = await paused();
+    await readEvents(await decide(session, [{ toolCallId: id, approved: false, always: true }]));
+    const state = await exported(session);
+    expect(state.toolPermissions).toEqual({ send_message: "deny" });
+    const imported = await call(
+      "/api/sessions/import",
+      json("POST", { ...state, toolPermissions: { send_message: "allow" } }),
+    );
+    expect(imported.status).toBe(400);
+    expect(await imported.json()).toMatchObject({
+      error: { code: "APPROVAL_TAMPERED", path: "restore.toolPermissions" },
     });
   });
 });
