@@ -77,7 +77,8 @@ type RunStart = { prompt: string } | { decisions: unknown[] };
 
 /**
  * The API error for a run the SDK refused before it began (its first event is a failed `run-end`):
- * a decision for a call that is not (or no longer) waiting is 409, a malformed decision or an edit
+ * a prompt while calls wait (`APPROVAL_PENDING`, naming them) or a decision for a call that is not
+ * (or no longer) waiting is 409, a malformed decision or an edit
  * the tool's schema refuses is 400, with the SDK's code and path; anything else is left to the run's
  * stream.
  */
@@ -85,9 +86,11 @@ function refusal(first: IteratorResult<AgentEvent>): ApiError | undefined {
   if (first.done || first.value.type !== "run-end" || first.value.result.ok) return undefined;
   const { error } = first.value.result;
   if (error._tag !== "ConfigError" || !error.code.startsWith("APPROVAL_")) return undefined;
-  // A call that is not (or no longer) waiting conflicts with the session (the SDK says whether it was
-  // a replay); a malformed or duplicate decision, or a bad edit, is bad input.
-  const conflict = (error.details as { replayed?: boolean } | undefined)?.replayed !== undefined;
+  // A prompt while calls wait, or a decision for a call that is not (or no longer) waiting (the SDK
+  // says whether it was a replay), conflicts with the session; a malformed or duplicate decision, or
+  // a bad edit, is bad input.
+  const replayed = (error.details as { replayed?: boolean } | undefined)?.replayed;
+  const conflict = error.code === "APPROVAL_PENDING" || replayed !== undefined;
   return new ApiError(conflict ? 409 : 400, error.code, error.message, error.path);
 }
 
@@ -273,9 +276,8 @@ export class SessionRunner extends DurableObject<Env> {
 
   /**
    * Starts a run — a prompt, or a resume with the user's decisions — and answers with its SSE stream.
-   * A prompt while tool calls wait for approval is 409 `APPROVAL_PENDING`; decisions the SDK refuses
-   * (an unknown or already decided call, edits the tool's schema refuses) are answered before any
-   * event: 409, or 400 for a bad edit, with the SDK's code and path.
+   * What the SDK refuses before the run begins (a prompt while calls wait, decisions that do not fit
+   * the pause) is answered before any event, with the SDK's code and path (see {@link refusal}).
    */
   async #start(sessionId: string, what: RunStart): Promise<Response> {
     if (this.#run !== undefined) {
@@ -302,14 +304,6 @@ export class SessionRunner extends DurableObject<Env> {
       record = await this.#record(sessionId);
       session = await createAgentSession({ ...agentOptions(this.env), restore: record.state });
       start.messagesBefore = session.snapshot().messageCount;
-      const waiting = record.state.pendingApprovals.map((approval) => approval.toolCallId);
-      if ("prompt" in what && waiting.length > 0) {
-        throw new ApiError(
-          409,
-          "APPROVAL_PENDING",
-          `Tool calls wait for approval (${waiting.join(", ")}): approve or deny them first`,
-        );
-      }
       const run = "prompt" in what ? session.stream(what.prompt) : session.resumeStream(what.decisions as []);
       abort = (reason) => run.abort(reason);
       // A cancel that came while the session was loading stops the run before anything runs.
