@@ -7,7 +7,7 @@
  */
 
 import type { JsonValue } from "../types.ts";
-import type { PendingApproval, StoredApproval, ToolPermissions } from "./approvals.ts";
+import { type HeldApproval, heldApproval, type StoredApproval, type ToolPermissions } from "./approvals.ts";
 
 /** JSON with object keys sorted at every level, so equal values always give equal text. */
 export function canonicalJson(value: JsonValue): string {
@@ -24,9 +24,14 @@ const hex = (bytes: ArrayBuffer): string =>
 
 const encoder = new TextEncoder();
 
-/** The digest of one pending call: SHA-256 hex of `[sessionId, toolCallId, toolName, args]`. */
-export async function approvalDigest(sessionId: string, approval: PendingApproval): Promise<string> {
-  const text = canonicalJson([sessionId, approval.toolCallId, approval.toolName, approval.args]);
+/**
+ * The digest of one pending call: SHA-256 hex of `[sessionId, toolCallId, toolName, args]`, with the
+ * ids of the calls it holds back appended when it holds any.
+ */
+export async function approvalDigest(sessionId: string, approval: HeldApproval): Promise<string> {
+  const bound: JsonValue[] = [sessionId, approval.toolCallId, approval.toolName, approval.args];
+  if (approval.holds !== undefined) bound.push(approval.holds);
+  const text = canonicalJson(bound);
   return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
@@ -48,14 +53,17 @@ function signedPart(approval: StoredApproval): JsonValue {
   return ["approval", approval.digest, approval.reason ?? null, approval.requestedAt];
 }
 
-/** `approval` with its digest, and its signature when there is a secret. */
+/**
+ * `approval` (without any earlier seal) with its digest under `sessionId`, and its signature when
+ * there is a secret.
+ */
 export async function sealApproval(
   sessionId: string,
-  approval: PendingApproval,
+  approval: HeldApproval,
   secret: string | undefined,
 ): Promise<StoredApproval> {
-  const digest = await approvalDigest(sessionId, approval);
-  const sealed: StoredApproval = { ...approval, digest };
+  const held = heldApproval(approval);
+  const sealed: StoredApproval = { ...held, digest: await approvalDigest(sessionId, held) };
   if (secret !== undefined) sealed.signature = await sign(secret, signedPart(sealed));
   return sealed;
 }

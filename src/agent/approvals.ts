@@ -22,11 +22,23 @@ export interface PendingApproval {
 }
 
 /**
- * A pending approval as a SessionState keeps it: bound by `digest` to its session, call, tool and
- * arguments, and signed when the session has an `approvalSecret`.
+ * A pending approval as the loop hands it on: with sequential tools (`toolExecution: "sequential"`),
+ * the later calls of the same turn wait behind it, not started, and run in order once it is decided.
  */
-export interface StoredApproval extends PendingApproval {
-  /** SHA-256 (hex) of the canonical JSON of `[sessionId, toolCallId, toolName, args]`. */
+export interface HeldApproval extends PendingApproval {
+  /** Ids of the calls after this one that have not started because it waits (sequential tools only). */
+  holds?: string[];
+}
+
+/**
+ * A pending approval as a SessionState keeps it: bound by `digest` to its session, call, tool,
+ * arguments and the calls it holds back, and signed when the session has an `approvalSecret`.
+ */
+export interface StoredApproval extends HeldApproval {
+  /**
+   * SHA-256 (hex) of the canonical JSON of `[sessionId, toolCallId, toolName, args]`, with `holds`
+   * appended when there is one.
+   */
   digest: string;
   /**
    * HMAC-SHA-256 (hex) under the session's `approvalSecret` of `digest`, `reason` and `requestedAt`.
@@ -54,11 +66,18 @@ export function publicApproval(approval: PendingApproval): PendingApproval {
     : { toolCallId, toolName, args, reason, requestedAt };
 }
 
+/** A pending approval as stored, without its seal: its public fields and the calls it holds back. */
+export function heldApproval(approval: HeldApproval): HeldApproval {
+  const held: HeldApproval = publicApproval(approval);
+  if (approval.holds !== undefined) held.holds = [...approval.holds];
+  return held;
+}
+
 /** Standing answers per tool name, set by decisions with `always`. */
 export type ToolPermissions = Record<string, "allow" | "deny">;
 
 /** A run paused for approvals: the calls waiting, and the results of the turn's other calls. */
-export interface PausedTurn<A extends PendingApproval = PendingApproval> {
+export interface PausedTurn<A extends HeldApproval = HeldApproval> {
   approvals: A[];
   /** Results already produced for the paused turn's other calls, in the model's order. */
   results: ToolResultPart[];

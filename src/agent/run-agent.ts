@@ -60,7 +60,7 @@ function requestOf(options: AgentOptions): RunRequest {
     signal: options.signal,
     // Validated as a restored state's would be: a malformed conversation is a ConfigError, not a crash.
     // Loaded only when there is a conversation to check: programs that never pass `messages` do not
-    // download the state schema (zod/mini) at all.
+    // download the state's shape check at all.
     check:
       options.messages === undefined
         ? undefined

@@ -14,7 +14,7 @@ import { storableText } from "../stream/storable-values.ts";
 import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { canonicalJson } from "./approval-digest.ts";
-import { type ApprovalDecision, deniedOutput, type PendingApproval } from "./approvals.ts";
+import { type ApprovalDecision, deniedOutput, type HeldApproval, type PendingApproval } from "./approvals.ts";
 import { runWithDeadline } from "./deadline.ts";
 import type { ParsedArgs, Tool } from "./define-tool.ts";
 import type { RunControl } from "./loop-end.ts";
@@ -28,14 +28,17 @@ export interface ToolRunOutcome {
   results: ToolResultPart[];
   records: ToolCallRecord[];
   control: RunControl;
-  /** Calls that wait for a person (only when the run goes on: an ending run answers them as not run). */
-  pending: PendingApproval[];
+  /**
+   * Calls that wait for a person (only when the run goes on: an ending run answers them as not run).
+   * With sequential tools the first one holds back the calls after it, which have not started.
+   */
+  pending: HeldApproval[];
 }
 
 /** One call's end: its record, or — for a call that waits for approval — what waits. */
 type CallOutcome =
   | { record: ToolCallRecord; control: RunControl; pending?: undefined }
-  | { pending: PendingApproval; control: RunControl; record?: undefined };
+  | { pending: HeldApproval; control: RunControl; record?: undefined };
 
 function resultOf(toolCall: ToolCallPart, output: string, isError: boolean): ToolResultPart {
   return {
@@ -281,8 +284,9 @@ class CallRun {
 const STRENGTH: Record<RunControl["kind"], number> = { go: 0, stop: 1, failed: 2, aborted: 3 };
 
 /**
- * The outcomes of `calls` (in the model's order) as one: results and records in order, and the calls
- * that wait for approval — or, when the run ends, those calls answered as not run.
+ * The outcomes of `calls` (in the model's order; with sequential tools, only those that started) as
+ * one: results and records in order, and the calls that wait for approval — or, when the run ends,
+ * those calls (and any they hold back) answered as not run.
  */
 function combine(calls: ToolCallPart[], outcomes: CallOutcome[], run: RunContext): ToolRunOutcome {
   let control: RunControl = { kind: "go" };
@@ -290,13 +294,14 @@ function combine(calls: ToolCallPart[], outcomes: CallOutcome[], run: RunContext
     if (STRENGTH[outcome.control.kind] > STRENGTH[control.kind]) control = outcome.control;
   }
   const records: ToolCallRecord[] = [];
-  const pending: PendingApproval[] = [];
+  const pending: HeldApproval[] = [];
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome.record !== undefined) records.push(outcome.record);
     else if (control.kind === "go") pending.push(outcome.pending);
     else {
       // A call announced as waiting gets its ending too: the run ends, so it is answered as not run.
-      records.push(notRunRecord(calls[index] as ToolCallPart, control, run));
+      for (const call of calls.slice(index, index + 1 + (outcome.pending.holds?.length ?? 0)))
+        records.push(notRunRecord(call, control, run));
     }
   }
   return { results: records.map((record) => record.result), records, control, pending };
@@ -317,10 +322,15 @@ async function runEach(
 ): Promise<ToolRunOutcome> {
   if (!run.sequentialTools) return combine(calls, await Promise.all(calls.map(start)), run);
   const outcomes: CallOutcome[] = [];
-  for (const call of calls) {
-    const previous = outcomes.at(-1)?.control;
-    if (previous !== undefined && previous.kind !== "go") {
-      outcomes.push({ record: notRunRecord(call, previous, run), control: previous });
+  for (const [index, call] of calls.entries()) {
+    const previous = outcomes.at(-1);
+    if (previous?.pending !== undefined) {
+      // One by one means in order: the calls after one that waits start only once it is decided.
+      previous.pending.holds = calls.slice(index).map((later) => later.id);
+      break;
+    }
+    if (previous !== undefined && previous.control.kind !== "go") {
+      outcomes.push({ record: notRunRecord(call, previous.control, run), control: previous.control });
       continue;
     }
     outcomes.push(await start(call));

@@ -25,8 +25,8 @@ import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
 import { sealApproval } from "./approval-digest.ts";
 import {
   type ApprovalDecision,
+  type HeldApproval,
   type Paused,
-  type PendingApproval,
   publicApproval,
   type ToolPermissions,
 } from "./approvals.ts";
@@ -162,8 +162,7 @@ async function execute(
       ? await runPrompt(run, setup, tally, [...context, ...request.content], request.promptId)
       : await resumeRun(run, setup, tally, resume.paused, resume.decisions);
   if (end.paused !== undefined) {
-    const seal = (approval: PendingApproval) =>
-      sealApproval(run.sessionId, publicApproval(approval), request.approvalSecret);
+    const seal = (approval: HeldApproval) => sealApproval(run.sessionId, approval, request.approvalSecret);
     end.paused = {
       approvals: await Promise.all(end.paused.approvals.map(seal)),
       results: end.paused.results,

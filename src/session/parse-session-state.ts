@@ -1,15 +1,14 @@
 /**
- * Reads a SessionState from untrusted JSON: migrates older versions, validates with the schema, and
+ * Reads a SessionState from untrusted JSON: migrates older versions, checks its shape, and
  * checks that the conversation can be sent. Every problem is a ConfigError `CONFIG_INVALID` whose
  * `path` names the first bad field — never a crash later in the loop.
  *
  * @module
  */
 
-import type { ConfigError } from "../errors/sdk-error.ts";
-import { firstIssue, invalidState as invalid, MAX_STATE_DEPTH } from "../state/check-messages.ts";
-import type { SchemaIssue } from "../state/describe-issue.ts";
-import { sessionStateSchema } from "../state/state-schema.ts";
+import { ConfigError } from "../errors/sdk-error.ts";
+import { checkShape, invalidState as invalid, MAX_STATE_DEPTH } from "../state/check-messages.ts";
+import { checkSessionStateShape } from "../state/state-shape.ts";
 import { unpairedToolCall } from "../state/tool-call-pairs.ts";
 import { nestsDeeperThan } from "../stream/storable-values.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
@@ -89,9 +88,9 @@ export function parseSessionState(value: unknown): SessionState {
   const tooDeep = nestingProblem(value);
   if (tooDeep !== undefined) throw tooDeep;
   const migrated = migrate(value);
-  const parsed = sessionStateSchema.safeParse(migrated);
-  if (!parsed.success) throw firstIssue(parsed.error.issues as SchemaIssue[], migrated, []);
-  const state = parsed.data as unknown as SessionState;
+  const checked = checkShape(checkSessionStateShape, migrated, []);
+  if (checked instanceof ConfigError) throw checked;
+  const state = checked as SessionState;
   const paused = state.pendingApprovals.length > 0;
   const unpaired =
     (paused ? pausedTurnProblem(state) : undefined) ??
@@ -104,8 +103,8 @@ export function parseSessionState(value: unknown): SessionState {
 
 /**
  * What is wrong with a paused state's last turn, or undefined: its last message must be the assistant
- * message whose calls wait, and each of those calls is either pending (under its own tool's name) or
- * has a held result — exactly once.
+ * message whose calls wait, and each of those calls is either pending (under its own tool's name),
+ * held back behind a pending call (sequential tools), or has a held result — exactly once.
  */
 function pausedTurnProblem(state: SessionState): { path: string; problem: string } | undefined {
   const last = state.messages.at(-1);
@@ -125,6 +124,15 @@ function pausedTurnProblem(state: SessionState): { path: string; problem: string
       return { path, problem: `tool call ${call.id} is a call of "${call.name}"` };
     if (answered.has(call.id)) return { path, problem: `tool call ${call.id} is pending twice` };
     answered.set(call.id, path);
+  }
+  for (const [index, approval] of state.pendingApprovals.entries()) {
+    for (const [position, held] of (approval.holds ?? []).entries()) {
+      const path = `pendingApprovals.${index}.holds.${position}`;
+      if (!calls.some((call) => call.id === held))
+        return { path, problem: `tool call ${held} is not one of the last message's` };
+      if (answered.has(held)) return { path, problem: `tool call ${held} is answered twice` };
+      answered.set(held, path);
+    }
   }
   for (const [index, result] of state.pendingResults.entries()) {
     const path = `pendingResults.${index}`;

@@ -14,7 +14,6 @@ import {
   sealApproval,
   signPermissions,
 } from "../agent/approval-digest.ts";
-import { publicApproval } from "../agent/approvals.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -56,7 +55,7 @@ export async function verifiedApprovals(
     ...state,
     sessionId,
     pendingApprovals: await Promise.all(
-      state.pendingApprovals.map((approval) => sealApproval(sessionId, publicApproval(approval), secret)),
+      state.pendingApprovals.map((approval) => sealApproval(sessionId, approval, secret)),
     ),
   };
   delete rebound.toolPermissionsSignature;

@@ -1,17 +1,16 @@
 /**
  * Checks a conversation given from outside (`runAgent`'s `messages`) the way a restore would: its
- * nesting depth, the shape of every message (the zod/mini state schema), and every tool call
+ * nesting depth, the shape of every message (the state's shape check), and every tool call
  * answered. It sits below the agent layer, which loads it only when `messages` are passed, so a
- * program that never passes them never downloads the schema.
+ * program that never passes them never downloads the check.
  *
  * @module
  */
 
 import { ConfigError } from "../errors/sdk-error.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
-import type { Message } from "../types.ts";
-import { describeIssue, type SchemaIssue } from "./describe-issue.ts";
-import { messagesSchema } from "./state-schema.ts";
+import { type Check, ShapeProblem } from "./shape-check.ts";
+import { checkMessageList } from "./state-shape.ts";
 import { unpairedToolCall } from "./tool-call-pairs.ts";
 
 /** How deep a state may nest: messages → content → tool arguments, with room to spare. */
@@ -25,11 +24,17 @@ export function invalidState(message: string, path: string): ConfigError {
   });
 }
 
-/** The first schema issue in `root` as a ConfigError in plain words, its path under `prefix`. */
-export function firstIssue(issues: ReadonlyArray<SchemaIssue>, root: unknown, prefix: string[]): ConfigError {
-  const issue = issues[0];
-  const message = issue === undefined ? "invalid" : describeIssue(issue, root);
-  return invalidState(message, [...prefix, ...(issue?.path ?? []).map(String)].join("."));
+/**
+ * Runs a shape check: what it accepts, or its problem as a ConfigError whose path starts with
+ * `prefix`. Any other throw passes through.
+ */
+export function checkShape<T>(check: Check<T>, value: unknown, prefix: string[]): T | ConfigError {
+  try {
+    return check(value);
+  } catch (problem) {
+    if (!(problem instanceof ShapeProblem)) throw problem;
+    return invalidState(problem.words, [...prefix, ...problem.path].join("."));
+  }
 }
 
 /** The first problem with `messages` as a ConfigError naming its path, or undefined. */
@@ -37,8 +42,8 @@ export function checkMessages(messages: unknown): ConfigError | undefined {
   if (nestsDeeperThan(messages, MAX_STATE_DEPTH - 1)) {
     return invalidState(`nested deeper than ${MAX_STATE_DEPTH} levels`, "messages");
   }
-  const parsed = messagesSchema.safeParse(messages);
-  if (!parsed.success) return firstIssue(parsed.error.issues as SchemaIssue[], messages, ["messages"]);
-  const unpaired = unpairedToolCall(parsed.data as unknown as Message[]);
+  const checked = checkShape(checkMessageList, messages, ["messages"]);
+  if (checked instanceof ConfigError) return checked;
+  const unpaired = unpairedToolCall(checked);
   return unpaired === undefined ? undefined : invalidState(unpaired.problem, unpaired.path);
 }

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { approvalDigest } from "../../src/agent/approval-digest.ts";
+import type { StoredApproval } from "../../src/agent/approvals.ts";
 import {
   type AgentSession,
   type ApprovalDecision,
@@ -876,6 +878,177 @@ describe("second review", () => {
       );
       expectConsistent(restored.export().messages);
     });
+  });
+});
+
+describe("sequential tools wait in order", () => {
+  /** Tools that write what they ran, in order, to one log; `send` needs approval. */
+  function orderedTools() {
+    const log: string[] = [];
+    const send = defineTool({
+      name: "send",
+      description: "Sends a message",
+      inputSchema: { type: "object", properties: { to: { type: "string" } } },
+      needsApproval: true,
+      execute: (args: { to?: string }) => {
+        log.push(`send ${args.to}`);
+        return `sent to ${args.to}`;
+      },
+    });
+    const lookup = defineTool({
+      name: "lookup",
+      description: "Looks something up",
+      inputSchema: { type: "object", properties: { q: { type: "string" } } },
+      execute: (args: { q?: string }) => {
+        log.push(`lookup ${args.q}`);
+        return `found ${args.q}`;
+      },
+    });
+    return { log, tools: [send, lookup] };
+  }
+
+  it("the calls after a waiting one do not start; approved on another machine, they run after it, in order", async () => {
+    const { log, tools } = orderedTools();
+    const { model, options, session } = await start(
+      [calls(["lookup", { q: "a" }], ["send", { to: "ada" }], ["lookup", { q: "b" }]), says("done")],
+      { tools, toolExecution: "sequential" },
+    );
+    const paused = await session.chat("go");
+    expect(paused.ok && paused.value.stopReason).toBe("approval");
+    expect(log).toEqual(["lookup a"]);
+    const state = session.export();
+    const ids = (state.messages.at(-1)?.content ?? []).flatMap((part) =>
+      part.type === "tool_call" ? [part.id] : [],
+    );
+    // The public list says what waits; the state also says which calls wait behind it.
+    expect(paused.ok && paused.value.pendingApprovals).toEqual([
+      { toolCallId: ids[1], toolName: "send", args: { to: "ada" }, requestedAt: expect.any(Number) },
+    ]);
+    expect(state.pendingApprovals[0]?.holds).toEqual([ids[2]]);
+    expect(state.pendingResults.map((result) => result.toolCallId)).toEqual([ids[0]]);
+
+    const elsewhere = await moved(session, options);
+    const resumed = await elsewhere.resume([{ toolCallId: ids[1] as string, approved: true }]);
+    expect(resumed.ok && [resumed.value.stopReason, resumed.value.text]).toEqual(["complete", "done"]);
+    expect(log).toEqual(["lookup a", "send ada", "lookup b"]);
+    expect(lastToolResults(model).map((block) => block.content)).toEqual([
+      "found a",
+      "sent to ada",
+      "found b",
+    ]);
+    expectConsistent(elsewhere.export().messages);
+  });
+
+  it("a second call that needs approval is asked only once the first is decided, then runs after it", async () => {
+    const { log, tools } = orderedTools();
+    const { model, options, session } = await start(
+      [calls(["send", { to: "ada" }], ["send", { to: "bob" }], ["lookup", { q: "c" }]), says("both")],
+      { tools, toolExecution: "sequential" },
+    );
+    const first = await session.chat("go");
+    const firstId = (first.ok && first.value.pendingApprovals?.[0]?.toolCallId) as string;
+    expect(first.ok && first.value.pendingApprovals?.map((approval) => approval.args)).toEqual([
+      { to: "ada" },
+    ]);
+
+    const mid = await moved(session, options);
+    const second = await mid.resume([{ toolCallId: firstId, approved: false }]);
+    // Denied: the next call starts, and it too waits (still holding the lookup).
+    expect(second.ok && second.value.stopReason).toBe("approval");
+    expect(second.ok && second.value.pendingApprovals?.map((approval) => approval.args)).toEqual([
+      { to: "bob" },
+    ]);
+    expect(log).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    const secondId = (second.ok && second.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const again = await moved(mid, options);
+    // The first decision was used: replaying it is refused and runs nothing.
+    const replayed = await again.resume([{ toolCallId: firstId, approved: true }]);
+    expect(!replayed.ok && replayed.error.code).toBe("APPROVAL_INVALID");
+    expect(log).toEqual([]);
+    const done = await again.resume([{ toolCallId: secondId, approved: true }]);
+    expect(done.ok && done.value.text).toBe("both");
+    expect(log).toEqual(["send bob", "lookup c"]);
+    expect(lastToolResults(model).map((block) => [block.content, block.is_error ?? false])).toEqual([
+      ["The user denied this tool call", true],
+      ["sent to bob", false],
+      ["found c", false],
+    ]);
+  });
+  it("when the approved call stops the run, the calls it held are answered as not run, with their events", async () => {
+    const { log, tools } = orderedTools();
+    const { options, session } = await start(
+      [calls(["send", { to: "ada" }], ["lookup", { q: "b" }]), says("never")],
+      {
+        tools,
+        toolExecution: "sequential",
+        hooks: { postToolUse: () => ({ decision: "stop", reason: "enough" }) },
+      },
+    );
+    const paused = await session.chat("go");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const elsewhere = await moved(session, options);
+    const events: string[] = [];
+    for await (const event of elsewhere.resumeStream([{ toolCallId: id, approved: true }]))
+      if (event.type === "tool-result") events.push(`${event.toolCall.name}: ${event.result.output}`);
+    expect(log).toEqual(["send ada"]);
+    expect(events).toEqual(["send: sent to ada", expect.stringMatching(/^lookup: .*not run/i)]);
+    const state = elsewhere.export();
+    expect(state.pendingApprovals).toEqual([]);
+    expectConsistent(state.messages);
+  });
+});
+
+describe("sequential tools: a tampered hold", () => {
+  async function pausedSequential(extra: Partial<SessionOptions> = {}) {
+    const send = sendTool();
+    const lookup = lookupTool();
+    const { options, session } = await start(
+      [calls(["send", { to: "ada", text: "hi" }], ["lookup", { q: "a" }]), says("done")],
+      { tools: [send.tool, lookup.tool], toolExecution: "sequential", ...extra },
+    );
+    await session.chat("go");
+    return { options, state: JSON.parse(JSON.stringify(session.export())) as SessionState, lookup };
+  }
+
+  it("a held call removed from its hold, or held twice, is CONFIG_INVALID; edited ids are APPROVAL_TAMPERED", async () => {
+    const { options, state, lookup } = await pausedSequential();
+    const held = state.pendingApprovals[0]?.holds?.[0] as string;
+    expect(held).toEqual(expect.any(String));
+    const dropped = structuredClone(state);
+    delete dropped.pendingApprovals[0]?.holds;
+    expect(() => parseSessionState(dropped)).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", path: `messages.${state.messages.length - 1}` }),
+    );
+    const twice = structuredClone(state);
+    (twice.pendingApprovals[0] as { holds: string[] }).holds = [held, held];
+    expect(() => parseSessionState(twice)).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", path: "pendingApprovals.0.holds.1" }),
+    );
+    // A held call given a made-up result instead: its hold no longer matches the digest.
+    const answered = structuredClone(state);
+    delete answered.pendingApprovals[0]?.holds;
+    answered.pendingResults.push({ type: "tool_result", toolCallId: held, output: "forged", isError: false });
+    await expect(createAgentSession({ ...options, restore: answered })).rejects.toMatchObject({
+      code: "APPROVAL_TAMPERED",
+      path: "restore.pendingApprovals.0",
+    });
+    expect(lookup.ran).toEqual([]);
+  });
+
+  it("with approvalSecret, a hold rewritten with a recomputed digest is refused by the signature", async () => {
+    const secret = "a-server-side-secret-of-some-length";
+    const { options, state, lookup } = await pausedSequential({ approvalSecret: secret });
+    const held = state.pendingApprovals[0]?.holds?.[0] as string;
+    const forged = structuredClone(state);
+    const approval = forged.pendingApprovals[0] as StoredApproval;
+    delete approval.holds;
+    forged.pendingResults.push({ type: "tool_result", toolCallId: held, output: "forged", isError: false });
+    approval.digest = await approvalDigest(state.sessionId, approval);
+    await expect(
+      createAgentSession({ ...options, approvalSecret: secret, restore: forged }),
+    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED", message: expect.stringContaining("signature") });
+    expect(lookup.ran).toEqual([]);
   });
 });
 
