@@ -12,6 +12,7 @@ import { defineConfig } from "tsup";
 const ENTRIES = {
   index: "src/index.ts",
   testing: "src/testing/index.ts",
+  bridge: "src/bridge/index.ts",
   "testing-node": "runtime/node/index.ts",
 };
 

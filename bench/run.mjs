@@ -4,6 +4,7 @@ import { cpus } from "node:os";
 import { abortLatencySection } from "./abort-latency.mjs";
 import { agentLoopSection } from "./agent-loop.mjs";
 import { approvalCycleSection } from "./approval-cycle.mjs";
+import { bridgeSection } from "./bridge.mjs";
 import { bundleSizeSection } from "./bundle-size.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { sessionStateSection } from "./session-state.mjs";
@@ -16,6 +17,7 @@ for (const section of [
   abortLatencySection,
   sessionStateSection,
   approvalCycleSection,
+  bridgeSection,
   workerSection,
   bundleSizeSection,
 ]) {

@@ -3,6 +3,7 @@
  * modules through the page's import map. The scripted model is served on the same origin by serve.mjs.
  * The outcome lands in `document.body.dataset.result` ("passed" or "failed") for the test to read.
  */
+import { showOutcome } from "../shared/page-outcome.js";
 import { runScenario } from "../shared/scenario.js";
 
 const out = document.getElementById("log");
@@ -13,16 +14,11 @@ const log = (line) => {
 };
 
 log(`${navigator.userAgent}, scripted model on ${location.origin}`);
-runScenario({
-  connection: { baseURL: location.origin },
-  disconnects: async () => (await (await fetch("/disconnects")).json()).disconnects,
+showOutcome(
+  runScenario({
+    connection: { baseURL: location.origin },
+    disconnects: async () => (await (await fetch("/disconnects")).json()).disconnects,
+    log,
+  }),
   log,
-}).then(
-  (failed) => {
-    document.body.dataset.result = failed === 0 ? "passed" : "failed";
-  },
-  (error) => {
-    log(`FAIL the scenario threw: ${error?.stack ?? error}`);
-    document.body.dataset.result = "failed";
-  },
 );

@@ -5,45 +5,23 @@
  *
  * Run: npm run build && node examples/browser/serve.mjs   (then open the printed URL)
  */
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serveHandler } from "wisp-agent/testing/node";
 import { createScenarioModel } from "../shared/scenario.js";
+import { staticFiles } from "../shared/static-files.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The only folders the page may load from. */
-const SERVED = [
+const staticFile = staticFiles(root, [
   "dist/",
   "examples/browser/",
   "examples/shared/",
   "node_modules/zod/",
   "node_modules/eventsource-parser/",
-];
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".map": "application/json",
-};
+]);
 
 const PAGE = "/examples/browser/";
 let model = createScenarioModel();
-
-/** @param {URL} url */
-async function staticFile(url) {
-  const path = normalize(decodeURIComponent(url.pathname)).slice(1);
-  if (path.includes(`..${sep}`) || !SERVED.some((prefix) => path.startsWith(prefix))) {
-    return new Response("Not found", { status: 404 });
-  }
-  try {
-    const body = await readFile(join(root, path));
-    return new Response(body, {
-      headers: { "content-type": TYPES[extname(path)] ?? "application/octet-stream" },
-    });
-  } catch {
-    return new Response("Not found", { status: 404 });
-  }
-}
 
 const server = await serveHandler(async (request) => {
   const url = new URL(request.url);
@@ -52,9 +30,9 @@ const server = await serveHandler(async (request) => {
   if (url.pathname === "/") return Response.redirect(new URL(PAGE, url), 302);
   if (url.pathname === PAGE) {
     model = createScenarioModel();
-    return staticFile(new URL("index.html", url));
+    return staticFile(`${PAGE}index.html`);
   }
-  return staticFile(url);
+  return staticFile(url.pathname);
 });
 console.log(`browser example on ${server.url}/`);
 const stop = () => server.close().then(() => process.exit(0));

@@ -17,7 +17,7 @@ export type DeadlineOutcome<T> =
  * The longest delay timers keep: a longer one (or `Infinity`) would fire at once in every runtime, so
  * it means "no time limit" instead.
  */
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Runs `work` with a signal that aborts when `parent` does or `timeoutMs` passes. */
 export function runWithDeadline<T>(

@@ -39,7 +39,9 @@ export type ConfigErrorCode =
   /** A decision names no pending call, repeats one, replays a used one, or edits arguments badly. */
   | "APPROVAL_INVALID"
   /** A pending approval was changed after the pause, or its signature does not verify. */
-  | "APPROVAL_TAMPERED";
+  | "APPROVAL_TAMPERED"
+  /** The two sides of a bridge (`wisp-agent/bridge`) speak different protocol versions. */
+  | "BRIDGE_VERSION";
 
 /** The codes a ProviderError carries: what the provider's answer meant. */
 export type ProviderErrorCode =
@@ -62,6 +64,8 @@ export type ProviderErrorCode =
 /** The codes a RequestError carries: the transport failed, or something the message names. */
 export type RequestErrorCode =
   | "NETWORK"
+  /** The other side of a bridge is gone: the worker ended, the port closed, or it stopped answering. */
+  | "BRIDGE_CLOSED"
   | "TIMEOUT"
   | "CONTEXT_LENGTH"
   | "OVERLOADED"

@@ -107,6 +107,8 @@ function transportAdvice(error: AnySdkError): string {
     case "OVERLOADED":
     case "RATE_LIMITED":
       return "retry later";
+    case "BRIDGE_CLOSED":
+      return "start the worker again";
     case "CONTEXT_LENGTH":
     case "UNKNOWN":
       return "read the message";

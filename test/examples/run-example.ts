@@ -3,6 +3,7 @@
  * its own PID when the test is done with it or its time is up.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { expect } from "vitest";
 
 /** What a finished example printed, and how it exited. */
 export interface ExampleOutput {
@@ -59,4 +60,11 @@ export function startExample(command: string, args: string[]): Promise<{ child: 
       }
     });
   });
+}
+
+/** A scenario's report is whole and clean: `checks` lines `ok`, none failed, the closing line. */
+export function expectAllPassed(report: string, checks: number): void {
+  expect(report).not.toContain("FAIL");
+  expect(report.match(/^ok {3}/gm)?.length).toBe(checks);
+  expect(report).toContain(`passed: 0 of ${checks} checks failed`);
 }

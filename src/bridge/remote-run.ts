@@ -1,0 +1,161 @@
+/**
+ * A run in the worker, seen from the main thread: an `AgentRun` (events with `for await`, a
+ * `result` that never rejects, `abort()`) fed by the port. It grants the worker credit as its
+ * consumer takes events (see event-outbox.ts); before anyone iterates, events are credited as they
+ * arrive, so awaiting only `result` never stalls the run. If the worker goes away, the run ends with
+ * a `run-end` carrying a RequestError `BRIDGE_CLOSED` and what was seen so far.
+ *
+ * @module
+ */
+
+import type {
+  AgentEvent,
+  AgentResult,
+  AgentRun,
+  AgentRunResult,
+  ToolCallRecord,
+} from "../agent/agent-events.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
+import { EventQueue } from "../stream/event-queue.ts";
+import type { Message } from "../types.ts";
+import { emptyUsage } from "../usage/usage.ts";
+
+/** What a remote run needs from its connection. */
+export interface RunLink {
+  /** Lets `count` more events come. */
+  credit(count: number): void;
+  /** Aborts the run in the worker. */
+  abort(reason: unknown): void;
+  /** The run ended (its `run-end` arrived, or it failed here): forget it. */
+  ended(): void;
+}
+
+/** Main-side end of one run. */
+export class RemoteRun implements AgentRun {
+  readonly result: Promise<AgentRunResult>;
+  readonly #link: RunLink;
+  readonly #window: number;
+  readonly #queue: EventQueue<AgentEvent>;
+  readonly #started = Date.now();
+  #resolve: (result: AgentRunResult) => void = () => {};
+  #done = false;
+  #iterating = false;
+  /** Events credited on arrival (before iteration began) that the consumer has not taken yet. */
+  #creditedAhead = 0;
+  #owed = 0;
+  // What was seen, for the partial result of a run whose worker went away.
+  readonly #seen: {
+    provider: AgentResult["provider"];
+    model: string;
+    messages: Message[];
+    toolCalls: ToolCallRecord[];
+    turns: number;
+  } = {
+    provider: "unknown",
+    model: "",
+    messages: [],
+    toolCalls: [],
+    turns: 0,
+  };
+  readonly #sessionId: string;
+
+  constructor(sessionId: string, link: RunLink, window: number) {
+    this.#sessionId = sessionId;
+    this.#link = link;
+    this.#window = window;
+    this.#queue = new EventQueue<AgentEvent>(() => this.abort(new Error("The consumer stopped reading")));
+    this.result = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  /** An event from the worker. */
+  receive(event: AgentEvent): void {
+    if (this.#done) return;
+    this.#note(event);
+    if (!this.#iterating && this.#window > 0) {
+      this.#creditedAhead++;
+      this.#owe();
+    }
+    this.#queue.push(event);
+    if (event.type === "run-end") this.#end(event.result);
+  }
+
+  #note(event: AgentEvent): void {
+    const seen = this.#seen;
+    if (event.type === "run-start") {
+      seen.provider = event.provider;
+      seen.model = event.model;
+    } else if (event.type === "turn-start") seen.turns++;
+    else if (event.type === "message") seen.messages.push(event.message);
+    else if (event.type === "tool-result")
+      seen.toolCalls.push({
+        toolCall: event.toolCall,
+        result: event.result,
+        turn: seen.turns,
+        durationMs: event.durationMs,
+      });
+  }
+
+  /** One event's worth of credit is owed to the worker; it is paid in batches of half the window. */
+  #owe(): void {
+    this.#owed++;
+    if (this.#owed >= Math.max(1, this.#window >> 1)) {
+      this.#link.credit(this.#owed);
+      this.#owed = 0;
+    }
+  }
+
+  #end(result: AgentRunResult): void {
+    this.#done = true;
+    this.#queue.close();
+    this.#link.ended();
+    this.#resolve(result);
+  }
+
+  /** The worker is gone: the run ends with `error` and what was seen of it. */
+  fail(error: AnySdkError): void {
+    if (this.#done) return;
+    const seen = this.#seen;
+    const last = seen.messages.findLast((message) => message.role === "assistant");
+    const text =
+      last?.role === "assistant"
+        ? last.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("")
+        : "";
+    const partial: AgentResult = {
+      text,
+      messages: seen.messages,
+      toolCalls: seen.toolCalls,
+      usage: emptyUsage(),
+      provider: seen.provider,
+      model: seen.model,
+      sessionId: this.#sessionId,
+      stopReason: "error",
+      durationMs: Date.now() - this.#started,
+      turns: seen.turns,
+    };
+    const result: AgentRunResult = { ok: false, error, partial };
+    this.#queue.push({ type: "run-end", result });
+    this.#end(result);
+  }
+
+  abort(reason?: unknown): void {
+    if (!this.#done) this.#link.abort(reason);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    const inner = this.#queue[Symbol.asyncIterator]();
+    this.#iterating = true;
+    return {
+      next: async () => {
+        const next = await inner.next();
+        if (!next.done && this.#window > 0) {
+          if (this.#creditedAhead > 0) this.#creditedAhead--;
+          else this.#owe();
+        }
+        return next;
+      },
+      return: (value?: unknown) => inner.return?.(value) ?? Promise.resolve({ value: undefined, done: true }),
+    };
+  }
+}

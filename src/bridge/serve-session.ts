@@ -1,0 +1,254 @@
+/**
+ * The worker side of the bridge: `serveSession(port, options)` keeps a session here — its tools, hooks,
+ * provider key and fetch never cross — and serves the main thread's requests over `port`. When the
+ * main side answers decisions, the session's hooks and approvals ask it (see decisions.ts); runs
+ * stream their events back under credit-based flow control (see event-outbox.ts).
+ *
+ * @module
+ */
+
+import type { AgentEvent } from "../agent/agent-events.ts";
+import { notFunctionOption } from "../config/option-checks.ts";
+import { ConfigError } from "../errors/sdk-error.ts";
+import { type AgentSession, createAgentSession } from "../session/agent-session.ts";
+import type { SessionOptions } from "../session/session-options.ts";
+import { notDecisionTimeouts, SERVE_OPTION_KEYS } from "./bridge-options.ts";
+import { bridgedOptions } from "./bridged-hooks.ts";
+import { errorToWire, eventToWire } from "./cloneable.ts";
+import { DecisionAsker } from "./decision-asker.ts";
+import { type BridgeReport, DEFAULT_DECISION_TIMEOUTS, type DecisionKind } from "./decisions.ts";
+import { type BridgePort, isBridgePort, listen } from "./endpoint.ts";
+import { EventOutbox } from "./event-outbox.ts";
+import {
+  BRIDGE_PROTOCOL_VERSION,
+  bridgeMessage,
+  type Envelope,
+  envelope,
+  type MainMessage,
+  type WorkerMessage,
+} from "./protocol.ts";
+
+/** The options of {@link serveSession}: a session's options, and the bridge's own. */
+export interface ServeSessionOptions extends SessionOptions {
+  /** How long a decision asked of the main thread may take, per kind (the main side may set its own). */
+  decisionTimeoutsMs?: Partial<Record<DecisionKind, number>>;
+  /** Told what the bridge noticed and ignored (a late decision, a failed handler). Default: `console.warn`. */
+  onReport?: (report: BridgeReport) => void;
+}
+
+/** A served session, from the worker's side. */
+export interface SessionServer {
+  /** Resolves once the bridge is closed: by the main side, by {@link SessionServer.close}, or when the port goes. */
+  readonly closed: Promise<void>;
+  /** Closes the session (aborting what runs) and stops listening. */
+  close(): Promise<void>;
+}
+
+/** What is left of the options for `createAgentSession`. */
+function sessionPart(options: ServeSessionOptions): SessionOptions {
+  const bridgeKeys: readonly string[] = SERVE_OPTION_KEYS;
+  return Object.fromEntries(
+    Object.entries(options).filter(([key]) => !bridgeKeys.includes(key)),
+  ) as SessionOptions;
+}
+
+class Server implements SessionServer {
+  readonly closed: Promise<void>;
+  readonly #port: BridgePort;
+  readonly #options: ServeSessionOptions;
+  readonly #report: (report: BridgeReport) => void;
+  readonly #stop: () => void;
+  readonly #runs = new Map<string, { controller: AbortController; outbox: EventOutbox }>();
+  #session: Promise<AgentSession | undefined> | undefined;
+  #asker: DecisionAsker | undefined;
+  #done = false;
+  #finish: () => void = () => {};
+
+  constructor(port: BridgePort, options: ServeSessionOptions) {
+    this.#port = port;
+    this.#options = options;
+    this.#report = options.onReport ?? ((report) => console.warn(`wisp-agent/bridge: ${report.message}`));
+    this.closed = new Promise((resolve) => {
+      this.#finish = resolve;
+    });
+    this.#stop = listen(port, {
+      message: (data) => this.#receive(data),
+      gone: () => void this.#end(false),
+    });
+    this.#post({ t: "listening" });
+  }
+
+  #post(message: WorkerMessage): void {
+    if (this.#done) return;
+    try {
+      this.#port.postMessage(envelope(message));
+    } catch (error) {
+      this.#report({ code: "POST_FAILED", message: `a message could not be posted: ${String(error)}` });
+    }
+  }
+
+  #receive(data: unknown): void {
+    const message = bridgeMessage<MainMessage>(data);
+    if (message === undefined || this.#done) return;
+    if (message.v !== BRIDGE_PROTOCOL_VERSION) {
+      this.#refuse(
+        new ConfigError(
+          `The main thread speaks bridge protocol ${String(message.v)}, this worker ${BRIDGE_PROTOCOL_VERSION}: load the same wisp-agent version on both sides`,
+          { code: "BRIDGE_VERSION", details: { theirs: message.v, ours: BRIDGE_PROTOCOL_VERSION } },
+        ),
+      );
+      return;
+    }
+    void this.#handle(message).catch((error) => this.#report({ code: "PROTOCOL", message: String(error) }));
+  }
+
+  #refuse(error: ConfigError): void {
+    this.#post({ t: "refused", error: errorToWire(error) });
+    this.#report({ code: "PROTOCOL", message: error.message });
+    void this.#end(false);
+  }
+
+  async #handle(message: Envelope<MainMessage>): Promise<void> {
+    switch (message.t) {
+      case "hello":
+        this.#hello(message);
+        return;
+      case "ping":
+        this.#post({ t: "pong" });
+        return;
+      case "run":
+        this.#run(message);
+        return;
+      case "credit":
+        this.#runs.get(message.id)?.outbox.grant(message.n);
+        return;
+      case "abort": {
+        const reason = message.reason === undefined ? undefined : new Error(message.reason);
+        if (message.id === undefined) (await this.#session)?.abort(reason);
+        else this.#runs.get(message.id)?.controller.abort(reason);
+        return;
+      }
+      case "decision":
+        this.#asker?.answer(message.requestId, message.answer, message.failed);
+        return;
+      case "call":
+        this.#call(message.id, message.method);
+        return;
+      case "close":
+        await this.#end(true);
+        return;
+    }
+  }
+
+  #hello(hello: Extract<MainMessage, { t: "hello" }>): void {
+    if (this.#session !== undefined) {
+      // A second hello (the main side also greets when it hears this side listening): answer once more.
+      void this.#session.then(
+        (session) => session && this.#post({ t: "ready", sessionId: session.sessionId }),
+      );
+      return;
+    }
+    const theirs = notDecisionTimeouts(hello.timeouts, "decisionTimeoutsMs");
+    if (theirs !== undefined) {
+      this.#refuse(theirs);
+      return;
+    }
+    const timeouts = { ...DEFAULT_DECISION_TIMEOUTS, ...this.#options.decisionTimeoutsMs, ...hello.timeouts };
+    const asker = new DecisionAsker(timeouts, (message) => this.#post(message), this.#report);
+    this.#asker = asker;
+    const base = sessionPart(this.#options);
+    const options = bridgedOptions(
+      hello.restore === undefined ? base : { ...base, restore: hello.restore },
+      new Set(hello.decides),
+      asker,
+    );
+    this.#session = createAgentSession(options).then(
+      (session) => {
+        this.#post({ t: "ready", sessionId: session.sessionId });
+        return session;
+      },
+      (error: unknown) => {
+        this.#post({ t: "refused", error: errorToWire(error) });
+        return undefined;
+      },
+    );
+  }
+
+  async #run(request: Extract<MainMessage, { t: "run" }>): Promise<void> {
+    const session = await this.#session;
+    if (session === undefined) return;
+    const controller = new AbortController();
+    const outbox = new EventOutbox(request.window, (event) =>
+      this.#post({ t: "event", id: request.id, event: eventToWire(event as AgentEvent) }),
+    );
+    this.#runs.set(request.id, { controller, outbox });
+    const options = { ...request.options, signal: controller.signal };
+    const run =
+      request.op === "resume"
+        ? session.resumeStream(request.decisions ?? [], { signal: controller.signal })
+        : session.stream(request.input ?? "", options);
+    for await (const event of run) if (!request.quiet || event.type === "run-end") outbox.push(event);
+    outbox.end();
+    await outbox.drained;
+    this.#runs.delete(request.id);
+  }
+
+  async #call(id: string, method: "export" | "snapshot" | "drainQueue"): Promise<void> {
+    const session = await this.#session;
+    try {
+      if (session === undefined)
+        throw new ConfigError("The session was never created", { code: "SESSION_CLOSED" });
+      this.#post({ t: "reply", id, value: session[method]() });
+    } catch (error) {
+      this.#post({ t: "reply", id, error: errorToWire(error) });
+    }
+  }
+
+  /** Ends the bridge: aborts and closes the session; `reply` when the main side asked for it. */
+  async #end(reply: boolean): Promise<void> {
+    if (this.#done) return;
+    const session = await this.#session;
+    this.#asker?.close();
+    for (const run of this.#runs.values()) {
+      run.controller.abort(new Error("The bridge closed"));
+      run.outbox.discard();
+    }
+    await session?.close();
+    if (reply) this.#post({ t: "closed" });
+    this.#done = true;
+    this.#stop();
+    this.#finish();
+  }
+
+  close(): Promise<void> {
+    return this.#end(true);
+  }
+}
+
+/**
+ * Serves a session over `port` (a `MessagePort`, `self` in a Web Worker, Node's `parentPort`, …) for
+ * {@link connectSession} on the other side. The session is created when the main side connects, from
+ * these options (and the state the main side passes to restore, if any).
+ *
+ * @example
+ * ```ts no-run
+ * // worker.ts
+ * import { serveSession } from "wisp-agent/bridge";
+ * serveSession(self, { model: "anthropic/claude-sonnet-5-5", apiKey: KEY, tools: [search] });
+ * ```
+ */
+export function serveSession(port: BridgePort, options: ServeSessionOptions): SessionServer {
+  const problem =
+    notDecisionTimeouts(options?.decisionTimeoutsMs, "decisionTimeoutsMs") ??
+    notFunctionOption(options?.onReport, "onReport");
+  if (problem !== undefined) throw problem;
+  if (!isBridgePort(port))
+    throw new ConfigError(
+      "serveSession needs a port: something with postMessage and addEventListener or on",
+      {
+        code: "CONFIG_INVALID",
+        path: "port",
+      },
+    );
+  return new Server(port, options);
+}

@@ -1,0 +1,470 @@
+/**
+ * The bridge's protocol, over a real MessageChannel (every message structured-cloned as between
+ * threads): errors cross typed, decisions and their failures and timeouts, unknown and late answers,
+ * versions, flow control, and the other side going away. The same scenario in real workers is in
+ * runtimes.test.ts.
+ */
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type BridgeReport,
+  type ConnectSessionOptions,
+  connectSession,
+  type DecisionRequest,
+  type RemoteSession,
+  type ServeSessionOptions,
+  serveSession,
+} from "../../src/bridge/index.ts";
+import { defineTool, isSdkError } from "../../src/index.ts";
+import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
+import { calls, collect, expectConsistent, says } from "../support/agent.ts";
+
+const ports: MessagePort[] = [];
+afterEach(() => {
+  for (const port of ports.splice(0)) port.close();
+});
+
+function channel(): [MessagePort, MessagePort] {
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  return [port1, port2];
+}
+
+const send = defineTool({
+  name: "send",
+  description: "Sends",
+  inputSchema: { type: "object", properties: { to: { type: "string" } } },
+  needsApproval: true,
+  execute: ({ to }: { to?: string }) => `sent to ${to}`,
+});
+const lookup = defineTool({
+  name: "lookup",
+  description: "Looks up",
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+  execute: ({ q }: { q?: string }) => {
+    if (q === "boom") throw new Error("the index is down");
+    return `found ${q}`;
+  },
+});
+
+/** A served session on one end of a channel and a connected one on the other. */
+async function bridged(
+  script: ScriptedTurn[],
+  serve: Partial<ServeSessionOptions> = {},
+  connect: ConnectSessionOptions = {},
+) {
+  const [workerSide, mainSide] = channel();
+  const model = createScriptedModel({ script });
+  const reports: BridgeReport[] = [];
+  const server = serveSession(workerSide, {
+    model: "anthropic/claude-sonnet-5-5",
+    apiKey: "k",
+    fetch: model.fetch,
+    retry: { maxRetries: 0 },
+    tools: [send, lookup],
+    onReport: (report) => reports.push(report),
+    ...serve,
+  });
+  const mainReports: BridgeReport[] = [];
+  const session = await connectSession(mainSide, {
+    onReport: (report) => mainReports.push(report),
+    ...connect,
+  });
+  return { model, server, session, reports, mainReports, workerSide, mainSide };
+}
+
+describe("runs across the port", () => {
+  it("chat, stream and export give what the session in the worker has", async () => {
+    const { session, server } = await bridged([says("one"), says("two")]);
+    const first = await session.chat("hi");
+    expect(first.ok && first.value.text).toBe("one");
+    const run = session.stream("again");
+    const events = await collect(run);
+    expect(events[0]?.type).toBe("run-start");
+    expect(events.at(-1)?.type).toBe("run-end");
+    const text = events.flatMap((event) => (event.type === "text-delta" ? [event.delta] : [])).join("");
+    expect(text).toBe("two");
+    const state = await session.export();
+    expect(state.sessionId).toBe(session.sessionId);
+    expect(state.messages).toHaveLength(4);
+    expect((await session.snapshot()).messageCount).toBe(4);
+    await session.close();
+    await server.closed;
+    await expect(session.export()).rejects.toMatchObject({ code: "SESSION_CLOSED" });
+  });
+
+  it("a tool's error crosses as a real SdkError with every field", async () => {
+    const { session } = await bridged([calls(["lookup", { q: "boom" }]), says("sorry")]);
+    const run = session.stream("look");
+    const events = await collect(run);
+    const result = events.find((event) => event.type === "tool-result");
+    expect(result?.type === "tool-result" && result.error).toMatchObject({
+      _tag: "ToolError",
+      code: "TOOL_FAILED",
+      retryable: false,
+      details: { tool: "lookup" },
+    });
+    expect(result?.type === "tool-result" && isSdkError(result.error) && result.error instanceof Error).toBe(
+      true,
+    );
+  });
+
+  it("a provider error crosses typed, with its status and retryability", async () => {
+    const { session } = await bridged([{ fault: { type: "http", status: 529 } }]);
+    const result = await session.chat("hi");
+    expect(!result.ok && isSdkError(result.error)).toBe(true);
+    expect(!result.ok && result.error).toMatchObject({
+      _tag: "ProviderError",
+      code: "OVERLOADED",
+      retryable: true,
+      status: 529,
+    });
+  });
+
+  it("an abort from main closes the upstream stream in the worker and leaves the state exportable", async () => {
+    const { session, model } = await bridged([
+      { content: [{ type: "text", text: "word ".repeat(500) }], delayMs: 2 },
+    ]);
+    const run = session.stream("story");
+    let deltas = 0;
+    const disconnected = model.nextDisconnect();
+    for await (const event of run) if (event.type === "text-delta" && ++deltas === 2) run.abort("enough");
+    const result = await run.result;
+    expect(!result.ok && result.error.code).toBe("ABORTED");
+    await disconnected;
+    expect(model.disconnects).toBe(1);
+    const state = await session.export();
+    expect(state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+    expectConsistent(state.messages);
+  });
+
+  it("without an approval handler the run pauses as it would in-process, and resume goes on", async () => {
+    const { session } = await bridged([calls(["send", { to: "ada" }]), says("sent")]);
+    const paused = await session.chat("tell ada");
+    expect(paused.ok && paused.value.stopReason).toBe("approval");
+    const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const resumed = await session.resume([{ toolCallId: id, approved: true }]);
+    expect(resumed.ok && resumed.value.text).toBe("sent");
+    expect(resumed.ok && resumed.value.toolCalls[0]?.result.output).toBe("sent to ada");
+  });
+
+  it("a state passed by main is restored in the worker (and checked there)", async () => {
+    const first = await bridged([says("remembered")]);
+    await first.session.chat("remember this");
+    const state = await first.session.export();
+    const second = await bridged([says("yes")], {}, { restore: JSON.parse(JSON.stringify(state)) });
+    expect(second.session.sessionId).toBe(state.sessionId);
+    expect((await second.session.export()).messages).toHaveLength(2);
+    const broken = { ...state, messages: [{ role: "bot" }] };
+    await expect(bridged([], {}, { restore: broken })).rejects.toMatchObject({
+      _tag: "ConfigError",
+      code: "CONFIG_INVALID",
+      path: "messages.0.role",
+    });
+  });
+});
+
+describe("decisions from the main thread", () => {
+  it("each kind reaches onDecision with its hints and what the hook would see; answers take effect", async () => {
+    const seen: DecisionRequest[] = [];
+    const { session, model } = await bridged(
+      [calls(["lookup", { q: "a" }], ["send", { to: "ada" }]), says("done")],
+      {},
+      {
+        onDecision: (request) => {
+          seen.push(request);
+          if (request.kind === "tool-after") return { output: `${request.result.output} (checked)` };
+          if (request.kind === "approval") return { approved: true, args: { to: "bob" } };
+          return undefined;
+        },
+      },
+    );
+    const result = await session.chat("go");
+    expect(result.ok && result.value.stopReason).toBe("complete");
+    // The two calls run in parallel, so their questions interleave.
+    const kinds = seen.map((request) => request.kind);
+    expect([kinds[0], kinds.at(-1)]).toEqual(["prompt-submit", "stop"]);
+    expect(kinds.slice(1, -1).sort()).toEqual([
+      "approval",
+      "tool-after",
+      "tool-after",
+      "tool-before",
+      "tool-before",
+    ]);
+    expect(kinds.indexOf("approval")).toBeGreaterThan(kinds.indexOf("tool-before"));
+    const approval = seen.find((request) => request.kind === "approval");
+    expect(approval).toMatchObject({
+      rawKind: "approval",
+      expectsDecision: true,
+      canBlock: true,
+      timeoutMs: 300_000,
+      sessionId: session.sessionId,
+      approval: { toolName: "send", args: { to: "ada" } },
+    });
+    expect(seen[0]).toMatchObject({ kind: "prompt-submit", timeoutMs: 10_000, prompt: { role: "user" } });
+    const body = model.requests.at(-1)?.body as {
+      messages: Array<{ content: Array<{ type: string; content?: string }> }>;
+    };
+    const outputs = body.messages.at(-1)?.content.map((block) => block.content);
+    expect(outputs).toEqual(["found a (checked)", "sent to bob (checked)"]);
+  });
+
+  it("a handler that throws is isolated: approvals and tool-before fail closed, other kinds go on", async () => {
+    const { session, reports, mainReports } = await bridged(
+      [calls(["send", { to: "ada" }], ["lookup", { q: "x" }]), says("after")],
+      {},
+      {
+        decisionKinds: ["approval", "tool-after"],
+        onDecision: () => {
+          throw new Error("the UI crashed");
+        },
+      },
+    );
+    const result = await session.chat("go");
+    expect(result.ok && result.value.text).toBe("after");
+    const [sent, looked] = result.ok ? result.value.toolCalls.map((call) => call.result) : [];
+    expect(sent).toMatchObject({ isError: true, output: expect.stringContaining("the UI crashed") });
+    expect(looked).toMatchObject({ isError: false, output: "found x" });
+    expect(mainReports.map((report) => report.code)).toEqual([
+      "DECISION_HANDLER_FAILED",
+      "DECISION_HANDLER_FAILED",
+    ]);
+    expect(reports).toEqual([]);
+  });
+
+  it("no answer in time: an approval is denied, tool-after goes on, and a late answer is reported and ignored", async () => {
+    const late: Array<() => void> = [];
+    const { session, reports } = await bridged(
+      [calls(["send", { to: "ada" }], ["lookup", { q: "x" }]), says("after")],
+      {},
+      {
+        decisionKinds: ["approval", "tool-after"],
+        decisionTimeoutsMs: { approval: 50, "tool-after": 50 },
+        onDecision: (request) =>
+          new Promise((resolve) => {
+            late.push(() => resolve(request.kind === "approval" ? { approved: true } : { output: "late" }));
+          }),
+      },
+    );
+    const result = await session.chat("go");
+    const [sent, looked] = result.ok ? result.value.toolCalls.map((call) => call.result) : [];
+    expect(sent).toMatchObject({ isError: true, output: expect.stringContaining("no answer within 50 ms") });
+    expect(looked).toMatchObject({ isError: false, output: "found x" });
+    for (const answer of late) answer();
+    await expect.poll(() => reports.filter((report) => report.code === "DECISION_EXPIRED").length).toBe(2);
+    expect(reports.filter((report) => report.code === "DECISION_TIMEOUT")).toHaveLength(2);
+  });
+
+  it("a decision for a request nobody asked is reported and ignored", async () => {
+    const { session, reports, mainSide } = await bridged([says("fine")]);
+    mainSide.postMessage({
+      wisp: "bridge",
+      v: 1,
+      t: "decision",
+      requestId: "made-up",
+      answer: { approved: true },
+    });
+    await expect.poll(() => reports.map((report) => report.code)).toEqual(["DECISION_UNKNOWN"]);
+    expect((await session.chat("still fine")).ok).toBe(true);
+  });
+
+  it("a kind a newer worker adds reaches onDecision as unknown, with its name and payload", async () => {
+    const [fakeWorker, mainSide] = channel();
+    const seen: DecisionRequest[] = [];
+    fakeWorker.on("message", (message: { t: string; requestId?: string }) => {
+      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "ready", sessionId: "s" });
+      if (message.t === "decision")
+        fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "closed", answered: message });
+    });
+    const session = await connectSession(mainSide, {
+      onDecision: (request) => {
+        seen.push(request);
+        return undefined;
+      },
+    });
+    fakeWorker.postMessage({
+      wisp: "bridge",
+      v: 1,
+      t: "decide",
+      requestId: "r1",
+      kind: "file-changed",
+      expectsDecision: false,
+      canBlock: false,
+      timeoutMs: 5,
+      payload: { path: "a.txt" },
+    });
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]).toMatchObject({
+      kind: "unknown",
+      rawKind: "file-changed",
+      canBlock: false,
+      payload: { path: "a.txt" },
+    });
+    expect(session.sessionId).toBe("s");
+  });
+});
+
+describe("versions, and the other side going away", () => {
+  it("a worker speaking another protocol version is a typed error, not a hang", async () => {
+    const [fakeWorker, mainSide] = channel();
+    fakeWorker.postMessage({ wisp: "bridge", v: 99, t: "listening" });
+    await expect(connectSession(mainSide, { connectTimeoutMs: 5_000 })).rejects.toMatchObject({
+      _tag: "ConfigError",
+      code: "BRIDGE_VERSION",
+      details: { theirs: 99, ours: 1 },
+    });
+  });
+
+  it("a main thread speaking another version is refused by the worker with the same typed error", async () => {
+    const [workerSide, fakeMain] = channel();
+    const reports: BridgeReport[] = [];
+    const server = serveSession(workerSide, {
+      model: "anthropic/x",
+      apiKey: "k",
+      onReport: (r) => reports.push(r),
+    });
+    const answers: Array<{ t: string; error?: unknown }> = [];
+    fakeMain.on("message", (message: { t: string }) => answers.push(message));
+    fakeMain.postMessage({ wisp: "bridge", v: 2, t: "hello", decides: [], timeouts: {} });
+    await server.closed;
+    await expect.poll(() => answers.map((answer) => answer.t)).toEqual(["listening", "refused"]);
+    expect(answers[1]?.error).toMatchObject({ _tag: "ConfigError", code: "BRIDGE_VERSION" });
+    expect(reports.map((report) => report.code)).toEqual(["PROTOCOL"]);
+  });
+
+  it("nobody answering the handshake is BRIDGE_CLOSED after connectTimeoutMs", async () => {
+    const [, mainSide] = channel();
+    await expect(connectSession(mainSide, { connectTimeoutMs: 50 })).rejects.toMatchObject({
+      _tag: "RequestError",
+      code: "BRIDGE_CLOSED",
+    });
+  });
+
+  it("the port closing mid-run ends the run, and every later call, with BRIDGE_CLOSED", async () => {
+    const { session, workerSide } = await bridged([
+      { content: [{ type: "text", text: "word ".repeat(500) }], delayMs: 2 },
+    ]);
+    const run = session.stream("story");
+    for await (const event of run) if (event.type === "text-delta") workerSide.close();
+    const result = await run.result;
+    expect(!result.ok && result.error).toMatchObject({ _tag: "RequestError", code: "BRIDGE_CLOSED" });
+    expect(!result.ok && result.partial.stopReason).toBe("error");
+    await expect(session.export()).rejects.toMatchObject({ code: "BRIDGE_CLOSED" });
+    expect((await session.chat("again")).ok).toBe(false);
+  });
+
+  it("a worker that stops answering counts as gone after workerTimeoutMs", async () => {
+    const [fakeWorker, mainSide] = channel();
+    fakeWorker.on("message", (message: { t: string }) => {
+      // Greets, then never answers anything again.
+      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "ready", sessionId: "s" });
+    });
+    const session = await connectSession(mainSide, { workerTimeoutMs: 100 });
+    const result = await session.chat("hello?");
+    expect(!result.ok && result.error).toMatchObject({
+      code: "BRIDGE_CLOSED",
+      message: expect.stringContaining("100 ms"),
+    });
+  });
+});
+
+describe("flow control", () => {
+  it("a slow consumer holds the worker to the window; waiting deltas merge; nothing is lost", async () => {
+    const text = Array.from({ length: 400 }, (_, index) => `w${index} `).join("");
+    const { session, workerSide } = await bridged([{ content: [{ type: "text", text }] }], {}, { window: 8 });
+    const posted: string[] = [];
+    const post = workerSide.postMessage.bind(workerSide);
+    workerSide.postMessage = (message: { t: string; event?: { type: string } }) => {
+      if (message.t === "event") posted.push(message.event?.type ?? "");
+      post(message);
+    };
+    const run = session.stream("long");
+    const iterator = run[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.value?.type).toBe("run-start");
+    // The consumer sleeps while the worker streams the whole answer.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(posted.length).toBeLessThanOrEqual(8);
+    const rest: string[] = [];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      if (next.value.type === "text-delta") rest.push(next.value.delta);
+    expect(rest.join("")).toBe(text);
+    // Far fewer messages than the scripted model's deltas: they merged while they waited.
+    const deltas = posted.filter((type) => type === "text-delta").length;
+    expect(deltas).toBeLessThan(100);
+    expect((await run.result).ok).toBe(true);
+  });
+
+  it("a run nobody iterates still finishes: awaiting only the result never stalls", async () => {
+    const text = Array.from({ length: 400 }, (_, index) => `w${index} `).join("");
+    const { session } = await bridged([{ content: [{ type: "text", text }] }], {}, { window: 4 });
+    const run = session.stream("long");
+    const result = await run.result;
+    expect(result.ok && result.value.text).toBe(text);
+  });
+});
+
+describe("misuse", () => {
+  it("something that is not a port is a ConfigError on both sides", async () => {
+    await expect(connectSession({} as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "port" });
+    expect(() => serveSession(null as never, { model: "anthropic/x" })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", path: "port" }),
+    );
+  });
+
+  it("bad bridge options are ConfigErrors naming the option, with a guess for a misspelt one", async () => {
+    const [, mainSide] = channel();
+    await expect(connectSession(mainSide, { windw: 3 } as never)).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      path: "windw",
+      message: expect.stringContaining('did you mean "window"'),
+    });
+    await expect(connectSession(mainSide, { window: 0 })).rejects.toMatchObject({ path: "window" });
+    await expect(connectSession(mainSide, { decisionKinds: ["aproval"] as never })).rejects.toMatchObject({
+      path: "decisionKinds",
+    });
+    await expect(
+      connectSession(mainSide, { decisionTimeoutsMs: { aproval: 5 } as never }),
+    ).rejects.toMatchObject({ path: "decisionTimeoutsMs.aproval" });
+    await expect(connectSession(mainSide, { workerTimeoutMs: -1 })).rejects.toMatchObject({
+      path: "workerTimeoutMs",
+    });
+    expect(() =>
+      serveSession(mainSide, { model: "anthropic/x", decisionTimeoutsMs: { approval: "soon" as never } }),
+    ).toThrow(expect.objectContaining({ path: "decisionTimeoutsMs.approval" }));
+  });
+
+  it("an endless approval timeout waits (it does not fire at once, as an overlong timer would)", async () => {
+    let answer: (value: { approved: boolean }) => void = () => {};
+    const { session } = await bridged(
+      [calls(["send", { to: "ada" }]), says("sent")],
+      {},
+      {
+        decisionKinds: ["approval"],
+        decisionTimeoutsMs: { approval: Number.POSITIVE_INFINITY },
+        onDecision: () =>
+          new Promise((resolve) => {
+            answer = resolve;
+          }),
+      },
+    );
+    const pending = session.chat("go");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer({ approved: true });
+    const result = await pending;
+    expect(result.ok && result.value.toolCalls[0]?.result.output).toBe("sent to ada");
+  });
+
+  it("a session the worker cannot create rejects connectSession with the worker's ConfigError", async () => {
+    const [workerSide, mainSide] = channel();
+    serveSession(workerSide, { model: "nowhere/model", apiKey: "k" });
+    await expect(connectSession(mainSide)).rejects.toMatchObject({ _tag: "ConfigError" });
+  });
+
+  it("closing twice, and disposing, are fine", async () => {
+    const { session } = await bridged([says("x")]);
+    await session.close();
+    await session.close();
+    await (session as RemoteSession)[Symbol.asyncDispose]();
+  });
+});
