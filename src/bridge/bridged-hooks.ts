@@ -9,6 +9,7 @@
  * @module
  */
 
+import { canonicalJson } from "../agent/approval-digest.ts";
 import { deniedOutput } from "../agent/approvals.ts";
 import type { ToolContext } from "../agent/define-tool.ts";
 import type {
@@ -22,6 +23,7 @@ import type {
   PreToolUseDecision,
 } from "../agent/hooks.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
+import { messageOf } from "../errors/message-of.ts";
 import type { SessionOptions } from "../session/session-options.ts";
 import type { ToolCallPart } from "../types.ts";
 import type { DecisionAsker } from "./decision-asker.ts";
@@ -67,7 +69,11 @@ function askingHook<E extends HookEvent>(
 }
 
 /** The `preToolUse` hook that asks the main side whether a tool that needs approval may run. */
-function approvalHook(tools: ReadonlyMap<string, AnyTool>, asker: DecisionAsker): HookEntry<"preToolUse"> {
+function approvalHook(
+  tools: ReadonlyMap<string, AnyTool>,
+  own: HookList<"preToolUse"> | undefined,
+  asker: DecisionAsker,
+): HookEntry<"preToolUse"> {
   return {
     name: "bridge-approval",
     onFailure: "closed",
@@ -89,9 +95,45 @@ function approvalHook(tools: ReadonlyMap<string, AnyTool>, asker: DecisionAsker)
         return { decision: "deny", reason: `No approval from the main thread (${asked.why})` };
       const answer = asked.answer as ApprovalAnswer | undefined;
       if (answer?.approved !== true) return { decision: "deny", reason: deniedOutput(answer?.reason) };
-      return answer.args === undefined ? {} : { input: answer.args };
+      if (answer.args === undefined) return {};
+      const edited = { ...input, toolCall: { ...toolCall, args: answer.args } };
+      return (await ownHooksRefuse(own, edited)) ?? { input: answer.args };
     },
   };
+}
+
+/**
+ * The session's own `preToolUse` hooks on arguments an approver edited (they saw only the model's),
+ * as a resume in-process runs them: a deny or stop wins; an "ask" counts as answered; a hook that
+ * would change the approved arguments, or fails, leaves the call not run.
+ */
+async function ownHooksRefuse(
+  own: HookList<"preToolUse"> | undefined,
+  input: HookInputs["preToolUse"],
+): Promise<PreToolUseDecision | undefined> {
+  const list = own === undefined ? [] : Array.isArray(own) ? own : [own];
+  const approved = canonicalJson(input.toolCall.args);
+  for (const hook of list) {
+    const handler = typeof hook === "function" ? hook : hook.handler;
+    let decision: PreToolUseDecision | undefined;
+    try {
+      decision = (await handler(input)) ?? undefined;
+    } catch (error) {
+      return {
+        decision: "deny",
+        reason: `A preToolUse hook failed on the edited arguments: ${messageOf(error)}`,
+      };
+    }
+    if (decision?.decision === "deny" || decision?.decision === "stop") return decision;
+    if (decision !== undefined && "input" in decision && decision.input !== undefined) {
+      if (canonicalJson(decision.input) !== approved)
+        return {
+          decision: "deny",
+          reason: "A preToolUse hook changed the arguments the approver supplied; ask again",
+        };
+    }
+  }
+  return undefined;
 }
 
 /** The tool's own `needsApproval` on the call's validated arguments (invalid ones are the run's to report). */
@@ -144,7 +186,7 @@ export function bridgedOptions(
       const { needsApproval: _, ...rest } = tool;
       return rest as AnyTool;
     });
-    hooks = withHook(hooks, "preToolUse", approvalHook(byName, asker));
+    hooks = withHook(hooks, "preToolUse", approvalHook(byName, options.hooks?.preToolUse, asker));
   }
   if (decides.has("tool-after"))
     hooks = withHook(

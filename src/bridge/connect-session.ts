@@ -14,7 +14,7 @@ import { MAX_TIMER_MS } from "../agent/deadline.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { type AnySdkError, ConfigError, RequestError } from "../errors/sdk-error.ts";
 import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
-import type { ChatOptions } from "../session/session-options.ts";
+import { type ChatOptions, checkChatOptions, checkResumeOptions } from "../session/session-options.ts";
 import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
 import type { UserContentPart } from "../types.ts";
 import { checkConnectOptions } from "./bridge-options.ts";
@@ -101,8 +101,12 @@ class Client implements RemoteSession {
   readonly #kinds: ReadonlySet<string>;
   #stop: () => void = () => {};
   #next = 0;
-  #lastHeard = Date.now();
+  /** Heartbeat ticks since a ping went unanswered (undefined: none waits). Ticks, not wall time, so a
+   *  busy or throttled main thread never takes a slow answer for a gone worker. */
+  #unanswered: number | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** The last error the worker itself reported (Node's `error` event), for the BRIDGE_CLOSED message. */
+  #workerError: string | undefined;
   #gone: AnySdkError | undefined;
   #handshake: Call | undefined;
 
@@ -132,19 +136,31 @@ class Client implements RemoteSession {
       this.#stop = listen(this.#port, {
         message: (data) => this.#receive(data),
         gone: (why) => this.#goAway(why),
+        error: (why) => {
+          this.#workerError = why;
+          this.#report({ code: "WORKER_ERROR", message: `the worker reported an error: ${why}` });
+        },
       });
-      this.#hello();
+      if (!this.#hello()) {
+        const what = this.#options.restore === undefined ? "the handshake" : "the state to restore";
+        this.#fail(
+          new ConfigError(`connectSession could not post ${what} to the worker (is it plain data?)`, {
+            code: "CONFIG_INVALID",
+            path: this.#options.restore === undefined ? "" : "restore",
+          }),
+        );
+      }
     });
   }
 
-  #hello(): void {
+  #hello(): boolean {
     const hello: MainMessage = {
       t: "hello",
       decides: [...this.#kinds],
       timeouts: { ...this.#options.decisionTimeoutsMs },
     };
     if (this.#options.restore !== undefined) hello.restore = this.#options.restore;
-    this.#post(hello);
+    return this.#post(hello);
   }
 
   /** Posts `message`; false (and reported) when the port refused it, for example data that cannot be cloned. */
@@ -162,7 +178,7 @@ class Client implements RemoteSession {
   #receive(data: unknown): void {
     const message = bridgeMessage<WorkerMessage>(data);
     if (message === undefined || this.#gone !== undefined) return;
-    this.#lastHeard = Date.now();
+    this.#unanswered = undefined;
     if (message.v !== BRIDGE_PROTOCOL_VERSION) {
       this.#fail(
         new ConfigError(
@@ -172,7 +188,15 @@ class Client implements RemoteSession {
       );
       return;
     }
-    this.#handle(message);
+    try {
+      this.#handle(message);
+    } catch (error) {
+      // A malformed message from the other side is reported, never thrown into the port's listener.
+      this.#report({
+        code: "PROTOCOL",
+        message: `a malformed ${String(message.t)} message: ${messageOf(error)}`,
+      });
+    }
   }
 
   #handle(message: Envelope<WorkerMessage>): void {
@@ -193,17 +217,24 @@ class Client implements RemoteSession {
         return;
       case "reply": {
         const call = this.#calls.get(message.id);
+        const error = message.error === undefined ? undefined : errorFromWire(message.error);
         this.#calls.delete(message.id);
-        if (message.error === undefined) call?.resolve(message.value);
-        else call?.reject(errorFromWire(message.error));
+        if (error === undefined) call?.resolve(message.value);
+        else call?.reject(error);
         return;
       }
       case "decide":
         void this.#decide(message);
         return;
-      case "report":
-        this.#report({ code: message.code as BridgeReport["code"], message: message.message });
+      case "report": {
+        const report: BridgeReport = {
+          code: message.code as BridgeReport["code"],
+          message: String(message.message),
+        };
+        if (typeof message.requestId === "string") report.requestId = message.requestId;
+        this.#report(report);
         return;
+      }
       case "closed":
         this.#fail(new ConfigError("The session was closed", { code: "SESSION_CLOSED" }), true);
         return;
@@ -248,27 +279,37 @@ class Client implements RemoteSession {
     }
   }
 
-  /** Watches for a silent worker while anything waits on it. */
+  /**
+   * Watches for a silent worker while anything waits on it: a ping each tick, and the worker counts as
+   * gone when a ping stays unanswered for `workerTimeoutMs` worth of ticks.
+   */
   #watch(): void {
     if (this.#heartbeat !== undefined) return;
     const limit = this.#options.workerTimeoutMs ?? 10_000;
-    this.#lastHeard = Date.now();
-    this.#heartbeat = setInterval(
-      () => {
-        if (this.#runs.size === 0 && this.#calls.size === 0) {
-          if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
-          this.#heartbeat = undefined;
-          return;
-        }
-        if (Date.now() - this.#lastHeard > limit) this.#goAway(`the worker did not answer for ${limit} ms`);
-        else this.#post({ t: "ping" });
-      },
-      Math.max(10, Math.min(1000, limit / 4)),
-    );
+    if (limit > MAX_TIMER_MS) return;
+    const tick = Math.max(10, Math.min(1000, limit / 4));
+    const patience = Math.ceil(limit / tick);
+    this.#unanswered = undefined;
+    this.#heartbeat = setInterval(() => {
+      if (this.#runs.size === 0 && this.#calls.size === 0) {
+        if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+        this.#heartbeat = undefined;
+        return;
+      }
+      if (this.#unanswered === undefined) {
+        this.#unanswered = 0;
+        this.#post({ t: "ping" });
+      } else if (++this.#unanswered >= patience) {
+        // Best effort: a worker that is only slow stops spending on a session nobody waits for.
+        this.#post({ t: "close", id: "given-up" });
+        this.#goAway(`the worker did not answer for ${limit} ms`);
+      }
+    }, tick);
   }
 
   #goAway(why: string): void {
-    this.#fail(new RequestError(`The session's worker is gone: ${why}`, { code: "BRIDGE_CLOSED" }));
+    const after = this.#workerError === undefined ? "" : ` (after it reported: ${this.#workerError})`;
+    this.#fail(new RequestError(`The session's worker is gone: ${why}${after}`, { code: "BRIDGE_CLOSED" }));
   }
 
   /** Ends everything that waits with `error`; `closed` when the worker confirmed a close. */
@@ -288,38 +329,51 @@ class Client implements RemoteSession {
     }
   }
 
+  /**
+   * Starts a run in the worker. Never throws: bad options (checked here, as the session would) and a
+   * gone worker give a run that has already ended with the error.
+   */
   #run(
-    request: Omit<Extract<MainMessage, { t: "run" }>, "t" | "id" | "window" | "quiet">,
-    signal: AbortSignal | undefined,
+    request: Omit<Extract<MainMessage, { t: "run" }>, "t" | "id" | "window" | "quiet" | "options">,
+    options: unknown,
     quiet: boolean,
   ): RemoteRun {
     const id = `run-${++this.#next}`;
     const window = quiet ? 0 : (this.#options.window ?? DEFAULT_WINDOW);
+    let signal: AbortSignal | undefined;
+    const onAbort = () => run.abort(signal?.reason);
     const run = new RemoteRun(
       this.sessionId,
       {
         credit: (n) => this.#post({ t: "credit", id, n }),
         abort: (reason) => this.#post({ t: "abort", id, reason: messageOf(reason) }),
-        ended: () => this.#runs.delete(id),
+        ended: () => {
+          this.#runs.delete(id);
+          signal?.removeEventListener("abort", onAbort);
+        },
       },
       window,
     );
-    if (this.#gone !== undefined) {
-      run.fail(this.#gone);
+    const problem = request.op === "resume" ? checkResumeOptions(options) : checkChatOptions(options);
+    const failure = problem ?? this.#gone;
+    if (failure !== undefined) {
+      run.fail(failure);
       return run;
     }
+    const { signal: given, ...rest } = (options ?? {}) as ChatOptions;
+    signal = given;
     this.#runs.set(id, run);
     this.#watch();
-    if (!this.#post({ ...request, t: "run", id, window, quiet }))
+    if (!this.#post({ ...request, t: "run", id, window, quiet, options: rest as RunRequestOptions })) {
       run.fail(
         new ConfigError("The run's input could not be posted to the worker (is it plain data?)", {
           code: "CONFIG_INVALID",
         }),
       );
-    if (signal !== undefined) {
-      if (signal.aborted) run.abort(signal.reason);
-      else signal.addEventListener("abort", () => run.abort(signal.reason), { once: true });
+      return run;
     }
+    if (signal?.aborted) run.abort(signal.reason);
+    else signal?.addEventListener("abort", onAbort, { once: true });
     return run;
   }
 
@@ -333,22 +387,20 @@ class Client implements RemoteSession {
     });
   }
 
-  stream(input: string | UserContentPart[], options: ChatOptions = {}): AgentRun {
-    const { signal, ...rest } = options;
-    return this.#run({ op: "chat", input, options: rest as RunRequestOptions }, signal, false);
+  stream(input: string | UserContentPart[], options?: ChatOptions): AgentRun {
+    return this.#run({ op: "chat", input }, options, false);
   }
 
-  chat(input: string | UserContentPart[], options: ChatOptions = {}): Promise<AgentRunResult> {
-    const { signal, ...rest } = options;
-    return this.#run({ op: "chat", input, options: rest as RunRequestOptions }, signal, true).result;
+  chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult> {
+    return this.#run({ op: "chat", input }, options, true).result;
   }
 
-  resumeStream(decisions: ApprovalDecision[], options: ResumeOptions = {}): AgentRun {
-    return this.#run({ op: "resume", decisions, options: {} }, options.signal, false);
+  resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun {
+    return this.#run({ op: "resume", decisions }, options, false);
   }
 
-  resume(decisions: ApprovalDecision[], options: ResumeOptions = {}): Promise<AgentRunResult> {
-    return this.#run({ op: "resume", decisions, options: {} }, options.signal, true).result;
+  resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult> {
+    return this.#run({ op: "resume", decisions }, options, true).result;
   }
 
   abort(reason?: unknown): void {

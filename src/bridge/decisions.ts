@@ -116,7 +116,8 @@ export interface BridgeReport {
     | "DECISION_HANDLER_FAILED"
     | "DECISION_TIMEOUT"
     | "POST_FAILED"
-    | "PROTOCOL";
+    | "PROTOCOL"
+    | "WORKER_ERROR";
   message: string;
   requestId?: string;
 }

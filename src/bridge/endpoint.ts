@@ -25,6 +25,17 @@ export interface PortListeners {
   message(data: unknown): void;
   /** The port closed or the worker exited (where the runtime says so). */
   gone(why: string): void;
+  /**
+   * The other side reported an error (a worker's uncaught exception, a message that could not be
+   * read). Listening for it also keeps Node from throwing a worker's `error` event in this thread.
+   */
+  error?(why: string): void;
+}
+
+/** The words of an error event or value. */
+function errorText(value: unknown): string {
+  const error = (value as { error?: unknown; message?: unknown } | null)?.error ?? value;
+  return error instanceof Error ? error.message : String((value as { message?: unknown })?.message ?? value);
 }
 
 /** Whether `value` can be used as a port. */
@@ -45,24 +56,34 @@ export function isBridgePort(value: unknown): value is BridgePort {
 export function listen(port: BridgePort, listeners: PortListeners): () => void {
   const onClose = () => listeners.gone("the port was closed");
   const onExit = (code: unknown) => listeners.gone(`the worker exited (code ${String(code)})`);
+  const onError = (value: unknown) => listeners.error?.(errorText(value));
+  const onMessageError = () => listeners.error?.("a message could not be deserialized");
   if (typeof port.on === "function") {
     const onMessage = (data: unknown) => listeners.message(data);
     port.on("message", onMessage);
     port.on("close", onClose);
     port.on("exit", onExit);
+    port.on("error", onError);
+    port.on("messageerror", onMessageError);
     return () => {
       off(port, "message", onMessage);
       off(port, "close", onClose);
       off(port, "exit", onExit);
+      off(port, "error", onError);
+      off(port, "messageerror", onMessageError);
     };
   }
   const onMessage = (event: unknown) => listeners.message((event as { data?: unknown }).data);
   port.addEventListener?.("message", onMessage);
   port.addEventListener?.("close", onClose);
+  port.addEventListener?.("error", onError);
+  port.addEventListener?.("messageerror", onMessageError);
   port.start?.();
   return () => {
     port.removeEventListener?.("message", onMessage);
     port.removeEventListener?.("close", onClose);
+    port.removeEventListener?.("error", onError);
+    port.removeEventListener?.("messageerror", onMessageError);
   };
 }
 

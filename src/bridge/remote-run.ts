@@ -43,6 +43,8 @@ export class RemoteRun implements AgentRun {
   /** Events credited on arrival (before iteration began) that the consumer has not taken yet. */
   #creditedAhead = 0;
   #owed = 0;
+  /** The consumer stopped reading: the worker's last events (its run-end) are no longer held back. */
+  #released = false;
   // What was seen, for the partial result of a run whose worker went away.
   readonly #seen: {
     provider: AgentResult["provider"];
@@ -63,7 +65,10 @@ export class RemoteRun implements AgentRun {
     this.#sessionId = sessionId;
     this.#link = link;
     this.#window = window;
-    this.#queue = new EventQueue<AgentEvent>(() => this.abort(new Error("The consumer stopped reading")));
+    this.#queue = new EventQueue<AgentEvent>(() => {
+      this.#release();
+      this.abort(new Error("The consumer stopped reading"));
+    });
     this.result = new Promise((resolve) => {
       this.#resolve = resolve;
     });
@@ -73,7 +78,7 @@ export class RemoteRun implements AgentRun {
   receive(event: AgentEvent): void {
     if (this.#done) return;
     this.#note(event);
-    if (!this.#iterating && this.#window > 0) {
+    if (!this.#iterating && !this.#released && this.#window > 0) {
       this.#creditedAhead++;
       this.#owe();
     }
@@ -104,6 +109,13 @@ export class RemoteRun implements AgentRun {
       this.#link.credit(this.#owed);
       this.#owed = 0;
     }
+  }
+
+  /** Nobody reads any more: lets the worker send everything left, so its run-end is not stuck. */
+  #release(): void {
+    if (this.#released || this.#window === 0 || this.#done) return;
+    this.#released = true;
+    this.#link.credit(Number.MAX_SAFE_INTEGER);
   }
 
   #end(result: AgentRunResult): void {

@@ -8,7 +8,7 @@
  */
 
 import type { AgentEvent } from "../agent/agent-events.ts";
-import { notFunctionOption } from "../config/option-checks.ts";
+import { notFunctionOption, notStringsOption } from "../config/option-checks.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { type AgentSession, createAgentSession } from "../session/agent-session.ts";
 import type { SessionOptions } from "../session/session-options.ts";
@@ -32,7 +32,10 @@ import {
 export interface ServeSessionOptions extends SessionOptions {
   /** How long a decision asked of the main thread may take, per kind (the main side may set its own). */
   decisionTimeoutsMs?: Partial<Record<DecisionKind, number>>;
-  /** Told what the bridge noticed and ignored (a late decision, a failed handler). Default: `console.warn`. */
+  /**
+   * Told what the bridge noticed and ignored (a decision that timed out, a late or unknown answer).
+   * Every report also goes to the main side's `onReport`.
+   */
   onReport?: (report: BridgeReport) => void;
 }
 
@@ -62,12 +65,18 @@ class Server implements SessionServer {
   #session: Promise<AgentSession | undefined> | undefined;
   #asker: DecisionAsker | undefined;
   #done = false;
+  #closing = false;
   #finish: () => void = () => {};
 
   constructor(port: BridgePort, options: ServeSessionOptions) {
     this.#port = port;
     this.#options = options;
-    this.#report = options.onReport ?? ((report) => console.warn(`wisp-agent/bridge: ${report.message}`));
+    this.#report = (report) => {
+      options.onReport?.(report);
+      // The main side hears it too (its onReport, by default console.warn); if it cannot, say it here.
+      if (!this.#post({ t: "report", ...report }) && options.onReport === undefined)
+        console.warn(`wisp-agent/bridge: ${report.message}`);
+    };
     this.closed = new Promise((resolve) => {
       this.#finish = resolve;
     });
@@ -78,18 +87,22 @@ class Server implements SessionServer {
     this.#post({ t: "listening" });
   }
 
-  #post(message: WorkerMessage): void {
-    if (this.#done) return;
+  /** Posts `message`; false when the bridge is done or the port refused it (reported, unless it was a report). */
+  #post(message: WorkerMessage): boolean {
+    if (this.#done) return false;
     try {
       this.#port.postMessage(envelope(message));
+      return true;
     } catch (error) {
-      this.#report({ code: "POST_FAILED", message: `a message could not be posted: ${String(error)}` });
+      if (message.t !== "report")
+        this.#report({ code: "POST_FAILED", message: `a message could not be posted: ${String(error)}` });
+      return false;
     }
   }
 
   #receive(data: unknown): void {
     const message = bridgeMessage<MainMessage>(data);
-    if (message === undefined || this.#done) return;
+    if (message === undefined || this.#done || this.#closing) return;
     if (message.v !== BRIDGE_PROTOCOL_VERSION) {
       this.#refuse(
         new ConfigError(
@@ -117,7 +130,8 @@ class Server implements SessionServer {
         this.#post({ t: "pong" });
         return;
       case "run":
-        this.#run(message);
+        // Registered before anything is awaited, so an abort right behind it finds the run.
+        await this.#run(message);
         return;
       case "credit":
         this.#runs.get(message.id)?.outbox.grant(message.n);
@@ -132,7 +146,7 @@ class Server implements SessionServer {
         this.#asker?.answer(message.requestId, message.answer, message.failed);
         return;
       case "call":
-        this.#call(message.id, message.method);
+        await this.#call(message.id, message.method);
         return;
       case "close":
         await this.#end(true);
@@ -148,7 +162,9 @@ class Server implements SessionServer {
       );
       return;
     }
-    const theirs = notDecisionTimeouts(hello.timeouts, "decisionTimeoutsMs");
+    const theirs =
+      notStringsOption(hello.decides, "decisionKinds") ??
+      notDecisionTimeouts(hello.timeouts, "decisionTimeoutsMs");
     if (theirs !== undefined) {
       this.#refuse(theirs);
       return;
@@ -175,13 +191,17 @@ class Server implements SessionServer {
   }
 
   async #run(request: Extract<MainMessage, { t: "run" }>): Promise<void> {
-    const session = await this.#session;
-    if (session === undefined) return;
     const controller = new AbortController();
     const outbox = new EventOutbox(request.window, (event) =>
       this.#post({ t: "event", id: request.id, event: eventToWire(event as AgentEvent) }),
     );
     this.#runs.set(request.id, { controller, outbox });
+    const session = await this.#session;
+    if (session === undefined) {
+      this.#runs.delete(request.id);
+      return;
+    }
+    // An abort that came while the session was being created is in the signal: the run ends ABORTED.
     const options = { ...request.options, signal: controller.signal };
     const run =
       request.op === "resume"
@@ -206,7 +226,8 @@ class Server implements SessionServer {
 
   /** Ends the bridge: aborts and closes the session; `reply` when the main side asked for it. */
   async #end(reply: boolean): Promise<void> {
-    if (this.#done) return;
+    if (this.#done || this.#closing) return;
+    this.#closing = true;
     const session = await this.#session;
     this.#asker?.close();
     for (const run of this.#runs.values()) {

@@ -346,7 +346,7 @@ export function isSdkError(value: unknown): value is AnySdkError {
 
 /** Rebuilds a live SdkError from its JSON form (for example after `postMessage`). */
 export function sdkErrorFromJSON(json: SerializedSdkError): AnySdkError {
-  const Class = CLASSES[json._tag] ?? ProviderError;
+  const Class = Object.hasOwn(CLASSES, json._tag) ? CLASSES[json._tag] : ProviderError;
   const { _tag, name, message, ...fields } = json;
   return new Class(message, fields) as AnySdkError;
 }

@@ -18,7 +18,7 @@ import { streamRun } from "../agent/run-agent.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
-import { notObjectOption, notSignalOption } from "../config/option-checks.ts";
+import { notObjectOption } from "../config/option-checks.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { AbortError, type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
@@ -34,7 +34,7 @@ import { SESSION_OPTION_KEYS } from "./option-keys.ts";
 import { parseSessionState } from "./parse-session-state.ts";
 import { verifiedApprovals } from "./restore-approvals.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
-import { checkChatOptions, sessionConfig } from "./session-options.ts";
+import { checkChatOptions, checkResumeOptions, sessionConfig } from "./session-options.ts";
 import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
 
 /** A cheap look at a session, without copying its conversation. */
@@ -341,10 +341,7 @@ class Session implements AgentSession {
     controller = new AbortController(),
   ): Promise<AgentRunResult> {
     if (this.#closed) return this.#refuse(closedError());
-    const problem =
-      notAnObject(options, "The resume options") ??
-      unknownOption(options, ["signal"]) ??
-      notSignalOption(options.signal, "signal");
+    const problem = checkResumeOptions(options);
     if (problem !== undefined) return this.#refuse(problem);
     if (this.#current !== undefined || this.#resuming) return this.#refuse(busy());
     this.#resuming = true;

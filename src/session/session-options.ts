@@ -86,6 +86,16 @@ export function checkChatOptions(options: unknown): ConfigError | undefined {
   return notSignalOption(signal, "signal") ?? notStringOption(id, "id");
 }
 
+/** The first problem with the options of one `resume` call (`{ signal? }`), or undefined. */
+export function checkResumeOptions(options: unknown): ConfigError | undefined {
+  if (options === undefined) return undefined;
+  return (
+    notAnObject(options, "The resume options") ??
+    unknownOption(options as object, ["signal"]) ??
+    notSignalOption((options as { signal?: unknown }).signal, "signal")
+  );
+}
+
 const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"] as const;
 
 /** The run configuration: the caller's options over what the restored state remembers. */

@@ -4,7 +4,8 @@
  * versions, flow control, and the other side going away. The same scenario in real workers is in
  * runtimes.test.ts.
  */
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { getEventListeners } from "node:events";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type BridgeReport,
@@ -327,7 +328,7 @@ describe("versions, and the other side going away", () => {
     fakeMain.on("message", (message: { t: string }) => answers.push(message));
     fakeMain.postMessage({ wisp: "bridge", v: 2, t: "hello", decides: [], timeouts: {} });
     await server.closed;
-    await expect.poll(() => answers.map((answer) => answer.t)).toEqual(["listening", "refused"]);
+    await expect.poll(() => answers.map((answer) => answer.t)).toEqual(["listening", "refused", "report"]);
     expect(answers[1]?.error).toMatchObject({ _tag: "ConfigError", code: "BRIDGE_VERSION" });
     expect(reports.map((report) => report.code)).toEqual(["PROTOCOL"]);
   });
@@ -466,5 +467,177 @@ describe("misuse", () => {
     await session.close();
     await session.close();
     await (session as RemoteSession)[Symbol.asyncDispose]();
+  });
+});
+
+describe("from the review", () => {
+  const long = (): ScriptedTurn => ({ content: [{ type: "text", text: "word ".repeat(600) }], delayMs: 1 });
+
+  it("an abort right behind the run's start (or an already-aborted signal) ends it ABORTED", async () => {
+    const { session, model } = await bridged([long(), long()]);
+    const run = session.stream("story");
+    run.abort();
+    const result = await run.result;
+    expect(!result.ok && result.error.code).toBe("ABORTED");
+    const signal = AbortSignal.abort();
+    const chat = await session.chat("story", { signal });
+    expect(!chat.ok && chat.error.code).toBe("ABORTED");
+    expect(model.completed).toBe(0);
+  });
+
+  it("breaking out of a stream settles its result (the run-end is not held behind credit)", async () => {
+    const { session } = await bridged([long()]);
+    const run = session.stream("story");
+    let seen = 0;
+    for await (const _ of run) if (++seen === 10) break;
+    const result = await run.result;
+    expect(!result.ok && result.error.code).toBe("ABORTED");
+    expect((await session.snapshot()).status).toBe("idle");
+  });
+
+  it("arguments an approver edits go through the worker's own preToolUse hooks first", async () => {
+    const ran: unknown[] = [];
+    const guarded = defineTool({
+      name: "send",
+      description: "Sends",
+      inputSchema: { type: "object", properties: { to: { type: "string" } } },
+      needsApproval: true,
+      execute: (args: { to?: string }) => {
+        ran.push(args);
+        return "sent";
+      },
+    });
+    const { session } = await bridged(
+      [calls(["send", { to: "ada" }]), says("after")],
+      {
+        tools: [guarded],
+        hooks: {
+          preToolUse: ({ toolCall }) =>
+            toolCall.args.to === "evil"
+              ? { decision: "deny", reason: "blocked by worker policy" }
+              : undefined,
+        },
+      },
+      { decisionKinds: ["approval"], onDecision: () => ({ approved: true, args: { to: "evil" } }) },
+    );
+    const result = await session.chat("go");
+    expect(ran).toEqual([]);
+    expect(result.ok && result.value.toolCalls[0]?.result).toMatchObject({
+      isError: true,
+      output: "blocked by worker policy",
+    });
+  });
+
+  it("a busy main thread does not take a healthy worker for gone", async () => {
+    const { session } = await bridged(
+      [calls(["lookup", { q: "x" }]), says("fine")],
+      {},
+      {
+        workerTimeoutMs: 100,
+        decisionKinds: ["tool-before"],
+        onDecision: () => {
+          const until = Date.now() + 400;
+          while (Date.now() < until) {
+            // The main thread is busy, far longer than workerTimeoutMs.
+          }
+          return undefined;
+        },
+      },
+    );
+    const result = await session.chat("go");
+    expect(result.ok && result.value.text).toBe("fine");
+  });
+
+  it("malformed messages from the worker are reported, never thrown, and a call they answer settles", async () => {
+    const [fakeWorker, mainSide] = channel();
+    fakeWorker.on("message", (message: { t: string; id?: string }) => {
+      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "ready", sessionId: "s" });
+      if (message.t === "call") {
+        fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "event", id: "run-9", event: null });
+        fakeWorker.postMessage({
+          wisp: "bridge",
+          v: 1,
+          t: "reply",
+          id: message.id,
+          error: { _tag: "toString", code: "X", message: "odd", retryable: false },
+        });
+      }
+    });
+    const reports: BridgeReport[] = [];
+    const session = await connectSession(mainSide, { onReport: (report) => reports.push(report) });
+    const exported = await session.export().then(
+      () => "resolved",
+      (error: unknown) => (isSdkError(error) ? error.message : "not an SdkError"),
+    );
+    expect(exported).toBe("odd");
+    const run = session.stream("hi");
+    fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "event", id: "run-2", event: null });
+    await expect.poll(() => reports.filter((report) => report.code === "PROTOCOL").length).toBe(1);
+    run.abort();
+  });
+
+  it("bad run options give a failed run, as in-process — never a throw, and nothing reaches the worker", async () => {
+    const { session, model } = await bridged([says("x")]);
+    const nulled = await session.chat("x", null as never);
+    expect(!nulled.ok && nulled.error.code).toBe("CONFIG_INVALID");
+    const badSignal = session.stream("x", { signal: {} as never });
+    const failed = await badSignal.result;
+    expect(!failed.ok && failed.error).toMatchObject({ code: "CONFIG_INVALID", path: "signal" });
+    const resumed = await session.resume([], { foo: 1 } as never);
+    expect(!resumed.ok && resumed.error).toMatchObject({ code: "CONFIG_INVALID", path: "foo" });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("a signal used for many runs keeps no listener once they end", async () => {
+    const { session } = await bridged([says("a"), says("b"), says("c")]);
+    const controller = new AbortController();
+    for (const prompt of ["1", "2", "3"]) await session.chat(prompt, { signal: controller.signal });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a restore that cannot be posted is a ConfigError at once; a malformed hello is refused by the worker", async () => {
+    const [, mainSide] = channel();
+    const started = Date.now();
+    await expect(
+      connectSession(mainSide, { restore: { f: () => 1 }, connectTimeoutMs: 60_000 }),
+    ).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "restore" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const [workerSide, fakeMain] = channel();
+    serveSession(workerSide, { model: "anthropic/x", apiKey: "k", onReport: () => {} });
+    const answers: Array<{ t: string; error?: unknown }> = [];
+    fakeMain.on("message", (message: { t: string }) => answers.push(message));
+    fakeMain.postMessage({ wisp: "bridge", v: 1, t: "hello", decides: 5, timeouts: {} });
+    await expect.poll(() => answers.map((answer) => answer.t)).toEqual(["listening", "refused", "report"]);
+    expect(answers[1]?.error).toMatchObject({ code: "CONFIG_INVALID", path: "decisionKinds" });
+  });
+
+  it("a worker thread that throws at startup is BRIDGE_CLOSED naming its error, not a crash of this thread", async () => {
+    const worker = new Worker('throw new Error("boot failed")', { eval: true });
+    const reports: BridgeReport[] = [];
+    await expect(
+      connectSession(worker, { onReport: (report) => reports.push(report) }),
+    ).rejects.toMatchObject({
+      _tag: "RequestError",
+      code: "BRIDGE_CLOSED",
+      message: expect.stringContaining("boot failed"),
+    });
+    expect(reports.map((report) => report.code)).toContain("WORKER_ERROR");
+  });
+
+  it("what the worker reports reaches main's onReport too", async () => {
+    const { session, mainReports } = await bridged(
+      [calls(["send", { to: "ada" }]), says("after")],
+      {},
+      {
+        decisionKinds: ["approval"],
+        decisionTimeoutsMs: { approval: 20 },
+        onDecision: () => new Promise(() => {}),
+      },
+    );
+    await session.chat("go");
+    await expect.poll(() => mainReports.map((report) => report.code)).toContain("DECISION_TIMEOUT");
+    expect(mainReports.find((report) => report.code === "DECISION_TIMEOUT")?.requestId).toEqual(
+      expect.any(String),
+    );
   });
 });
