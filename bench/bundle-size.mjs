@@ -33,10 +33,35 @@ export const PROGRAMS = [
   },
 ];
 
+const KB = 1024;
+/**
+ * Our own ceilings, in gzip bytes, checked by test/package/bundle-size.test.ts (which also keeps each
+ * program at most a quarter of Vercel's `ai`, 213.7 KB for both programs). Issue 13 added checks of
+ * every option and error context (about 4.8 KB on the stream program, 6.5 KB on the agents); the
+ * goals of 15 KB and 40 KB (issue 15) need that code split into a cheap check and a lazily loaded
+ * explanation. Until then these ceilings hold the line where it is.
+ * @type {Record<string, number>}
+ */
+export const BUDGET = {
+  stream: 17.5 * KB, // 16.9 KB when set (12.1 KB before the option checks)
+  // Issue 15's goal is 15 KB; 22.3 KB when the program was added, 23.6 KB with approvals (issue 16:
+  // the pause, its digest and HMAC, and resuming are part of every agent loop); 24.2 KB once sequential
+  // tools held back the calls behind one that waits. Loading resume-run lazily was tried: esbuild's
+  // extra shared chunks made every program about 1 KB larger.
+  "agent-stream": 24.25 * KB,
+  // zod's classic API alone is 21.6 KB of it; 48.2 KB when set, 46.5 KB once the state check no
+  // longer used zod/mini (issue 16's pause/resume cycle).
+  agent: 47 * KB,
+  // zod/mini plus its toJSONSchema (a zod/mini schema cannot convert itself): 39.3 KB when set, 36.2
+  // KB with Wisp's own state check.
+  "agent-zod-mini": 36.5 * KB,
+};
+
 /** Whole entry points, for the record (not budgeted: a program keeps only what it imports). */
 export const ENTRIES = [
   { name: "wisp-agent", file: "entry-wisp.ts" },
   { name: "wisp-agent/testing", file: "entry-wisp-testing.ts" },
+  { name: "wisp-agent/bridge", file: "entry-wisp-bridge.ts" },
 ];
 
 /** The provider the measured programs talk to, loaded on first use. */
@@ -161,8 +186,8 @@ plus the Anthropic provider chunk (loaded on first use) and its imports. Chunks 
 dynamic import the program never makes (the other providers, the \`messages\` validator) are left out,
 as a browser never fetches them. Each program (bench/size/) imports the published build through the
 package's exports; its twin is the same program written with Vercel's \`ai\` and \`@ai-sdk/anthropic\`.
-\`test/package/bundle-size.test.ts\` fails above 17.5 KB (stream), 24 KB (agent stream), 49 KB (agent),
-40.5 KB (agent with zod/mini) or above a quarter of the \`ai\` twin.
+\`test/package/bundle-size.test.ts\` fails above ${PROGRAMS.map((program) => `${kb(BUDGET[program.name] ?? 0)} KB (${program.name})`).join(", ")},
+or above a quarter of the \`ai\` twin.
 
 "one file" is the same program bundled into a single file without splitting (what a plain
 \`esbuild --bundle\` or a Worker upload gets, every lazily loaded chunk included).

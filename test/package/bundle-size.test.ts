@@ -5,29 +5,7 @@
  * lockfile, so they are asserted here; `npm run bench` writes them to bench/results.md.
  */
 import { describe, expect, it } from "vitest";
-import { kb, measureBundle, PROGRAMS } from "../../bench/bundle-size.mjs";
-
-const KB = 1024;
-/**
- * Our own ceilings, in gzip bytes, and at most a quarter of Vercel's `ai` (213.7 KB for both programs).
- * Issue 13 added checks of every option and error context (about 4.8 KB on the stream program, 6.5 KB
- * on the agents); the goals of 15 KB and 40 KB (issue 15) need that code split into a cheap check and
- * a lazily loaded explanation. Until then these ceilings hold the line where it is.
- */
-const BUDGET: Record<string, number> = {
-  stream: 17.5 * KB, // 16.9 KB when set (12.1 KB before the option checks)
-  // Issue 15's goal is 15 KB; 22.3 KB when the program was added, 23.6 KB with approvals (issue 16:
-  // the pause, its digest and HMAC, and resuming are part of every agent loop); 24.2 KB once sequential
-  // tools held back the calls behind one that waits. Loading resume-run lazily was tried: esbuild's
-  // extra shared chunks made every program about 1 KB larger.
-  "agent-stream": 24.25 * KB,
-  // zod's classic API alone is 21.6 KB of it; 48.2 KB when set, 46.5 KB once the state check no
-  // longer used zod/mini (issue 16's pause/resume cycle).
-  agent: 47 * KB,
-  // zod/mini plus its toJSONSchema (a zod/mini schema cannot convert itself): 39.3 KB when set, 36.2
-  // KB with Wisp's own state check.
-  "agent-zod-mini": 36.5 * KB,
-};
+import { BUDGET, kb, measureBundle, PROGRAMS } from "../../bench/bundle-size.mjs";
 
 const path = (file: string) => `bench/size/${file}`;
 const aiSizes = new Map<string, Promise<number>>();
