@@ -5,6 +5,7 @@
  * @module
  */
 
+import { didYouMean } from "../config/did-you-mean.ts";
 import { invalidOption, isPlainObject, notDuration, notFunctionOption } from "../config/option-checks.ts";
 import { showValue } from "../config/show-value.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
@@ -46,11 +47,18 @@ export function notDecisionTimeouts(value: unknown, path: string): ConfigError |
 function notDecisionKinds(value: unknown): ConfigError | undefined {
   if (value === undefined) return undefined;
   const kinds = DECISION_KINDS as readonly unknown[];
-  if (Array.isArray(value) && value.every((kind) => kinds.includes(kind))) return undefined;
-  return invalidOption(
-    `decisionKinds must be a list of ${DECISION_KINDS.join(", ")}, got ${showValue(value)}`,
-    "decisionKinds",
-  );
+  if (!Array.isArray(value))
+    return invalidOption(
+      `decisionKinds must be a list of decision kinds, got ${showValue(value)}`,
+      "decisionKinds",
+    );
+  const index = value.findIndex((kind) => !kinds.includes(kind));
+  if (index === -1) return undefined;
+  const wrong = value[index];
+  const guess = typeof wrong === "string" ? didYouMean(wrong, DECISION_KINDS) : undefined;
+  const hint =
+    guess === undefined ? `; the kinds are ${DECISION_KINDS.join(", ")}` : ` — did you mean "${guess}"?`;
+  return invalidOption(`Unknown decision kind ${showValue(wrong)}${hint}`, `decisionKinds.${index}`);
 }
 
 function notWindow(value: unknown): ConfigError | undefined {

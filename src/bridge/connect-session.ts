@@ -11,6 +11,7 @@
 import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
 import { MAX_TIMER_MS } from "../agent/deadline.ts";
+import { showValue } from "../config/show-value.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { type AnySdkError, ConfigError, RequestError } from "../errors/sdk-error.ts";
 import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
@@ -38,6 +39,22 @@ import {
   type WorkerMessage,
 } from "./protocol.ts";
 import { RemoteRun } from "./remote-run.ts";
+
+/** Why `answer` is not an approval answer, or undefined (nothing is an answer too: it denies). */
+function notApprovalAnswer(answer: unknown): string | undefined {
+  if (answer === undefined) return undefined;
+  const given = answer as { approved?: unknown; reason?: unknown; args?: unknown } | null;
+  const ok =
+    typeof given === "object" &&
+    given !== null &&
+    typeof given.approved === "boolean" &&
+    (given.reason === undefined || typeof given.reason === "string") &&
+    (given.args === undefined ||
+      (typeof given.args === "object" && given.args !== null && !Array.isArray(given.args)));
+  return ok
+    ? undefined
+    : `an approval is answered with { approved: true | false, reason?: string, args?: object }, got ${showValue(answer)}`;
+}
 
 /** Options of {@link connectSession}. */
 export interface ConnectSessionOptions {
@@ -163,14 +180,18 @@ class Client implements RemoteSession {
     return this.#post(hello);
   }
 
-  /** Posts `message`; false (and reported) when the port refused it, for example data that cannot be cloned. */
-  #post(message: MainMessage): boolean {
+  /**
+   * Posts `message`; false when the port refused it, for example data that cannot be cloned (reported
+   * unless `report` is false: the caller then says so itself).
+   */
+  #post(message: MainMessage, report = true): boolean {
     if (this.#gone !== undefined) return false;
     try {
       this.#port.postMessage(envelope(message));
       return true;
     } catch (error) {
-      this.#report({ code: "POST_FAILED", message: `a message could not be posted: ${messageOf(error)}` });
+      if (report)
+        this.#report({ code: "POST_FAILED", message: `a message could not be posted: ${messageOf(error)}` });
       return false;
     }
   }
@@ -266,13 +287,16 @@ class Client implements RemoteSession {
     try {
       if (handler === undefined) throw new Error("no onDecision handler on the main thread");
       const answer = await handler(request);
-      if (!this.#post({ t: "decision", requestId, answer }))
-        throw new Error("its answer could not be posted");
+      const wrong = kind === "approval" ? notApprovalAnswer(answer) : undefined;
+      if (wrong !== undefined) throw new Error(wrong);
+      if (!this.#post({ t: "decision", requestId, answer }, false))
+        throw new Error("its answer could not be posted (is it plain data?)");
     } catch (error) {
       const why = messageOf(error);
+      const outcome = failsClosed(kind) ? "the call was denied" : "the run went on";
       this.#report({
         code: "DECISION_HANDLER_FAILED",
-        message: `onDecision failed for a ${kind} question (${failsClosed(kind) ? "denied" : "went on"}): ${why}`,
+        message: `onDecision failed on the ${kind} question (${outcome}): ${why}`,
         requestId,
       });
       this.#post({ t: "decision", requestId, failed: why });
@@ -364,11 +388,13 @@ class Client implements RemoteSession {
     signal = given;
     this.#runs.set(id, run);
     this.#watch();
-    if (!this.#post({ ...request, t: "run", id, window, quiet, options: rest as RunRequestOptions })) {
+    if (!this.#post({ ...request, t: "run", id, window, quiet, options: rest as RunRequestOptions }, false)) {
+      const what = request.op === "resume" ? "decisions" : "input";
       run.fail(
-        new ConfigError("The run's input could not be posted to the worker (is it plain data?)", {
-          code: "CONFIG_INVALID",
-        }),
+        new ConfigError(
+          `The run's ${what} (or its options) could not be posted to the worker: they must be plain data (no functions or class instances)`,
+          { code: "CONFIG_INVALID", path: what },
+        ),
       );
       return run;
     }

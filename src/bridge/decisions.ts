@@ -91,9 +91,10 @@ export interface DecisionAnswers {
 export type DecisionAnswer = DecisionAnswers[DecisionKind];
 
 /**
- * Answers the worker's questions on the main thread. Return nothing to take the kind's default. A
- * throw (or a rejected promise) is isolated: the worker applies the default, failing closed for
- * approvals and `tool-before`.
+ * Answers the worker's questions on the main thread. Return nothing to take the kind's default (for
+ * an approval: denied). A throw, a rejected promise, or an approval answer of the wrong shape is
+ * isolated and reported: the worker applies the default, failing closed for approvals and
+ * `tool-before`.
  */
 export type DecisionHandler = (
   request: DecisionRequest,

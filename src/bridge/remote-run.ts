@@ -3,7 +3,8 @@
  * `result` that never rejects, `abort()`) fed by the port. It grants the worker credit as its
  * consumer takes events (see event-outbox.ts); before anyone iterates, events are credited as they
  * arrive, so awaiting only `result` never stalls the run. If the worker goes away, the run ends with
- * a `run-end` carrying a RequestError `BRIDGE_CLOSED` and what was seen so far.
+ * a `run-end` carrying a RequestError `BRIDGE_CLOSED` and what this run sent so far: its streamed
+ * text, its messages and tool calls (the conversation before the run stays in the worker).
  *
  * @module
  */
@@ -52,12 +53,15 @@ export class RemoteRun implements AgentRun {
     messages: Message[];
     toolCalls: ToolCallRecord[];
     turns: number;
+    /** The text the turn in flight streamed so far. */
+    turnText: string;
   } = {
     provider: "unknown",
     model: "",
     messages: [],
     toolCalls: [],
     turns: 0,
+    turnText: "",
   };
   readonly #sessionId: string;
 
@@ -91,7 +95,10 @@ export class RemoteRun implements AgentRun {
     if (event.type === "run-start") {
       seen.provider = event.provider;
       seen.model = event.model;
-    } else if (event.type === "turn-start") seen.turns++;
+    } else if (event.type === "turn-start") {
+      seen.turns++;
+      seen.turnText = "";
+    } else if (event.type === "text-delta") seen.turnText += event.delta;
     else if (event.type === "message") seen.messages.push(event.message);
     else if (event.type === "tool-result")
       seen.toolCalls.push({
@@ -130,12 +137,13 @@ export class RemoteRun implements AgentRun {
     if (this.#done) return;
     const seen = this.#seen;
     const last = seen.messages.findLast((message) => message.role === "assistant");
-    const text =
+    const finished =
       last?.role === "assistant"
         ? last.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("")
         : "";
+    // The turn that was cut off counts if it streamed any text; otherwise the last finished answer.
     const partial: AgentResult = {
-      text,
+      text: seen.turnText !== "" ? seen.turnText : finished,
       messages: seen.messages,
       toolCalls: seen.toolCalls,
       usage: emptyUsage(),

@@ -346,10 +346,18 @@ describe("versions, and the other side going away", () => {
       { content: [{ type: "text", text: "word ".repeat(500) }], delayMs: 2 },
     ]);
     const run = session.stream("story");
-    for await (const event of run) if (event.type === "text-delta") workerSide.close();
+    let streamed = "";
+    for await (const event of run) {
+      if (event.type !== "text-delta") continue;
+      streamed += event.delta;
+      if (streamed.length > 20) workerSide.close();
+    }
     const result = await run.result;
     expect(!result.ok && result.error).toMatchObject({ _tag: "RequestError", code: "BRIDGE_CLOSED" });
     expect(!result.ok && result.partial.stopReason).toBe("error");
+    // What this run streamed before the worker went is in the partial result.
+    expect(!result.ok && result.partial.text).toBe(streamed);
+    expect(!result.ok && result.partial.messages.map((message) => message.role)).toEqual(["user"]);
     await expect(session.export()).rejects.toMatchObject({ code: "BRIDGE_CLOSED" });
     expect((await session.chat("again")).ok).toBe(false);
   });
@@ -421,8 +429,9 @@ describe("misuse", () => {
       message: expect.stringContaining('did you mean "window"'),
     });
     await expect(connectSession(mainSide, { window: 0 })).rejects.toMatchObject({ path: "window" });
-    await expect(connectSession(mainSide, { decisionKinds: ["aproval"] as never })).rejects.toMatchObject({
-      path: "decisionKinds",
+    await expect(connectSession(mainSide, { decisionKinds: ["approvals"] as never })).rejects.toMatchObject({
+      path: "decisionKinds.0",
+      message: expect.stringContaining('did you mean "approval"'),
     });
     await expect(
       connectSession(mainSide, { decisionTimeoutsMs: { aproval: 5 } as never }),
@@ -639,5 +648,31 @@ describe("from the review", () => {
     expect(mainReports.find((report) => report.code === "DECISION_TIMEOUT")?.requestId).toEqual(
       expect.any(String),
     );
+  });
+
+  it("an approval answer of the wrong shape is reported and fails closed, not taken as the person's denial", async () => {
+    const { session, mainReports } = await bridged(
+      [calls(["send", { to: "ada" }]), says("after")],
+      {},
+      { decisionKinds: ["approval"], onDecision: () => ({ approve: true }) as never },
+    );
+    const result = await session.chat("go");
+    expect(result.ok && result.value.toolCalls[0]?.result.isError).toBe(true);
+    expect(result.ok && result.value.toolCalls[0]?.result.output).toMatch(
+      /^No approval from the main thread .*approved: true \| false/,
+    );
+    expect(mainReports).toEqual([
+      expect.objectContaining({
+        code: "DECISION_HANDLER_FAILED",
+        message: expect.stringContaining("the call was denied"),
+      }),
+    ]);
+  });
+
+  it("a function inside a prompt is a ConfigError naming the input, without a second report", async () => {
+    const { session, mainReports } = await bridged([says("x")]);
+    const result = await session.chat([{ type: "text", text: "hi", extra: () => 1 } as never]);
+    expect(!result.ok && result.error).toMatchObject({ code: "CONFIG_INVALID", path: "input" });
+    expect(mainReports).toEqual([]);
   });
 });
