@@ -13,6 +13,7 @@ const ENTRIES = {
   index: "src/index.ts",
   testing: "src/testing/index.ts",
   bridge: "src/bridge/index.ts",
+  formats: "src/formats/index.ts",
   "testing-node": "runtime/node/index.ts",
 };
 

@@ -62,6 +62,7 @@ export const ENTRIES = [
   { name: "wisp-agent", file: "entry-wisp.ts" },
   { name: "wisp-agent/testing", file: "entry-wisp-testing.ts" },
   { name: "wisp-agent/bridge", file: "entry-wisp-bridge.ts" },
+  { name: "wisp-agent/formats", file: "entry-wisp-formats.ts" },
 ];
 
 /** The provider the measured programs talk to, loaded on first use. */

@@ -16,7 +16,12 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe("portable core", () => {
-  for (const entry of ["src/index.ts", "src/testing/index.ts"]) {
+  for (const entry of [
+    "src/index.ts",
+    "src/testing/index.ts",
+    "src/bridge/index.ts",
+    "src/formats/index.ts",
+  ]) {
     it(`${entry} bundles for the browser platform with no Node built-ins`, async () => {
       const result = await build({
         entryPoints: [entry],

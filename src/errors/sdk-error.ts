@@ -73,7 +73,12 @@ export type RequestErrorCode =
   | "UNKNOWN";
 
 /** The codes a ParseError carries. */
-export type ParseErrorCode = "STREAM_MALFORMED" | "STREAM_TRUNCATED" | "CONFIG_INVALID";
+export type ParseErrorCode =
+  | "STREAM_MALFORMED"
+  | "STREAM_TRUNCATED"
+  | "CONFIG_INVALID"
+  /** A session transcript of another runtime (Claude Code, pi) has nothing Wisp can read. */
+  | "TRANSCRIPT_INVALID";
 
 /** The codes a HookError carries. */
 export type HookErrorCode = "HOOK_FAILED" | "HOOK_TIMEOUT" | "HOOK_INVALID_DECISION";

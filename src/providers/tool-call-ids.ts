@@ -13,8 +13,8 @@ export interface IdRule {
   maxLength: number;
 }
 
-/** FNV-1a, 32 bits, as 8 hex digits. */
-function fnv1a(text: string, seed: number): string {
+/** FNV-1a, 32 bits, of `text`'s UTF-16 code units from `seed`, as 8 hex digits. Not cryptographic. */
+export function fnv1a(text: string, seed: number): string {
   let hash = seed;
   for (let index = 0; index < text.length; index++) {
     hash ^= text.charCodeAt(index);

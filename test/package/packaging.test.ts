@@ -29,6 +29,7 @@ it("attw reports no problem for any entry point in any resolution mode (node10, 
   expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
     ".",
     "./bridge",
+    "./formats",
     "./package.json",
     "./testing",
     "./testing/node",

@@ -5,7 +5,13 @@
 import ts from "typescript";
 import { expect, it } from "vitest";
 
-const ENTRIES = ["src/index.ts", "src/testing/index.ts", "src/bridge/index.ts", "runtime/node/index.ts"];
+const ENTRIES = [
+  "src/index.ts",
+  "src/testing/index.ts",
+  "src/bridge/index.ts",
+  "src/formats/index.ts",
+  "runtime/node/index.ts",
+];
 /** The functions a user starts from. */
 const WITH_EXAMPLE = [
   "streamTurn",

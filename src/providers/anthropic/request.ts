@@ -21,11 +21,11 @@ import type {
 } from "../../types.ts";
 import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
-import { toolCallIdFor } from "../tool-call-ids.ts";
+import { type IdRule, toolCallIdFor } from "../tool-call-ids.ts";
 import { anthropicThinking } from "./thinking.ts";
 
 /** Anthropic's `tool_use` ids: `^[a-zA-Z0-9_-]+$` (and we keep them to 64 characters). */
-const TOOL_USE_ID = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 64 };
+export const TOOL_USE_ID: IdRule = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 64 };
 
 /** The output limit sent when the caller sets none (Anthropic requires one). */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;

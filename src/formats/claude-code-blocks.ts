@@ -1,0 +1,91 @@
+/**
+ * Claude Code message content → Wisp parts. Claude Code stores Anthropic Messages API blocks, so
+ * thinking keeps its signature byte for byte and blocks Wisp has no part for (server tools, web
+ * search results) are kept verbatim as Anthropic provider parts.
+ *
+ * @module
+ */
+
+import type {
+  AssistantContentPart,
+  JsonObject,
+  JsonValue,
+  ToolResultPart,
+  UserContentPart,
+} from "../types.ts";
+import { objectField, stringField } from "./transcript-lines.ts";
+
+/** The text Wisp writes foreign (non-Anthropic) thinking as, so Claude Code sends it as plain text. */
+export function thinkingMarker(text: string): string {
+  return `<thinking>\n${text}\n</thinking>`;
+}
+
+const MARKED_THINKING = /^<thinking>\n([\s\S]*)\n<\/thinking>$/;
+
+/** An assistant block as a Wisp part (a `<thinking>` marker Wisp wrote reads back as thinking). */
+export function assistantPart(block: JsonObject): AssistantContentPart {
+  const type = stringField(block, "type");
+  if (type === "text" && typeof block.text === "string") {
+    const marked = MARKED_THINKING.exec(block.text);
+    if (marked) return { type: "thinking", text: marked[1] ?? "" };
+    return Array.isArray(block.citations)
+      ? { type: "text", text: block.text, citations: block.citations }
+      : { type: "text", text: block.text };
+  }
+  if (type === "thinking" && typeof block.thinking === "string") {
+    const signature = stringField(block, "signature");
+    return { type: "thinking", text: block.thinking, ...(signature ? { signature } : {}) };
+  }
+  if (type === "redacted_thinking" && typeof block.data === "string")
+    return { type: "redacted_thinking", data: block.data };
+  if (type === "tool_use" && typeof block.id === "string" && typeof block.name === "string")
+    return { type: "tool_call", id: block.id, name: block.name, args: objectField(block, "input") ?? {} };
+  return { type: "provider", provider: "anthropic", block };
+}
+
+/** A user content block as a Wisp part, or undefined for kinds a user message cannot hold. */
+export function userPart(block: JsonObject): UserContentPart | undefined {
+  const type = stringField(block, "type");
+  if (type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
+  if (type !== "image") return undefined;
+  const source = objectField(block, "source");
+  const data = stringField(source, "data");
+  const url = stringField(source, "url");
+  if (data !== undefined)
+    return { type: "image", data, mimeType: stringField(source, "media_type") ?? "image/png" };
+  return url !== undefined ? { type: "image", url } : undefined;
+}
+
+/** The text of a tool result's `content` (a string or blocks); images become a note saying so. */
+function resultText(content: JsonValue | undefined): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block) => {
+      const part = typeof block === "object" && block !== null && !Array.isArray(block) ? block : {};
+      if (typeof part.text === "string") return part.text;
+      return `[${stringField(part, "type") ?? "block"} omitted: Wisp tool results hold text]`;
+    })
+    .join("\n");
+}
+
+/** A `tool_result` block as a Wisp result part. */
+export function toolResultPart(block: JsonObject, toolName: string | undefined): ToolResultPart {
+  return {
+    type: "tool_result",
+    toolCallId: stringField(block, "tool_use_id") ?? "",
+    ...(toolName !== undefined ? { toolName } : {}),
+    output: resultText(block.content),
+    isError: block.is_error === true,
+  };
+}
+
+/** A message's content as blocks (a string is one text block). */
+export function contentBlocks(message: JsonObject | undefined): JsonObject[] {
+  const content = message?.content;
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.filter(
+    (block): block is JsonObject => typeof block === "object" && block !== null && !Array.isArray(block),
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * `fromClaudeCode`: a Claude Code session transcript (JSONL) read into a Wisp SessionState.
+ *
+ * @module
+ */
+
+import type { Message } from "../types.ts";
+import { pathMessages } from "./claude-code-messages.ts";
+import { activeLeaf, branchOf, claudeCodeTree, leaves, pathTo } from "./claude-code-tree.ts";
+import { answerEveryCall, FALLBACK_MODEL, importedState, messagesFrom } from "./imported-state.ts";
+import { unknownLeaf, unreadable } from "./read-failure.ts";
+import { type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
+import type { TranscriptSource } from "./transcript-source.ts";
+import type { ReadTranscriptOptions, ReadTranscriptResult, TranscriptWarning } from "./transcript-types.ts";
+
+/**
+ * Reads a Claude Code transcript (`~/.claude/projects/<project>/<session>.jsonl`, or a subagent's
+ * file) into a SessionState holding its active branch: the conversation that ends at the last reply
+ * or prompt, walked back by `parentUuid` to its start or its last compaction. A response written over
+ * several lines becomes one message, and every tool result is paired with its call. Other branches and
+ * subagent conversations are listed in `branches` (read one with `{ leaf }`), and with `keepSource`
+ * (the default) every line of the file is kept, so `toClaudeCode` gives the same lines back.
+ *
+ * Never throws: a bad line is skipped with a warning naming its number; a file with nothing to read
+ * is a ParseError `TRANSCRIPT_INVALID`.
+ *
+ * @param input The file's text, or a stream of it (read lazily, line by line).
+ *
+ * @example
+ * ```ts no-run
+ * import { createAgentSession } from "wisp-agent";
+ * import { fromClaudeCode } from "wisp-agent/formats";
+ *
+ * const read = await fromClaudeCode(await file.text());
+ * if (!read.ok) throw read.error;
+ * for (const warning of read.value.warnings) console.warn(`line ${warning.line}: ${warning.message}`);
+ * const session = createAgentSession({ restore: read.value.state, apiKey });
+ * ```
+ */
+export async function fromClaudeCode(
+  input: string | ReadableStream<string>,
+  options: ReadTranscriptOptions = {},
+): Promise<ReadTranscriptResult> {
+  const warnings: TranscriptWarning[] = [];
+  let lines: ObjectLine[];
+  try {
+    lines = await objectLines(input, warnings);
+  } catch (cause) {
+    return unreadable("The transcript could not be read", warnings, undefined, cause);
+  }
+  const tree = claudeCodeTree(lines, warnings);
+  const leaf = options.leaf !== undefined ? tree.byUuid.get(options.leaf) : activeLeaf(tree);
+  if (leaf === undefined) {
+    if (options.leaf !== undefined) return unknownLeaf(options.leaf, warnings);
+    return unreadable(
+      lines.length === 0
+        ? "The transcript is empty"
+        : "The transcript holds no user or assistant line with a uuid: it is not a Claude Code session",
+      warnings,
+    );
+  }
+  const path = pathTo(tree, leaf, warnings);
+  const read = pathMessages(tree, path, warnings);
+  const lineOf = new Map<Message, number>(
+    read.messages.map((message, index) => [message, read.lines[index] ?? 0]),
+  );
+  const messages = answerEveryCall(read.messages, (message) => lineOf.get(message) ?? 0, warnings);
+  const onPath = new Set(path.map((node) => node.index));
+  const source: TranscriptSource = {
+    format: "claude-code",
+    lines: lines.map((line) => line.value),
+    messages: messagesFrom(messages, read.messages, read.ends),
+  };
+  const model = messages.findLast(
+    (message) => message.role === "assistant" && message.model !== "<synthetic>",
+  );
+  const state = importedState(
+    {
+      sessionId: stringField(leaf.value, "sessionId") ?? crypto.randomUUID(),
+      messages,
+      provider: "anthropic",
+      model: model?.role === "assistant" ? model.model : (options.model ?? FALLBACK_MODEL),
+      ...(options.keepSource !== false ? { source } : {}),
+    },
+    warnings,
+  );
+  if (!state.ok) return state;
+  return {
+    ok: true,
+    value: {
+      state: state.value,
+      format: "claude-code",
+      leaf: leaf.uuid,
+      branches: leaves(tree)
+        .filter((node) => node !== leaf && !onPath.has(node.index) && !read.used.has(node.index))
+        .map(branchOf),
+      warnings,
+    },
+  };
+}

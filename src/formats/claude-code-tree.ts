@@ -1,0 +1,111 @@
+/**
+ * The tree of a Claude Code transcript: lines linked by `uuid` / `parentUuid`, its leaves, and the
+ * path from a leaf back to where the conversation starts (its first line, a compaction boundary, or a
+ * parent the file does not hold). Broken links (duplicate uuids, cycles, missing parents) become
+ * warnings, never a hang.
+ *
+ * @module
+ */
+
+import { type ObjectLine, stringField } from "./transcript-lines.ts";
+import type { TranscriptBranch, TranscriptWarning } from "./transcript-types.ts";
+
+/** A line that takes part in the tree (it has a `uuid`), with its position among all lines. */
+export interface TreeLine extends ObjectLine {
+  /** Index in the list of all object lines. */
+  index: number;
+  uuid: string;
+  parent: string | undefined;
+  type: string | undefined;
+  sidechain: boolean;
+}
+
+/** The tree: lines by uuid, and the uuids that have a conversational (user or assistant) child. */
+export interface ClaudeCodeTree {
+  byUuid: Map<string, TreeLine>;
+  /** Tree lines in file order. */
+  ordered: TreeLine[];
+  hasChild: Set<string>;
+}
+
+const CONVERSATIONAL = new Set(["user", "assistant"]);
+
+/** Builds the tree of `lines`; a repeated uuid keeps its first line and warns about the others. */
+export function claudeCodeTree(lines: ObjectLine[], warnings: TranscriptWarning[]): ClaudeCodeTree {
+  const byUuid = new Map<string, TreeLine>();
+  const ordered: TreeLine[] = [];
+  for (const [index, { line, value }] of lines.entries()) {
+    const uuid = stringField(value, "uuid");
+    if (uuid === undefined) continue;
+    if (byUuid.has(uuid)) {
+      warnings.push({ line, message: `uuid ${uuid} repeats line ${byUuid.get(uuid)?.line}; skipped` });
+      continue;
+    }
+    const node: TreeLine = {
+      line,
+      value,
+      index,
+      uuid,
+      parent: stringField(value, "parentUuid"),
+      type: stringField(value, "type"),
+      sidechain: value.isSidechain === true,
+    };
+    byUuid.set(uuid, node);
+    ordered.push(node);
+  }
+  const hasChild = new Set<string>();
+  for (const node of ordered)
+    if (node.parent !== undefined && CONVERSATIONAL.has(node.type ?? "")) hasChild.add(node.parent);
+  return { byUuid, ordered, hasChild };
+}
+
+/** The user and assistant lines nothing continues from, in file order. */
+export function leaves(tree: ClaudeCodeTree): TreeLine[] {
+  return tree.ordered.filter((node) => CONVERSATIONAL.has(node.type ?? "") && !tree.hasChild.has(node.uuid));
+}
+
+/**
+ * The active leaf: the last leaf of the main conversation, or of a subagent when the file holds only
+ * subagent lines (a sidechain file).
+ */
+export function activeLeaf(tree: ClaudeCodeTree): TreeLine | undefined {
+  const all = leaves(tree);
+  return all.findLast((node) => !node.sidechain) ?? all.at(-1);
+}
+
+/** Whether a line is a compaction boundary: the conversation the model sees starts after it. */
+function isCompactBoundary(node: TreeLine): boolean {
+  return node.type === "system" && stringField(node.value, "subtype") === "compact_boundary";
+}
+
+/** The lines from the start of the conversation down to `leaf`, in order. */
+export function pathTo(tree: ClaudeCodeTree, leaf: TreeLine, warnings: TranscriptWarning[]): TreeLine[] {
+  const path: TreeLine[] = [];
+  const seen = new Set<string>();
+  for (let node: TreeLine | undefined = leaf; node !== undefined; ) {
+    if (seen.has(node.uuid)) {
+      warnings.push({
+        line: node.line,
+        message: `parentUuid cycle at ${node.uuid}; the conversation starts after it`,
+      });
+      break;
+    }
+    seen.add(node.uuid);
+    path.push(node);
+    if (isCompactBoundary(node) || node.parent === undefined) break;
+    const parent = tree.byUuid.get(node.parent);
+    if (parent === undefined && !node.sidechain)
+      warnings.push({
+        line: node.line,
+        message: `parent ${node.parent} is not in the file; the conversation starts here`,
+      });
+    node = parent;
+  }
+  return path.reverse();
+}
+
+/** A leaf as a branch the caller can choose. */
+export function branchOf(node: TreeLine): TranscriptBranch {
+  const agentId = stringField(node.value, "agentId");
+  return { leaf: node.uuid, line: node.line, sidechain: node.sidechain, ...(agentId ? { agentId } : {}) };
+}

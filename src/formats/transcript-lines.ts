@@ -1,0 +1,49 @@
+/**
+ * A transcript's lines as JSON objects with their line numbers, every other line reported as a
+ * warning: the common first step of reading Claude Code and pi files.
+ *
+ * @module
+ */
+
+import type { JsonObject } from "../types.ts";
+import { jsonlLines } from "./jsonl-lines.ts";
+import type { TranscriptWarning } from "./transcript-types.ts";
+
+/** A line that is a JSON object, with its 1-based number in the file. */
+export interface ObjectLine {
+  line: number;
+  value: JsonObject;
+}
+
+/** The lines of `input` that are JSON objects; the others are added to `warnings` by number. */
+export async function objectLines(
+  input: string | ReadableStream<string>,
+  warnings: TranscriptWarning[],
+): Promise<ObjectLine[]> {
+  const lines: ObjectLine[] = [];
+  for await (const entry of jsonlLines(input)) {
+    if ("problem" in entry) warnings.push({ line: entry.line, message: entry.problem });
+    else if (typeof entry.value !== "object" || entry.value === null || Array.isArray(entry.value))
+      warnings.push({ line: entry.line, message: "not a JSON object; skipped" });
+    else lines.push({ line: entry.line, value: entry.value as JsonObject });
+  }
+  return lines;
+}
+
+/** A string field of a line, or undefined. */
+export function stringField(value: JsonObject | undefined, key: string): string | undefined {
+  const field = value?.[key];
+  return typeof field === "string" ? field : undefined;
+}
+
+/** An object field of a line, or undefined. */
+export function objectField(value: JsonObject | undefined, key: string): JsonObject | undefined {
+  const field = value?.[key];
+  return typeof field === "object" && field !== null && !Array.isArray(field) ? field : undefined;
+}
+
+/** Epoch milliseconds of an ISO timestamp or a number of milliseconds; `fallback` when neither. */
+export function epochMs(value: unknown, fallback: number): number {
+  const ms = typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) && ms >= 0 ? ms : fallback;
+}
