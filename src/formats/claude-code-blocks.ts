@@ -6,6 +6,7 @@
  * @module
  */
 
+import { storableId } from "../stream/storable-values.ts";
 import type {
   AssistantContentPart,
   JsonObject,
@@ -38,8 +39,18 @@ export function assistantPart(block: JsonObject): AssistantContentPart {
   }
   if (type === "redacted_thinking" && typeof block.data === "string")
     return { type: "redacted_thinking", data: block.data };
-  if (type === "tool_use" && typeof block.id === "string" && typeof block.name === "string")
-    return { type: "tool_call", id: block.id, name: block.name, args: objectField(block, "input") ?? {} };
+  if (
+    type === "tool_use" &&
+    typeof block.id === "string" &&
+    block.id !== "" &&
+    typeof block.name === "string"
+  )
+    return {
+      type: "tool_call",
+      id: storableId(block.id),
+      name: block.name,
+      args: objectField(block, "input") ?? {},
+    };
   return { type: "provider", provider: "anthropic", block };
 }
 
@@ -73,7 +84,7 @@ function resultText(content: JsonValue | undefined): string {
 export function toolResultPart(block: JsonObject, toolName: string | undefined): ToolResultPart {
   return {
     type: "tool_result",
-    toolCallId: stringField(block, "tool_use_id") ?? "",
+    toolCallId: storableId(stringField(block, "tool_use_id") ?? ""),
     ...(toolName !== undefined ? { toolName } : {}),
     output: resultText(block.content),
     isError: block.is_error === true,

@@ -9,7 +9,7 @@
 
 import { mapAnthropicStopReason } from "../providers/anthropic/stop-reason.ts";
 import { mergeAnthropicUsage } from "../providers/anthropic/usage.ts";
-import { storableUsage } from "../stream/storable-values.ts";
+import { storableId, storableUsage } from "../stream/storable-values.ts";
 import type { AssistantMessage, Message, ToolResultPart, UserContentPart } from "../types.ts";
 import { DEFAULT_PRICES } from "../usage/default-prices.ts";
 import { costOf, findPrice } from "../usage/prices.ts";
@@ -50,7 +50,7 @@ function assistantMessage(group: TreeLine[], timestamp: number): AssistantMessag
   const stopSequence = stringField(last, "stop_sequence");
   const responseId = stringField(last, "id");
   return {
-    id: first.uuid,
+    id: storableId(first.uuid),
     role: "assistant",
     content,
     timestamp,
@@ -86,7 +86,8 @@ export function pathMessages(
     } else if (node.type === "user") {
       for (const block of contentBlocks(objectField(node.value, "message"))) {
         const id = stringField(block, "tool_use_id");
-        if (block.type === "tool_result" && id !== undefined && !results.has(id)) results.set(id, node);
+        if (block.type === "tool_result" && id !== undefined && !results.has(storableId(id)))
+          results.set(storableId(id), node);
       }
     }
   }
@@ -128,7 +129,8 @@ export function pathMessages(
         if (line === undefined || answered.has(part.id)) continue;
         answered.add(part.id);
         const block = contentBlocks(objectField(line.value, "message")).find(
-          (candidate) => candidate.type === "tool_result" && candidate.tool_use_id === part.id,
+          (candidate) =>
+            candidate.type === "tool_result" && storableId(String(candidate.tool_use_id)) === part.id,
         );
         if (block) resultParts.push(toolResultPart(block, part.name));
         if (!resultLines.includes(line)) resultLines.push(line);
@@ -138,11 +140,19 @@ export function pathMessages(
       const first = resultLines[0] as TreeLine;
       const end = Math.max(...resultLines.map((line) => line.index));
       time = epochMs(first.value.timestamp, time);
-      push({ id: first.uuid, role: "tool_result", content: resultParts, timestamp: time }, first.line, end);
+      push(
+        { id: storableId(first.uuid), role: "tool_result", content: resultParts, timestamp: time },
+        first.line,
+        end,
+      );
       // A line that holds a result may also hold text ("[Request interrupted by user]").
       const extra = resultLines.flatMap(userParts);
       if (extra.length > 0)
-        push({ id: `${first.uuid}-text`, role: "user", content: extra, timestamp: time }, first.line, end);
+        push(
+          { id: storableId(`${first.uuid}-text`), role: "user", content: extra, timestamp: time },
+          first.line,
+          end,
+        );
       continue;
     }
     read.used.add(node.index);
@@ -154,7 +164,7 @@ export function pathMessages(
         });
     const content = userParts(node);
     if (content.length > 0)
-      push({ id: node.uuid, role: "user", content, timestamp: time }, node.line, node.index);
+      push({ id: storableId(node.uuid), role: "user", content, timestamp: time }, node.line, node.index);
   }
   return read;
 }

@@ -10,10 +10,11 @@ import type { Result } from "../agent/result.ts";
 import { ConfigError, ParseError } from "../errors/sdk-error.ts";
 import { parseSessionState } from "../session/parse-session-state.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "../session/session-state.ts";
-import { storableId } from "../stream/storable-values.ts";
+import { MAX_STATE_DEPTH } from "../state/check-messages.ts";
+import { nestsDeeperThan, storableId } from "../stream/storable-values.ts";
 import type { Message, ProviderId, ThinkingLevel, ToolResultPart } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
-import { TRANSCRIPT_KEY, type TranscriptSource } from "./transcript-source.ts";
+import { type TranscriptSource, withSource } from "./transcript-source.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
 /** The model a transcript with no assistant reply continues with, unless the caller names one. */
@@ -134,13 +135,21 @@ export function importedState(
     usage,
     turns,
     queue: [],
-    metadata: read.source ? { [TRANSCRIPT_KEY]: read.source as never } : {},
+    metadata: {},
     pendingApprovals: [],
     pendingResults: [],
     toolPermissions: {},
   };
   try {
-    return { ok: true, value: parseSessionState(state) };
+    const checked = parseSessionState(state);
+    // The kept lines are JSON.parse output, so plain JSON already; only their depth is checked.
+    if (read.source !== undefined && nestsDeeperThan(read.source.lines, MAX_STATE_DEPTH - 4))
+      warnings.push({
+        line: 0,
+        message: `a line nests deeper than ${MAX_STATE_DEPTH - 4} levels: the file's lines are not kept, so a write makes new ones`,
+      });
+    else if (read.source !== undefined) checked.metadata = withSource(checked.metadata, read.source);
+    return { ok: true, value: checked };
   } catch (cause) {
     const message = cause instanceof ConfigError ? cause.message : String(cause);
     return {

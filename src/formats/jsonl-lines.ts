@@ -34,7 +34,8 @@ async function* pieces(input: string | ReadableStream<string>): AsyncGenerator<s
 
 function parsed(text: string, line: number): JsonlLine | undefined {
   const trimmed = text.endsWith("\r") ? text.slice(0, -1) : text;
-  if (trimmed.trim() === "") return undefined;
+  // Only a line that starts with white space can be blank; the others skip the copy trim() makes.
+  if (trimmed === "" || (trimmed.charCodeAt(0) <= 32 && trimmed.trim() === "")) return undefined;
   try {
     return { line, value: JSON.parse(trimmed) };
   } catch (error) {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { storableId } from "../stream/storable-values.ts";
 import type { Message, ProviderId, ThinkingLevel, ToolResultMessage } from "../types.ts";
 import { piAssistant, piToolResult, piUserContent, providerOfPi } from "./pi-messages.ts";
 import type { PiEntry } from "./pi-tree.ts";
@@ -116,7 +117,10 @@ export function piConversation(
     read.lines.push(entry.line);
   };
   const userText = (entry: PiEntry, text: string): void =>
-    push({ id: entry.id, role: "user", content: [{ type: "text", text }], timestamp: time }, entry);
+    push(
+      { id: storableId(entry.id), role: "user", content: [{ type: "text", text }], timestamp: time },
+      entry,
+    );
 
   if (summary) {
     time = epochMs(summary.value.timestamp, time);
@@ -127,14 +131,15 @@ export function piConversation(
     if (entry.type === "branch_summary") userText(entry, branchText(String(entry.value.summary ?? "")));
     if (entry.type === "custom_message") {
       const content = piUserContent(entry.value.content);
-      if (content.length > 0) push({ id: entry.id, role: "user", content, timestamp: time }, entry);
+      if (content.length > 0)
+        push({ id: storableId(entry.id), role: "user", content, timestamp: time }, entry);
     }
     if (entry.type !== "message") continue;
     const message = objectField(entry.value, "message") ?? {};
     time = epochMs(message.timestamp, time);
     const role = stringField(message, "role");
     if (role === "assistant") {
-      const reply = piAssistant(message, entry.id, time, entry.line, warnings);
+      const reply = piAssistant(message, storableId(entry.id), time, entry.line, warnings);
       push(reply, entry);
       read.provider = reply.provider;
       if (reply.model !== "") read.model = reply.model;
@@ -145,7 +150,7 @@ export function piConversation(
         read.ends[read.ends.length - 1] = entry.index;
       } else if (last?.role === "assistant") {
         const results: ToolResultMessage = {
-          id: entry.id,
+          id: storableId(entry.id),
           role: "tool_result",
           content: [piToolResult(message)],
           timestamp: time,
@@ -154,7 +159,8 @@ export function piConversation(
       } else warnings.push({ line: entry.line, message: "a tool result that follows no reply; skipped" });
     } else if (role === "user" || role === "custom" || role === "hookMessage") {
       const content = piUserContent(message.content);
-      if (content.length > 0) push({ id: entry.id, role: "user", content, timestamp: time }, entry);
+      if (content.length > 0)
+        push({ id: storableId(entry.id), role: "user", content, timestamp: time }, entry);
     } else if (role === "bashExecution") {
       if (message.excludeFromContext !== true) userText(entry, shellText(message));
     } else

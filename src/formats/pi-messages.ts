@@ -7,7 +7,7 @@
  */
 
 import type { SerializedSdkError } from "../errors/sdk-error.ts";
-import { storableUsage } from "../stream/storable-values.ts";
+import { storableId, storableUsage } from "../stream/storable-values.ts";
 import type {
   AssistantContentPart,
   AssistantMessage,
@@ -93,11 +93,11 @@ function assistantPart(block: JsonObject, provider: ProviderId): AssistantConten
         ? { type: "redacted_thinking", data: signature }
         : { type: "thinking", text: block.thinking, signature };
     case "toolCall": {
-      if (typeof block.id !== "string" || typeof block.name !== "string") return undefined;
+      if (typeof block.id !== "string" || block.id === "" || typeof block.name !== "string") return undefined;
       const thought = stringField(block, "thoughtSignature");
       return {
         type: "tool_call",
-        id: block.id,
+        id: storableId(block.id),
         name: block.name,
         args: objectField(block, "arguments") ?? {},
         ...(provider === "google" && thought ? { signature: thought } : {}),
@@ -163,7 +163,7 @@ export function piToolResult(message: JsonObject): ToolResultPart {
   const toolName = stringField(message, "toolName");
   return {
     type: "tool_result",
-    toolCallId: stringField(message, "toolCallId") ?? "",
+    toolCallId: storableId(stringField(message, "toolCallId") ?? ""),
     ...(toolName !== undefined ? { toolName } : {}),
     output: piText(message.content),
     isError: message.isError === true,

@@ -1,0 +1,245 @@
+/**
+ * Hostile and broken transcripts: what can be read comes back with warnings naming line numbers,
+ * what cannot is a typed error — never a throw, never a hang, and whatever is returned restores.
+ */
+import { describe, expect, it } from "vitest";
+import { fromClaudeCode, fromPi, toClaudeCode, toPi } from "../../src/formats/index.ts";
+import { parseSessionState } from "../../src/index.ts";
+import { expectConsistent } from "../support/agent.ts";
+import { fixtureText, seededRandom } from "../support/fixtures.ts";
+
+const SHORT = fixtureText("sessions/claude-code-short.jsonl");
+const HEAVY = fixtureText("sessions/claude-code-tool-heavy.jsonl");
+const PI = fixtureText("sessions/pi-session-v1-large.jsonl");
+
+/** `text` as a stream of chunks cut at seeded random places. */
+function chunked(text: string, seed: number): ReadableStream<string> {
+  const random = seededRandom(seed);
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= text.length) return controller.close();
+      const size = 1 + Math.floor(random() * 5000);
+      controller.enqueue(text.slice(offset, (offset += size)));
+    },
+  });
+}
+
+const jsonl = (...objects: object[]) => `${objects.map((line) => JSON.stringify(line)).join("\n")}\n`;
+const envelope = {
+  isSidechain: false,
+  userType: "external",
+  cwd: "/p",
+  sessionId: "s",
+  version: "2.1.39",
+  gitBranch: "",
+};
+const user = (uuid: string, parentUuid: string | null, content: string) => ({
+  parentUuid,
+  ...envelope,
+  type: "user",
+  message: { role: "user", content },
+  uuid,
+  timestamp: "2026-01-01T00:00:00.000Z",
+});
+
+describe.each([
+  ["fromClaudeCode", fromClaudeCode, HEAVY],
+  ["fromPi", fromPi, PI],
+] as const)("%s", (_name, read, file) => {
+  it("reads a stream cut anywhere the same as the whole string", async () => {
+    const whole = await read(file);
+    for (const seed of [1, 2, 3]) expect(await read(chunked(file, seed))).toEqual(whole);
+  });
+
+  it("a truncated last line is skipped with a warning naming it; the rest is read", async () => {
+    const cut = file.slice(0, file.lastIndexOf("\n", file.length - 2) + 40);
+    const result = await read(cut);
+    const lineCount = cut.split("\n").length;
+    expect(result.ok && result.value.warnings).toContainEqual({
+      line: lineCount,
+      message: expect.stringContaining("cut off"),
+    });
+  });
+
+  it("a stray non-JSON line and a JSON line that is not an object are skipped by number", async () => {
+    const lines = file.trimEnd().split("\n");
+    lines.splice(3, 0, "npm WARN something", "[1,2,3]");
+    const result = await read(`${lines.join("\n")}\n`);
+    expect(result.ok && result.value.warnings.slice(0, 2)).toEqual([
+      { line: 4, message: expect.stringContaining("not JSON") },
+      { line: 5, message: "not a JSON object; skipped" },
+    ]);
+  });
+
+  it("an empty file is TRANSCRIPT_INVALID", async () => {
+    for (const empty of ["", "\n\n", "   \n"]) {
+      const result = await read(empty);
+      expect(!result.ok && [result.error._tag, result.error.code]).toEqual([
+        "ParseError",
+        "TRANSCRIPT_INVALID",
+      ]);
+    }
+  });
+
+  it("a stream that fails is a typed error, not a rejection", async () => {
+    const failing = new ReadableStream<string>({
+      start(controller) {
+        controller.enqueue(file.slice(0, 1000));
+        controller.error(new Error("network lost"));
+      },
+    });
+    const result = await read(failing);
+    expect(!result.ok && result.error.code).toBe("TRANSCRIPT_INVALID");
+  });
+
+  it("never throws on a mangled file, and what it returns restores", async () => {
+    const random = seededRandom(7);
+    const lines = file.trimEnd().split("\n").slice(0, 120);
+    for (let round = 0; round < 60; round++) {
+      const mangled = lines.map((line) => {
+        const roll = random();
+        if (roll < 0.05) return line.slice(0, Math.floor(random() * line.length));
+        if (roll < 0.1) {
+          const value = JSON.parse(line);
+          const keys = Object.keys(value);
+          const key = keys[Math.floor(random() * keys.length)] as string;
+          const junk = [null, 42, -1e308, "x".repeat(3), [], {}, true][Math.floor(random() * 7)];
+          value[key] = junk;
+          return JSON.stringify(value);
+        }
+        if (roll < 0.13) return lines[Math.floor(random() * lines.length)];
+        return line;
+      });
+      const result = await read(`${mangled.join("\n")}\n`);
+      if (!result.ok) {
+        expect(result.error.code).toMatch(/TRANSCRIPT_INVALID|CONFIG_INVALID/);
+        continue;
+      }
+      const state = result.value.state;
+      expect(parseSessionState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+      expectConsistent(state.messages);
+      expect(typeof toClaudeCode(state)).toBe("string");
+      expect(typeof toPi(state)).toBe("string");
+    }
+  });
+});
+
+describe("Claude Code links", () => {
+  it("a parentUuid cycle ends the walk with a warning, not a hang", async () => {
+    const file = jsonl(
+      user("a", "c", "one"),
+      user("b", "a", "two"),
+      user("c", "b", "three"),
+      user("d", "c", "four"),
+    );
+    const result = await fromClaudeCode(file);
+    expect(result.ok && result.value.warnings).toContainEqual({
+      line: expect.any(Number),
+      message: expect.stringContaining("cycle"),
+    });
+    expect(result.ok && result.value.state.messages.map((message) => message.content[0])).toEqual(
+      ["one", "two", "three", "four"].map((text) => ({ type: "text", text })),
+    );
+  });
+
+  it("a missing parent starts the conversation there, with a warning", async () => {
+    const result = await fromClaudeCode(jsonl(user("b", "gone", "two"), user("c", "b", "three")));
+    expect(result.ok && result.value.warnings).toEqual([
+      { line: 1, message: expect.stringContaining("gone") },
+    ]);
+    expect(result.ok && result.value.state.messages).toHaveLength(2);
+  });
+
+  it("a duplicate uuid keeps the first line and warns about the second", async () => {
+    const result = await fromClaudeCode(
+      jsonl(user("a", null, "one"), user("a", null, "impostor"), user("b", "a", "two")),
+    );
+    expect(result.ok && result.value.warnings).toEqual([
+      { line: 2, message: expect.stringContaining("repeats line 1") },
+    ]);
+    expect(JSON.stringify(result.ok && result.value.state.messages)).not.toContain("impostor");
+  });
+
+  it("an unknown line type from a newer version is kept for writing back, not read", async () => {
+    const lines = SHORT.trimEnd().split("\n");
+    lines.splice(
+      2,
+      0,
+      JSON.stringify({ type: "hologram", uuid: "h-1", parentUuid: null, payload: { x: 1 } }),
+    );
+    const file = `${lines.join("\n")}\n`;
+    const result = await fromClaudeCode(file);
+    expect(result.ok && toClaudeCode(result.value.state)).toBe(file);
+    expect(JSON.stringify(result.ok && result.value.state.messages)).not.toContain("hologram");
+  });
+
+  it("ids thousands of characters long are shortened the same way for a call and its result", async () => {
+    const long = "x".repeat(5000);
+    const reply = {
+      parentUuid: long,
+      ...envelope,
+      message: {
+        model: "claude-sonnet-4-5",
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        content: [{ type: "tool_use", id: `toolu_${long}`, name: "ls", input: {} }],
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+      type: "assistant",
+      uuid: "r",
+      timestamp: "2026-01-01T00:00:01.000Z",
+    };
+    const result = {
+      ...user("t", "r", ""),
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: `toolu_${long}`, content: "a.txt" }],
+      },
+    };
+    const read = await fromClaudeCode(jsonl(user(long, null, "list"), reply, result));
+    expect(read.ok && read.value.warnings).toEqual([]);
+    const messages = read.ok ? read.value.state.messages : [];
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool_result"]);
+    expect(messages[0]?.id.length).toBeLessThanOrEqual(1000);
+    expect(messages[2]?.content).toEqual([expect.objectContaining({ output: "a.txt", isError: false })]);
+  });
+
+  it("a file of only meta lines is TRANSCRIPT_INVALID", async () => {
+    const result = await fromClaudeCode(
+      jsonl({ type: "file-history-snapshot", messageId: "m", snapshot: {} }),
+    );
+    expect(!result.ok && result.error.message).toMatch(/no user or assistant line/);
+  });
+});
+
+describe("pi headers", () => {
+  it("a file without a session header is refused with its line number", async () => {
+    const result = await fromPi(PI.slice(PI.indexOf("\n") + 1));
+    expect(!result.ok && [result.error.code, result.error.details]).toEqual([
+      "TRANSCRIPT_INVALID",
+      { line: 1 },
+    ]);
+  });
+
+  it("a newer version is read as version 3, with a warning", async () => {
+    const file = jsonl(
+      { type: "session", version: 9, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" },
+      {
+        type: "message",
+        id: "e1",
+        parentId: null,
+        timestamp: "2026-01-01T00:00:00.000Z",
+        message: { role: "user", content: "hi", timestamp: 1 },
+      },
+    );
+    const result = await fromPi(file);
+    expect(result.ok && result.value.warnings).toEqual([
+      { line: 1, message: expect.stringContaining("newer") },
+    ]);
+    expect(result.ok && result.value.state.messages).toHaveLength(1);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The incremental writers: a session written turn by turn — each request with a new writer made from
+ * the last one's cursor, an approval pause between a call and its result — gives the same file as
+ * writing the whole session at once, and that file reads back as the session's conversation.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  type ClaudeCodeCursor,
+  claudeCodeWriter,
+  fromClaudeCode,
+  fromPi,
+  type PiCursor,
+  piWriter,
+  toClaudeCode,
+  toPi,
+} from "../../src/formats/index.ts";
+import { createAgentSession, defineTool, type Message, type SessionState } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/testing/index.ts";
+import { calls, says } from "../support/agent.ts";
+
+const remove = defineTool({
+  name: "remove",
+  description: "Deletes a file",
+  inputSchema: { type: "object", properties: { path: { type: "string" } } },
+  needsApproval: true,
+  execute: (args) => `removed ${String(args.path)}`,
+});
+const list = defineTool({
+  name: "list",
+  description: "Lists files",
+  inputSchema: { type: "object", properties: {} },
+  execute: () => "a.txt b.txt",
+});
+
+/** A session over three requests: a tool turn, a pause for approval, the resume; new messages after each. */
+async function sessionInRequests(): Promise<{ steps: Message[][]; state: SessionState }> {
+  const model = createScriptedModel({
+    script: [calls(["list", {}]), says("Two files."), calls(["remove", { path: "a.txt" }]), says("Removed.")],
+  });
+  const options = {
+    model: "anthropic/claude-sonnet-4-5" as const,
+    apiKey: "k",
+    fetch: model.fetch,
+    tools: [list, remove],
+  };
+  let state: SessionState | undefined;
+  const steps: Message[][] = [];
+  const record = async (
+    step: (session: Awaited<ReturnType<typeof createAgentSession>>) => Promise<unknown>,
+  ) => {
+    const session = await createAgentSession(state ? { ...options, restore: state } : options);
+    const before = state?.messages.length ?? 0;
+    await step(session);
+    state = JSON.parse(JSON.stringify(session.export())) as SessionState;
+    steps.push(state.messages.slice(before));
+  };
+  await record((session) => session.chat("What is here?"));
+  await record((session) => session.chat("Delete a.txt"));
+  const pending = state?.pendingApprovals[0]?.toolCallId as string;
+  await record((session) => session.resume([{ toolCallId: pending, approved: true }]));
+  return { steps, state: state as SessionState };
+}
+
+describe("claudeCodeWriter", () => {
+  it("turn by turn, each request with a new writer from the cursor, equals writing the session at once", async () => {
+    const { steps, state } = await sessionInRequests();
+    let file = "";
+    let cursor: ClaudeCodeCursor | undefined;
+    for (const step of steps) {
+      const writer = claudeCodeWriter({ sessionId: state.sessionId, ...(cursor ? { cursor } : {}) });
+      for (const message of step) writer.append(message);
+      file += writer.flush();
+      cursor = JSON.parse(JSON.stringify(writer.cursor));
+    }
+    expect(file).toBe(toClaudeCode(state));
+    const read = await fromClaudeCode(file);
+    expect(read.ok && read.value.warnings).toEqual([]);
+    expect(read.ok && read.value.state.messages.map((message) => message.content)).toEqual(
+      state.messages.map((message) => message.content),
+    );
+  });
+
+  it("a result written after a pause is parented to its tool_use line", async () => {
+    const { steps, state } = await sessionInRequests();
+    const lines = toClaudeCode(state)
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const use = lines.find((line) => line.message.content[0]?.name === "remove");
+    const result = lines.find((line) => line.message.content[0]?.tool_use_id === use.message.content[0].id);
+    expect(result.parentUuid).toBe(use.uuid);
+    expect(result.sourceToolAssistantUUID).toBe(use.uuid);
+    expect(steps[1]?.at(-1)?.role).toBe("assistant");
+  });
+
+  it("appending after close is a ConfigError", () => {
+    const writer = claudeCodeWriter({ sessionId: "s" });
+    writer.close();
+    expect(() =>
+      writer.append({ id: "u", role: "user", content: [{ type: "text", text: "hi" }], timestamp: 0 }),
+    ).toThrow(expect.objectContaining({ _tag: "ConfigError", code: "CONFIG_INVALID" }));
+  });
+});
+
+describe("piWriter", () => {
+  it("turn by turn from cursors equals writing the session at once, and reads back the same", async () => {
+    const { steps, state } = await sessionInRequests();
+    let file = "";
+    let cursor: PiCursor | undefined;
+    for (const step of steps) {
+      const writer = piWriter({
+        sessionId: state.sessionId,
+        createdAt: state.createdAt,
+        provider: state.provider,
+        model: state.model,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const message of step) writer.append(message);
+      file += writer.flush();
+      cursor = JSON.parse(JSON.stringify(writer.cursor));
+    }
+    expect(file).toBe(toPi(state));
+    const read = await fromPi(file);
+    expect(read.ok && read.value.warnings).toEqual([]);
+    expect(read.ok && read.value.state.messages.map((message) => message.content)).toEqual(
+      state.messages.map((message) => message.content),
+    );
+    expect(read.ok && read.value.state.usage).toEqual(state.usage);
+  });
+
+  it("flush hands out each line once", () => {
+    const writer = piWriter({ sessionId: "s", createdAt: 0 });
+    const header = writer.flush();
+    expect(JSON.parse(header)).toMatchObject({ type: "session", version: 3, id: "s" });
+    writer.append({ id: "u", role: "user", content: [{ type: "text", text: "hi" }], timestamp: 0 });
+    const line = writer.flush();
+    expect(JSON.parse(line)).toMatchObject({ type: "message", parentId: null, message: { role: "user" } });
+    expect(writer.flush()).toBe("");
+    expect(writer.close()).toBe("");
+  });
+});
