@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Message } from "../types.ts";
+import type { JsonObject, JsonValue, Message } from "../types.ts";
 import { pathMessages } from "./claude-code-messages.ts";
 import { activeLeaf, branchOf, claudeCodeTree, leaves, pathTo } from "./claude-code-tree.ts";
 import { answerEveryCall, FALLBACK_MODEL, importedState, messagesFrom } from "./imported-state.ts";
@@ -12,6 +12,40 @@ import { unknownLeaf, unreadable } from "./read-failure.ts";
 import { type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
 import type { TranscriptSource } from "./transcript-source.ts";
 import type { ReadTranscriptOptions, ReadTranscriptResult, TranscriptWarning } from "./transcript-types.ts";
+
+/** The fields of a line the reader uses; the rest (envelopes, progress data, tool outputs for display) is dropped. */
+const USED = [
+  "uuid",
+  "parentUuid",
+  "type",
+  "subtype",
+  "isSidechain",
+  "agentId",
+  "sessionId",
+  "timestamp",
+  "message",
+] as const;
+
+/**
+ * What a read that keeps no source holds of each line: the fields it uses, and nothing of a line that
+ * is not in the tree. At a compaction boundary of the main conversation the messages before it are
+ * let go, as the active conversation starts after it: memory stays bounded by the conversation since
+ * the last compaction, not by the file.
+ */
+function lean(): (value: JsonObject) => JsonObject | undefined {
+  let sinceBoundary: JsonObject[] = [];
+  return (value) => {
+    if (typeof value.uuid !== "string") return undefined;
+    const kept: JsonObject = {};
+    for (const key of USED) if (key in value) kept[key] = value[key] as JsonValue;
+    if (value.type === "system" && value.subtype === "compact_boundary" && value.isSidechain !== true) {
+      for (const line of sinceBoundary) delete line.message;
+      sinceBoundary = [];
+    }
+    if (kept.message !== undefined) sinceBoundary.push(kept);
+    return kept;
+  };
+}
 
 /**
  * Reads a Claude Code transcript (`~/.claude/projects/<project>/<session>.jsonl`, or a subagent's
@@ -43,8 +77,9 @@ export async function fromClaudeCode(
 ): Promise<ReadTranscriptResult> {
   const warnings: TranscriptWarning[] = [];
   let lines: ObjectLine[];
+  const keepSource = options.keepSource !== false;
   try {
-    lines = await objectLines(input, warnings);
+    lines = await objectLines(input, warnings, keepSource || options.leaf !== undefined ? undefined : lean());
   } catch (cause) {
     return unreadable("The transcript could not be read", warnings, undefined, cause);
   }
@@ -80,7 +115,7 @@ export async function fromClaudeCode(
       messages,
       provider: "anthropic",
       model: model?.role === "assistant" ? model.model : (options.model ?? FALLBACK_MODEL),
-      ...(options.keepSource !== false ? { source } : {}),
+      ...(keepSource ? { source } : {}),
     },
     warnings,
   );

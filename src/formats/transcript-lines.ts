@@ -15,17 +15,25 @@ export interface ObjectLine {
   value: JsonObject;
 }
 
-/** The lines of `input` that are JSON objects; the others are added to `warnings` by number. */
+/**
+ * The lines of `input` that are JSON objects; the others are added to `warnings` by number. `admit`,
+ * when given, chooses what of each line is kept (undefined keeps nothing), so a reader that needs
+ * only part of a large file does not hold all of it.
+ */
 export async function objectLines(
   input: string | ReadableStream<string>,
   warnings: TranscriptWarning[],
+  admit: (value: JsonObject) => JsonObject | undefined = (value) => value,
 ): Promise<ObjectLine[]> {
   const lines: ObjectLine[] = [];
   for await (const entry of jsonlLines(input)) {
     if ("problem" in entry) warnings.push({ line: entry.line, message: entry.problem });
     else if (typeof entry.value !== "object" || entry.value === null || Array.isArray(entry.value))
       warnings.push({ line: entry.line, message: "not a JSON object; skipped" });
-    else lines.push({ line: entry.line, value: entry.value as JsonObject });
+    else {
+      const value = admit(entry.value as JsonObject);
+      if (value !== undefined) lines.push({ line: entry.line, value });
+    }
   }
   return lines;
 }

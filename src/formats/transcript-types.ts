@@ -50,7 +50,8 @@ export interface ReadTranscriptOptions {
   /**
    * Keep the file's lines in `state.metadata.transcript` (default true), so that writing the session
    * back in the same format reproduces them exactly and only appends what came after. Without them a
-   * write makes new lines for the whole conversation.
+   * write makes new lines for the whole conversation, and reading a large Claude Code file holds only
+   * what the conversation since its last compaction needs (memory bounded by that, not by the file).
    */
   keepSource?: boolean;
   /** The model to continue with when the file names none (a transcript with no assistant reply yet). */

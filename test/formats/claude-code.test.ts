@@ -41,6 +41,13 @@ describe.each(FILES)("%s", (name) => {
     expectConsistent(imported.state.messages);
   });
 
+  it("without its source, reads the same conversation holding only the lines it needs", async () => {
+    const kept = (await read(text(name))).state;
+    const lean = (await read(text(name), { keepSource: false })).state;
+    expect(lean.metadata).toEqual({});
+    expect(lean).toEqual({ ...kept, metadata: {} });
+  });
+
   it("writes back every line exactly as it was read", async () => {
     expect(toClaudeCode((await read(text(name))).state)).toBe(text(name));
   });
@@ -215,6 +222,7 @@ describe("branches, sidechains and compaction", () => {
     expect(JSON.stringify(imported.state.messages)).toContain("Summary: the user asked");
     expect(JSON.stringify(imported.state.messages)).not.toContain("old answer");
     expect(toClaudeCode(imported.state)).toBe(file);
+    expect((await read(file, { keepSource: false })).state).toEqual({ ...imported.state, metadata: {} });
   });
 
   it("a subagent file reads its own conversation; in a main file subagent leaves are branches", async () => {
