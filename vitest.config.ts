@@ -32,6 +32,10 @@ export default defineConfig({
               find: /^wisp-agent\/testing$/,
               replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
             },
+            {
+              find: /^wisp-agent\/formats$/,
+              replacement: fileURLToPath(new URL("./src/formats/index.ts", import.meta.url)),
+            },
             { find: /^wisp-agent$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
           ],
         },

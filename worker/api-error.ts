@@ -40,17 +40,35 @@ export const MAX_IMPORT_BODY = 5 * 1024 * 1024;
  * `content-length` claims). 413 when too large, 415 when not JSON, 400 when malformed.
  */
 export async function readJson(request: Request, limit: number): Promise<unknown> {
+  const text = await readText(request, limit, [/^application\/json\b/i], "application/json");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "MALFORMED_JSON", "The body is not valid JSON");
+  }
+}
+
+/**
+ * Reads the request body as UTF-8 text of one of the `types` (415 otherwise, naming `expected`),
+ * stopping as soon as it passes `limit` bytes (413). 400 when it is not UTF-8.
+ */
+export async function readText(
+  request: Request,
+  limit: number,
+  types: RegExp[],
+  expected: string,
+): Promise<string> {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) {
-    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json");
+  if (!types.some((pattern) => pattern.test(type))) {
+    throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", `Send the body as ${expected}`);
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   const bytes = new Uint8Array(await readLimited(request.body, limit));
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new ApiError(400, "MALFORMED_JSON", "The body is not valid JSON");
+    throw new ApiError(400, "MALFORMED_JSON", "The body is not UTF-8 text");
   }
 }
 

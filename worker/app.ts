@@ -18,16 +18,21 @@ import {
   type SessionState,
 } from "wisp-agent";
 import { agentOptions, configuredModel, isScripted } from "./agent-config.ts";
-import { ApiError, errorResponse, MAX_IMPORT_BODY, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
+import { ApiError, errorResponse, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
 import { clientKey, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
 import { apiHeaders } from "./security-headers.ts";
 import type { RunnerCommand } from "./session-runner.ts";
 import { loadRecord, MAX_SESSION_CHARS, saveRecord } from "./session-store.ts";
 import { newToken, tokenDigest, tokenMatches } from "./tokens.ts";
+import { exportFormat, transcriptResponse } from "./transcript-export.ts";
+import { readImport } from "./transcript-import.ts";
 
 /** Longest prompt, in characters. */
 export const MAX_PROMPT_CHARS = 32_000;
+
+/** Most of an import's warnings its response lists (it gives their count too). */
+const MAX_WARNINGS_SHOWN = 20;
 
 type App = { Bindings: Env; Variables: { sessionId: string } };
 
@@ -77,6 +82,7 @@ function emptyState(env: Env, sessionId: string): SessionState {
 async function createWith(
   env: Env,
   state: (sessionId: string) => SessionState | Promise<SessionState>,
+  extra: Record<string, unknown> = {},
 ): Promise<Response> {
   const sessionId = crypto.randomUUID();
   const token = newToken();
@@ -84,7 +90,7 @@ async function createWith(
     tokenDigest: await tokenDigest(token),
     state: await state(sessionId),
   });
-  return Response.json({ sessionId, token }, { status: 201 });
+  return Response.json({ sessionId, token, ...extra }, { status: 201 });
 }
 
 /** The prompt of a message request, checked. */
@@ -177,9 +183,9 @@ export function createApp(): Hono<App> {
 
   app.post("/api/sessions", (c) => createWith(c.env, (sessionId) => emptyState(c.env, sessionId)));
 
+  // A Wisp session (JSON), a Claude Code transcript or a pi session file (JSONL), told apart by content.
   app.post("/api/sessions/import", async (c) => {
-    const body = await readJson(c.req.raw, MAX_IMPORT_BODY);
-    const state = parseSessionState(body); // a ConfigError names the first bad path: 400
+    const { state, format, warnings } = await readImport(c.req.raw);
     if (JSON.stringify(state).length > MAX_SESSION_CHARS) {
       throw new ApiError(
         413,
@@ -190,10 +196,14 @@ export function createApp(): Hono<App> {
     // A new id, so an import can never overwrite someone else's session. Restoring it under that id
     // checks what a run would (settings, and pending approvals against their digests and, with
     // APPROVAL_SECRET, their signatures) and binds its approvals to the new id: a ConfigError is a 400.
-    return createWith(c.env, async (sessionId) => {
-      await using session = await createAgentSession({ ...agentOptions(c.env), restore: state, sessionId });
-      return session.export();
-    });
+    return createWith(
+      c.env,
+      async (sessionId) => {
+        await using session = await createAgentSession({ ...agentOptions(c.env), restore: state, sessionId });
+        return session.export();
+      },
+      { format, warnings: warnings.slice(0, MAX_WARNINGS_SHOWN), warningCount: warnings.length },
+    );
   });
 
   const authorize: MiddlewareHandler<App> = async (c, next) => {
@@ -234,9 +244,13 @@ export function createApp(): Hono<App> {
 
   app.post("/api/sessions/:id/cancel", (c) => runner(c.env, c.get("sessionId"), { op: "cancel" }));
 
-  app.get("/api/sessions/:id/export", (c) =>
-    runner(c.env, c.get("sessionId"), { op: "export", sessionId: c.get("sessionId") }),
-  );
+  // ?format=claude-code or pi: the session as that tool's transcript (JSONL); Wisp JSON by default.
+  app.get("/api/sessions/:id/export", async (c) => {
+    const format = exportFormat(c.req.query("format"));
+    const exported = await runner(c.env, c.get("sessionId"), { op: "export", sessionId: c.get("sessionId") });
+    if (format === "wisp" || !exported.ok) return exported;
+    return transcriptResponse(parseSessionState(await exported.json()), format);
+  });
 
   app.delete("/api/sessions/:id", (c) =>
     runner(c.env, c.get("sessionId"), { op: "delete", sessionId: c.get("sessionId") }),

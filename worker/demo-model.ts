@@ -92,8 +92,13 @@ export function demoAnswer(
   delayMs = DEFAULT_CHUNK_DELAY_MS,
 ): ScriptedTurn {
   const last = body.messages?.at(-1);
-  const blocks = blocksOf(last);
-  const results = blocks.filter((block) => block.type === "tool_result");
+  const all = blocksOf(last);
+  // Anthropic merges consecutive user turns, so a new prompt can follow older results in one message
+  // (an imported transcript that ended on an interruption): the prompt wins.
+  const afterResults = all.slice(all.findLastIndex((block) => block.type === "tool_result") + 1);
+  const prompted = afterResults.some((block) => block.type === "text" && (block.text ?? "").trim() !== "");
+  const blocks = prompted ? afterResults : all;
+  const results = prompted ? [] : blocks.filter((block) => block.type === "tool_result");
   if (results.length > 0) {
     const lines = results.map((block) =>
       block.is_error ? `that failed (${resultText(block)})` : resultText(block),

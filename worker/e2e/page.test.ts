@@ -7,6 +7,8 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, expect, it } from "vitest";
+import { fromPi } from "../../src/formats/index.ts";
+import { FIXTURES } from "../../test/support/fixtures.ts";
 import { useDemo } from "./use-demo.ts";
 
 const OUT = "test-results";
@@ -84,6 +86,42 @@ it("prompt → streamed text → Stop → export → reload → import → conti
   expect(continued.messages.length).toBe(10);
 
   await page.screenshot({ path: join(OUT, "demo-page.png"), fullPage: true });
+  expect(errors).toEqual([]);
+  await context.close();
+}, 60_000);
+
+it("import a Claude Code transcript → continue it → export it as a pi session", async () => {
+  const context = await demo.browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(demo.worker.url);
+  await expect.poll(() => page.textContent("#status")).toBe("ready");
+
+  const transcript = join(FIXTURES, "sessions/claude-code-short.jsonl");
+  await page.setInputFiles("#import", transcript);
+  await expect.poll(() => page.textContent("#status")).toBe("imported 4 messages from Claude Code");
+  expect(await page.textContent("#log")).toContain("mix phx.server doesnt seem to start");
+
+  await page.fill("#prompt", "What is 12 * 7?");
+  await page.click("#send");
+  await expect.poll(() => page.textContent("#log"), { timeout: 10_000 }).toContain("← calculator: 84");
+  await expect.poll(() => page.locator(".end").last().textContent()).toContain("complete");
+
+  await page.selectOption("#export-format", "pi");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+  expect(download.suggestedFilename()).toMatch(/^pi-session-[\w-]+\.jsonl$/);
+  const file = join(OUT, "demo-session-pi.jsonl");
+  await download.saveAs(file);
+  await expect.poll(() => page.textContent("#status")).toMatch(/^exported as pi JSONL \(\d+ lines\)$/);
+
+  const read = await fromPi(readFileSync(file, "utf8"));
+  if (!read.ok) throw read.error;
+  expect(read.value.warnings).toEqual([]);
+  const texts = JSON.stringify(read.value.state.messages);
+  expect(texts).toContain("mix phx.server doesnt seem to start");
+  expect(texts).toContain("What is 12 * 7?");
+  expect(read.value.state.messages.at(-1)?.role).toBe("assistant");
   expect(errors).toEqual([]);
   await context.close();
 }, 60_000);

@@ -543,20 +543,37 @@ $("stop").addEventListener("click", () => {
   if (session) void api(`/api/sessions/${session.sessionId}/cancel`, { method: "POST" }).catch(() => {});
 });
 
-$("export").addEventListener("click", async () => {
-  if (!session) return setStatus("nothing to export yet");
-  let state;
-  try {
-    state = await loadState();
-  } catch (error) {
-    return report(error, "export failed");
-  }
+/** Saves `blob` as a download named `name`. */
+function download(blob, name) {
   const link = el("a");
-  link.href = URL.createObjectURL(new Blob([JSON.stringify(state, null, 2)], { type: "application/json" }));
-  link.download = `wisp-session-${state.sessionId.slice(0, 8)}.json`;
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
   link.click();
   URL.revokeObjectURL(link.href);
-  setStatus(`exported ${state.messages.length} messages`);
+}
+
+/** Names of the export formats, for the status line. */
+const FORMAT_NAMES = { wisp: "Wisp JSON", "claude-code": "Claude Code JSONL", pi: "pi JSONL" };
+
+$("export").addEventListener("click", async () => {
+  if (!session) return setStatus("nothing to export yet");
+  const format = $("export-format").value;
+  const short = session.sessionId.slice(0, 8);
+  try {
+    if (format === "wisp") {
+      const state = await loadState();
+      download(
+        new Blob([JSON.stringify(state, null, 2)], { type: "application/json" }),
+        `wisp-session-${short}.json`,
+      );
+      return setStatus(`exported ${state.messages.length} messages`);
+    }
+    const text = await (await api(`/api/sessions/${session.sessionId}/export?format=${format}`)).text();
+    download(new Blob([text], { type: "application/x-ndjson" }), `${format}-session-${short}.jsonl`);
+    setStatus(`exported as ${FORMAT_NAMES[format]} (${text.split("\n").length - 1} lines)`);
+  } catch (error) {
+    report(error, "export failed");
+  }
 });
 
 $("import").addEventListener("change", async (event) => {
@@ -568,9 +585,12 @@ $("import").addEventListener("change", async (event) => {
     const text = await file.text();
     let response;
     try {
+      // The Worker tells the format by content; the type only says whether it is one JSON value.
       response = await fetch("/api/sessions/import", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: {
+          "content-type": /\.jsonl$/i.test(file.name) ? "application/x-ndjson" : "application/json",
+        },
         body: text,
       });
     } catch {
@@ -583,12 +603,14 @@ $("import").addEventListener("change", async (event) => {
         body.error ? `${body.error.code}: ${body.error.message}${where}` : `HTTP ${response.status}`,
       );
     }
-    const state = JSON.parse(text);
     clearTimeout(loadTimer);
     remember(body);
     loaded = true;
+    const state = await loadState();
     drawState(state);
-    if (!waiting()) setStatus(`imported ${state.messages.length} messages`);
+    const from = body.format === "wisp" ? "" : ` from ${body.format === "pi" ? "pi" : "Claude Code"}`;
+    const skipped = body.warningCount ? `, ${body.warningCount} lines skipped or repaired` : "";
+    if (!waiting()) setStatus(`imported ${state.messages.length} messages${from}${skipped}`);
   } catch (error) {
     setStatus(`import failed: ${error.message}${session ? " — your session is kept" : ""}`);
   }
