@@ -21,12 +21,18 @@ export interface ReadImport {
 
 const TYPES = [/^application\/json\b/i, /^application\/(x-)?(nd)?jsonl?\b/i, /^text\/plain\b/i];
 
-/** The format of an import body: a JSON object with `version` and `messages` is Wisp's, else JSONL. */
+/**
+ * The format of an import body. One JSON value is Wisp's state, unless it is a single transcript line
+ * (an object with a string `type`, as every Claude Code and pi line has and a SessionState has not), so
+ * a malformed state is still answered with the state's own error and path. Anything else is JSONL: pi's
+ * when its first line is a `session` header, Claude Code's otherwise.
+ */
 export function detectFormat(text: string): ImportFormat {
   try {
     const whole: unknown = JSON.parse(text);
-    if (typeof whole === "object" && whole !== null && "version" in whole && "messages" in whole)
-      return "wisp";
+    const isLine =
+      typeof whole === "object" && whole !== null && typeof (whole as { type?: unknown }).type === "string";
+    if (!isLine) return "wisp";
   } catch {
     // Not one JSON value: JSONL.
   }

@@ -287,7 +287,10 @@ export class AbortError extends SdkError {
   declare readonly code: "ABORTED";
 }
 
-/** The provider's stream could not be read: malformed JSON, a stream cut before its end. */
+/**
+ * Input could not be read: a provider's stream (malformed JSON, cut before its end), or a transcript of
+ * another runtime with nothing readable in it (`TRANSCRIPT_INVALID`, from `wisp-agent/formats`).
+ */
 export class ParseError extends SdkError {
   readonly _tag = "ParseError" as const;
   override readonly name = "ParseError";

@@ -30,8 +30,8 @@ describe("import", () => {
   it("a Claude Code transcript is detected, stored, and exports back line for line", async () => {
     const session = await imported(ccShort);
     expect([session.format, session.warningCount]).toEqual(["claude-code", 0]);
-    const state = await (await exported(session)).json();
-    expect(state.messages.map((message: { role: string }) => message.role)).toEqual([
+    const state = (await (await exported(session)).json()) as { messages: { role: string }[] };
+    expect(state.messages.map((message) => message.role)).toEqual([
       "user",
       "assistant",
       "tool_result",
@@ -71,11 +71,17 @@ describe("import", () => {
   it("a file with nothing to read is a 400 TRANSCRIPT_INVALID; an unknown export format is a 400", async () => {
     const bad = await call("/api/sessions/import", importBody('{"type":"session"}\n'));
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ code: "TRANSCRIPT_INVALID", path: "line 1" });
+    expect(((await bad.json()) as { error: object }).error).toMatchObject({
+      code: "TRANSCRIPT_INVALID",
+      path: "line 1",
+    });
     const session = await createSession();
     const wrong = await exported(session, "docx");
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error).toMatchObject({ code: "INVALID_REQUEST", path: "format" });
+    expect(((await wrong.json()) as { error: object }).error).toMatchObject({
+      code: "INVALID_REQUEST",
+      path: "format",
+    });
   });
 
   it("a body of another media type is a 415", async () => {
