@@ -14,6 +14,8 @@ const ENTRIES = {
   testing: "src/testing/index.ts",
   bridge: "src/bridge/index.ts",
   formats: "src/formats/index.ts",
+  mcp: "src/mcp/index.ts",
+  effect: "src/effect/index.ts",
   "testing-node": "runtime/node/index.ts",
 };
 
@@ -52,7 +54,7 @@ export default defineConfig([
     target: "es2022",
     sourcemap: true,
     // Dependencies stay `require`s; the lazily loaded providers are inlined (one file per entry).
-    external: ["eventsource-parser", "zod", /^zod\//, /^node:/],
+    external: ["eventsource-parser", "zod", /^zod\//, "effect", /^effect\//, /^node:/],
   },
   {
     entry: ENTRIES,

@@ -33,6 +33,10 @@ export default defineConfig({
               replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
             },
             {
+              find: /^wisp-agent\/mcp$/,
+              replacement: fileURLToPath(new URL("./src/mcp/index.ts", import.meta.url)),
+            },
+            {
               find: /^wisp-agent\/formats$/,
               replacement: fileURLToPath(new URL("./src/formats/index.ts", import.meta.url)),
             },

@@ -21,6 +21,8 @@ describe("portable core", () => {
     "src/testing/index.ts",
     "src/bridge/index.ts",
     "src/formats/index.ts",
+    "src/mcp/index.ts",
+    "src/effect/index.ts",
   ]) {
     it(`${entry} bundles for the browser platform with no Node built-ins`, async () => {
       const result = await build({

@@ -10,6 +10,8 @@ const ENTRIES = [
   "src/testing/index.ts",
   "src/bridge/index.ts",
   "src/formats/index.ts",
+  "src/mcp/index.ts",
+  "src/effect/index.ts",
   "runtime/node/index.ts",
 ];
 /** The functions a user starts from. */

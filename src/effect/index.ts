@@ -1,0 +1,7 @@
+/**
+ * `wisp-agent/effect`: the Effect face of Wisp's API (in progress).
+ *
+ * @module
+ */
+
+export {};
