@@ -7,6 +7,7 @@ import { approvalCycleSection } from "./approval-cycle.mjs";
 import { bridgeSection } from "./bridge.mjs";
 import { bundleSizeSection } from "./bundle-size.mjs";
 import { decodingSection } from "./decoding.mjs";
+import { formatsSection } from "./formats.mjs";
 import { sessionStateSection } from "./session-state.mjs";
 import { workerSection } from "./worker.mjs";
 
@@ -18,6 +19,7 @@ for (const section of [
   sessionStateSection,
   approvalCycleSection,
   bridgeSection,
+  formatsSection,
   workerSection,
   bundleSizeSection,
 ]) {

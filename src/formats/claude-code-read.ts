@@ -26,24 +26,35 @@ const USED = [
   "message",
 ] as const;
 
+/** What a line before the last compaction keeps: enough to list it as a branch, nothing to read it. */
+const SKELETON = ["uuid", "parentUuid", "type", "isSidechain", "agentId"] as const;
+
+/** Only the fields of `value` named in `keys`, in a new object. */
+function picked(value: JsonObject, keys: readonly string[]): JsonObject {
+  const kept: JsonObject = {};
+  for (const key of keys) if (key in value) kept[key] = value[key] as JsonValue;
+  return kept;
+}
+
 /**
  * What a read that keeps no source holds of each line: the fields it uses, and nothing of a line that
- * is not in the tree. At a compaction boundary of the main conversation the messages before it are
- * let go, as the active conversation starts after it: memory stays bounded by the conversation since
- * the last compaction, not by the file.
+ * is not in the tree. At a compaction boundary of the main conversation the lines before it are cut
+ * down to their place in the tree (the active conversation starts after the boundary, so they can
+ * only be listed as branches): memory is the conversation since the last compaction plus a few short
+ * strings per older line, not the file.
  */
-function lean(): (value: JsonObject) => JsonObject | undefined {
-  let sinceBoundary: JsonObject[] = [];
-  return (value) => {
+function lean(): (value: JsonObject, kept: ObjectLine[]) => JsonObject | undefined {
+  let segmentStart = 0;
+  return (value, kept) => {
     if (typeof value.uuid !== "string") return undefined;
-    const kept: JsonObject = {};
-    for (const key of USED) if (key in value) kept[key] = value[key] as JsonValue;
     if (value.type === "system" && value.subtype === "compact_boundary" && value.isSidechain !== true) {
-      for (const line of sinceBoundary) delete line.message;
-      sinceBoundary = [];
+      for (let index = segmentStart; index < kept.length; index++) {
+        const older = kept[index] as ObjectLine;
+        kept[index] = { line: older.line, value: picked(older.value, SKELETON) };
+      }
+      segmentStart = kept.length;
     }
-    if (kept.message !== undefined) sinceBoundary.push(kept);
-    return kept;
+    return picked(value, USED);
   };
 }
 

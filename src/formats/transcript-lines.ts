@@ -17,13 +17,14 @@ export interface ObjectLine {
 
 /**
  * The lines of `input` that are JSON objects; the others are added to `warnings` by number. `admit`,
- * when given, chooses what of each line is kept (undefined keeps nothing), so a reader that needs
- * only part of a large file does not hold all of it.
+ * when given, chooses what of each line is kept (undefined keeps nothing) and may replace lines kept
+ * before it (it gets the list so far), so a reader that needs only part of a large file does not hold
+ * all of it.
  */
 export async function objectLines(
   input: string | ReadableStream<string>,
   warnings: TranscriptWarning[],
-  admit: (value: JsonObject) => JsonObject | undefined = (value) => value,
+  admit: (value: JsonObject, kept: ObjectLine[]) => JsonObject | undefined = (value) => value,
 ): Promise<ObjectLine[]> {
   const lines: ObjectLine[] = [];
   for await (const entry of jsonlLines(input)) {
@@ -31,7 +32,7 @@ export async function objectLines(
     else if (typeof entry.value !== "object" || entry.value === null || Array.isArray(entry.value))
       warnings.push({ line: entry.line, message: "not a JSON object; skipped" });
     else {
-      const value = admit(entry.value as JsonObject);
+      const value = admit(entry.value as JsonObject, lines);
       if (value !== undefined) lines.push({ line: entry.line, value });
     }
   }

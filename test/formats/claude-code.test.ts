@@ -225,6 +225,47 @@ describe("branches, sidechains and compaction", () => {
     expect((await read(file, { keepSource: false })).state).toEqual({ ...imported.state, metadata: {} });
   });
 
+  it("without its source, a read across compactions lists the same branches and sidechains from before them", async () => {
+    const boundary = (uuid: string, logicalParentUuid: string) => ({
+      parentUuid: null,
+      logicalParentUuid,
+      ...envelope,
+      type: "system",
+      subtype: "compact_boundary",
+      content: "Conversation compacted",
+      uuid,
+      compactMetadata: { trigger: "auto", preTokens: 1000 },
+    });
+    const summary = (uuid: string, parentUuid: string) =>
+      user(uuid, parentUuid, "Summary so far", { isCompactSummary: true, isVisibleInTranscriptOnly: true });
+    const file = jsonl(
+      user("u1", null, "first question"),
+      reply("a1", "u1", "msg_1", "first answer"),
+      reply("a1b", "u1", "msg_1b", "an answer left behind by a rewind"),
+      { ...user("s1", "a1", "a subagent's task"), isSidechain: true, agentId: "ab12" },
+      boundary("c1", "a1"),
+      summary("u2", "c1"),
+      reply("a2", "u2", "msg_2", "second answer"),
+      user("u3b", "a2", "a prompt rewound after the first compaction"),
+      boundary("c2", "a2"),
+      summary("u4", "c2"),
+      user("u5", "u4", "last question"),
+      reply("a5", "u5", "msg_5", "last answer"),
+    );
+    const kept = await read(file);
+    const lean = await read(file, { keepSource: false });
+    expect(lean.branches.map((branch) => branch.leaf)).toEqual(["a1b", "s1", "u3b"]);
+    expect(lean.branches).toEqual(kept.branches);
+    expect(lean.branches[1]).toEqual({ leaf: "s1", line: 4, sidechain: true, agentId: "ab12" });
+    expect([lean.leaf, lean.warnings]).toEqual([kept.leaf, kept.warnings]);
+    expect(lean.state).toEqual({ ...kept.state, metadata: {} });
+    expect(conversation(lean.state.messages).map((message) => message.role)).toEqual([
+      "user",
+      "user",
+      "assistant",
+    ]);
+  });
+
   it("a subagent file reads its own conversation; in a main file subagent leaves are branches", async () => {
     const sidechain = await read(text("claude-code-subagent-sidechain"));
     expect(sidechain.state.messages.length).toBeGreaterThan(5);
