@@ -1,0 +1,188 @@
+/**
+ * `connectMcp`: connects to an MCP server over Streamable HTTP and gives its tools as Wisp tools.
+ *
+ * @module
+ */
+
+import type { Tool } from "../agent/define-tool.ts";
+import type { Result } from "../agent/result.ts";
+import { classifyThrown } from "../errors/classify.ts";
+import { type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
+import { safeUrl } from "../http/safe-url.ts";
+import { err, ok } from "../result-helpers.ts";
+import { asyncDispose } from "../session/async-dispose.ts";
+import type { JsonObject } from "../types.ts";
+import { McpClient, type McpProgress } from "./mcp-client.ts";
+import { MCP_PROVIDER } from "./mcp-failures.ts";
+import type { McpServerRecord } from "./mcp-metadata.ts";
+import { listMcpTools, type McpToolContext, type McpToolInfo, toWispTools } from "./mcp-tools.ts";
+import { MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
+
+/** How long one MCP request may take by default (the official SDK's default too). */
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+
+/** Options of {@link connectMcp}. */
+export interface ConnectMcpOptions {
+  /** The server's Streamable HTTP endpoint, e.g. `https://example.com/mcp`. */
+  url: string;
+  /** Sent with every request: `Authorization: Bearer …`, an API key header. Never stored anywhere. */
+  headers?: HeadersInit;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof globalThis.fetch;
+  /** Aborts connecting; once connected, aborting it closes the connection. */
+  signal?: AbortSignal;
+  /** Longest time one request may take, in ms; progress from the server restarts it (default 60 000). */
+  timeoutMs?: number;
+  /** Put before every tool name (`"notes_"` makes `add` into `notes_add`), to keep names apart. */
+  prefix?: string;
+  /** Which of the server's tools to offer (default: all). */
+  filter?: (tool: McpToolInfo) => boolean;
+  /** A session kept from before ({@link mcpServerRecord} reads it from SessionState metadata). */
+  resume?: McpServerRecord;
+  /** Keep a GET stream open for what the server says unprompted (default true; needs a session id). */
+  listen?: boolean;
+  /** The name this client gives itself in `initialize` (default `"wisp-agent"`). */
+  clientName?: string;
+  /** Every notification the server sends (logging messages, progress, list changes). */
+  onNotification?: (method: string, params: JsonObject) => void;
+  /** Called with the new tools after `notifications/tools/list_changed` was read again. */
+  onToolsChanged?: (tools: Tool<JsonObject>[]) => void;
+  /** Progress of a tool call (`notifications/progress`), by the Wisp tool's name. */
+  onProgress?: (tool: string, progress: McpProgress) => void;
+  /** The whole `tools/call` result (images, resources and all), by the Wisp tool's name. */
+  onResult?: (tool: string, result: JsonObject) => void;
+}
+
+/** A live connection: the server's tools as Wisp tools, and what to keep or end. */
+export interface McpConnection {
+  /** The server's tools, ready for `runAgent({ tools })`; replaced when the server's list changes. */
+  readonly tools: Tool<JsonObject>[];
+  /** What the server said about itself (`name`, `version`). */
+  readonly serverInfo: JsonObject;
+  /** The server's instructions for the model, when it gave some. */
+  readonly instructions: string | undefined;
+  /** URL (without secrets), session id and version: plain JSON for SessionState metadata. */
+  record(): McpServerRecord;
+  /** Reads the tool list again. */
+  refreshTools(signal?: AbortSignal): Promise<Result<Tool<JsonObject>[], AnySdkError, undefined>>;
+  /** Ends the session on the server and stops listening; never throws. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+function checkOptions(options: ConnectMcpOptions): ConfigError | undefined {
+  const invalid = (message: string, path: string) =>
+    new ConfigError(message, { code: "CONFIG_INVALID", path });
+  if (typeof options?.url !== "string")
+    return invalid("connectMcp needs a url (the server's MCP endpoint)", "url");
+  let parsed: URL;
+  try {
+    parsed = new URL(options.url);
+  } catch {
+    return invalid(`connectMcp: ${safeUrl(options.url)} is not a URL`, "url");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return invalid(`connectMcp: the url must be http or https, not ${parsed.protocol}`, "url");
+  const { timeoutMs, resume } = options;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0))
+    return invalid("timeoutMs must be a positive number of milliseconds", "timeoutMs");
+  if (resume !== undefined && !MCP_PROTOCOL_VERSIONS.includes(resume.protocolVersion))
+    return invalid(
+      `resume.protocolVersion ${JSON.stringify(resume.protocolVersion)} is not one Wisp speaks`,
+      "resume",
+    );
+  return undefined;
+}
+
+/**
+ * Connects to an MCP server over Streamable HTTP (fetch only) and returns its tools as Wisp tools.
+ * Never throws: a bad option is a ConfigError; an HTTP error status or JSON-RPC error a ProviderError
+ * (`provider: "mcp"`); a server that is down or silent a RequestError (`NETWORK`, `TIMEOUT`) within
+ * `timeoutMs`; an abort an AbortError.
+ *
+ * @example
+ * ```ts
+ * const mcp = await connectMcp({ url: "https://example.com/mcp", headers: { authorization: `Bearer ${token}` } });
+ * if (!mcp.ok) throw mcp.error;
+ * const result = await runAgent({ model, apiKey, prompt: "Add a note", tools: [...mcp.value.tools, clock] });
+ * await mcp.value.close();
+ * ```
+ */
+export async function connectMcp(
+  options: ConnectMcpOptions,
+): Promise<Result<McpConnection, AnySdkError, undefined>> {
+  const problem = checkOptions(options);
+  if (problem !== undefined) return err(problem);
+  const { signal } = options;
+  let tools: Tool<JsonObject>[] = [];
+  const client: McpClient = new McpClient({
+    url: options.url,
+    headers: new Headers(options.headers),
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs: options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+    clientName: options.clientName ?? "wisp-agent",
+    onNotification: (method, params) => {
+      if (method === "notifications/tools/list_changed") void refresh().catch(() => {});
+      options.onNotification?.(method, params);
+    },
+  });
+  const context: McpToolContext = {
+    client,
+    prefix: options.prefix ?? "",
+    onProgress: options.onProgress,
+    onResult: options.onResult,
+  };
+  const readTools = async (listSignal?: AbortSignal): Promise<Tool<JsonObject>[]> => {
+    const infos = await listMcpTools(client, listSignal);
+    return toWispTools(options.filter === undefined ? infos : infos.filter(options.filter), context);
+  };
+  const refresh = async (refreshSignal?: AbortSignal): Promise<Tool<JsonObject>[]> => {
+    tools = await readTools(refreshSignal);
+    options.onToolsChanged?.(tools);
+    return tools;
+  };
+  try {
+    if (options.resume === undefined) await client.initialize(signal);
+    else client.adopt(options.resume.sessionId, options.resume.protocolVersion);
+    tools = await readTools(signal);
+  } catch (error) {
+    await client.close();
+    return err(isSdkError(error) ? error : classifyThrown(error, { provider: MCP_PROVIDER, signal }));
+  }
+  if (options.listen !== false) client.startListening();
+  const close = (): Promise<void> => client.close();
+  signal?.addEventListener("abort", () => void close(), { once: true });
+  const connection: McpConnection = {
+    get tools() {
+      return tools;
+    },
+    get serverInfo() {
+      return client.serverInfo;
+    },
+    get instructions() {
+      return client.instructions;
+    },
+    record: () => {
+      const record: McpServerRecord = {
+        url: safeUrl(options.url),
+        protocolVersion: client.protocolVersion ?? "",
+      };
+      if (client.sessionId !== undefined) record.sessionId = client.sessionId;
+      return record;
+    },
+    refreshTools: async (refreshSignal) => {
+      try {
+        return ok(await refresh(refreshSignal));
+      } catch (error) {
+        return err(
+          isSdkError(error)
+            ? error
+            : classifyThrown(error, { provider: MCP_PROVIDER, signal: refreshSignal }),
+        );
+      }
+    },
+    close,
+    [asyncDispose]: close,
+  };
+  return ok(connection);
+}

@@ -1,0 +1,225 @@
+/**
+ * The Streamable HTTP transport of MCP, fetch-only: one POST per message, the answer read as JSON or
+ * as an SSE stream; a GET stream for what the server says unprompted; a DELETE to end the session.
+ * It keeps the session id and the negotiated version and sends them as `Mcp-Session-Id` and
+ * `MCP-Protocol-Version`. Failures are thrown as SdkErrors, except a 404 on a known session, thrown as
+ * {@link SessionExpired} so the client can initialize again.
+ *
+ * @module
+ */
+
+import type { FailedRequest } from "../errors/sdk-error.ts";
+import { readSse } from "../http/read-sse.ts";
+import { safeUrl } from "../http/safe-url.ts";
+import type { JsonObject } from "../types.ts";
+import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
+import { httpFailure, protocolFailure } from "./mcp-failures.ts";
+
+/** Thrown when the server no longer knows the session id sent (HTTP 404): initialize again. */
+export class SessionExpired extends Error {
+  override readonly name = "SessionExpired";
+}
+
+/** The most text a JSON answer or an error body may take before it is refused. */
+const MAX_BODY_CHARS = 16 * 1024 * 1024;
+
+/** How one POST goes: its signal, the response it waits for, and where other messages go. */
+export interface ExchangeOptions {
+  signal: AbortSignal;
+  /** The id of the request whose response ends the exchange; undefined for notifications and replies. */
+  awaiting?: RequestId | undefined;
+  /** Every other message the answer carries (notifications, the server's requests), in order. */
+  onMessage(message: IncomingMessage): void;
+}
+
+/** Where and how to reach one server. */
+export interface McpHttpSettings {
+  url: string;
+  headers: Headers;
+  fetch: typeof globalThis.fetch;
+}
+
+/** One server's transport state: the URL, the caller's headers, the session and the version. */
+export class McpHttp {
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+  readonly #settings: McpHttpSettings;
+  /** The URL without secrets, for errors. */
+  readonly shownUrl: string;
+
+  constructor(settings: McpHttpSettings) {
+    this.#settings = settings;
+    this.shownUrl = safeUrl(settings.url);
+  }
+
+  /** The request as errors name it. */
+  described(method: string): FailedRequest {
+    return { method, url: this.shownUrl };
+  }
+
+  #headers(accept: string): Headers {
+    const headers = new Headers(this.#settings.headers);
+    headers.set("accept", accept);
+    if (this.sessionId !== undefined) headers.set("mcp-session-id", this.sessionId);
+    if (this.protocolVersion !== undefined) headers.set("mcp-protocol-version", this.protocolVersion);
+    return headers;
+  }
+
+  async #send(method: string, accept: string, signal: AbortSignal, body?: string): Promise<Response> {
+    const headers = this.#headers(accept);
+    if (body !== undefined) headers.set("content-type", "application/json");
+    const init: RequestInit = { method, headers, signal };
+    if (body !== undefined) init.body = body;
+    const hadSession = this.sessionId !== undefined;
+    const response = await this.#settings.fetch(this.#settings.url, init);
+    if (response.status === 404 && hadSession) {
+      await response.body?.cancel().catch(() => {});
+      throw new SessionExpired(`The MCP server no longer knows session ${this.sessionId}`);
+    }
+    return response;
+  }
+
+  /**
+   * POSTs one JSON-RPC message. Resolves with the response to `awaiting` (a result or an error),
+   * or undefined when nothing was awaited (a notification or a reply, answered 202).
+   */
+  async post(message: JsonObject, options: ExchangeOptions): Promise<IncomingMessage | undefined> {
+    const request = this.described("POST");
+    const response = await this.#send(
+      "POST",
+      "application/json, text/event-stream",
+      options.signal,
+      JSON.stringify(message),
+    );
+    if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    const sessionId = response.headers.get("mcp-session-id");
+    if (sessionId !== null && sessionId !== "") this.sessionId = sessionId;
+    if (options.awaiting === undefined || response.status === 202) {
+      await response.body?.cancel().catch(() => {});
+      if (options.awaiting !== undefined)
+        throw protocolFailure("The MCP server accepted a request without answering it", request);
+      return undefined;
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("text/event-stream")) return this.#readStream(response, options, request);
+    if (type.includes("application/json")) return this.#readJson(response, options, request);
+    await response.body?.cancel().catch(() => {});
+    throw protocolFailure(`The MCP server answered with content type "${type}"`, request);
+  }
+
+  async #readJson(
+    response: Response,
+    options: ExchangeOptions,
+    request: FailedRequest,
+  ): Promise<IncomingMessage | undefined> {
+    const text = await boundedText(response);
+    let found: IncomingMessage | undefined;
+    for (const message of parseMessages(text, request)) {
+      if (isAnswerTo(message, options.awaiting)) found = message;
+      else options.onMessage(message);
+    }
+    if (found === undefined) throw protocolFailure("The MCP server's JSON answer has no response", request);
+    return found;
+  }
+
+  async #readStream(
+    response: Response,
+    options: ExchangeOptions,
+    request: FailedRequest,
+  ): Promise<IncomingMessage | undefined> {
+    let found: IncomingMessage | undefined;
+    if (response.body === null) throw protocolFailure("The MCP server's event stream has no body", request);
+    await readSse(
+      response.body,
+      {
+        onEvent: (event) => {
+          if (event.data.trim() === "") return; // a priming event (an id for resumption, no message)
+          for (const message of parseMessages(event.data, request)) {
+            if (found === undefined && isAnswerTo(message, options.awaiting)) found = message;
+            else options.onMessage(message);
+          }
+        },
+        isDone: () => found !== undefined,
+      },
+      options.signal,
+    );
+    if (found === undefined)
+      throw protocolFailure(
+        "The MCP server's event stream ended before its response",
+        request,
+        "STREAM_TRUNCATED",
+      );
+    return found;
+  }
+
+  /**
+   * Opens the GET stream for messages the server sends unprompted and reads it until it ends or
+   * `signal` aborts. Resolves false when the server offers no such stream (405), true when one ended.
+   */
+  async listen(signal: AbortSignal, onMessage: (message: IncomingMessage) => void): Promise<boolean> {
+    const request = this.described("GET");
+    const response = await this.#send("GET", "text/event-stream", signal);
+    if (response.status === 405) {
+      await response.body?.cancel().catch(() => {});
+      return false;
+    }
+    if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    if (response.body === null) return true;
+    await readSse(
+      response.body,
+      {
+        onEvent: (event) => {
+          if (event.data.trim() === "") return;
+          for (const message of parseMessages(event.data, request)) onMessage(message);
+        },
+      },
+      signal,
+    );
+    return true;
+  }
+
+  /** Ends the session on the server (DELETE); a server that does not allow it (405) is fine. */
+  async terminate(signal: AbortSignal): Promise<void> {
+    if (this.sessionId === undefined) return;
+    const response = await this.#send("DELETE", "application/json, text/event-stream", signal);
+    await response.body?.cancel().catch(() => {});
+    this.sessionId = undefined;
+  }
+}
+
+function isAnswerTo(message: IncomingMessage, id: RequestId | undefined): boolean {
+  return (message.kind === "response" || message.kind === "error") && id !== undefined && message.id === id;
+}
+
+function parseMessages(text: string, request: FailedRequest): IncomingMessage[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw protocolFailure(`The MCP server sent text that is not JSON: ${text.slice(0, 80)}`, request);
+  }
+  const messages = sortIncoming(value);
+  if (messages === undefined)
+    throw protocolFailure(`The MCP server sent JSON that is not JSON-RPC 2.0: ${text.slice(0, 80)}`, request);
+  return messages;
+}
+
+/** The body as text, refusing one past {@link MAX_BODY_CHARS} (read in chunks, not all at once). */
+async function boundedText(response: Response): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (text.length > MAX_BODY_CHARS)
+        throw new RangeError(`The answer is longer than ${MAX_BODY_CHARS} characters`);
+    }
+    return text + decoder.decode();
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * `connectMcp` against the official MCP TypeScript SDK's server on real loopback HTTP: stateful
+ * (sessions, the GET stream, SSE answers), stateful with JSON answers, and stateless.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Message, runAgent, type Tool, type ToolContext } from "../../src/index.ts";
+import {
+  connectMcp,
+  type McpConnection,
+  type McpProgress,
+  McpToolFailure,
+  mcpMetadata,
+  mcpServerRecord,
+} from "../../src/mcp/index.ts";
+import type { JsonObject } from "../../src/types.ts";
+import { calls, says, scripted } from "../support/agent.ts";
+import { startOfficialServer } from "./support/official-server.mjs";
+
+type Server = Awaited<ReturnType<typeof startOfficialServer>>;
+
+const context = (signal: AbortSignal = new AbortController().signal): ToolContext => ({
+  signal,
+  toolCallId: "call_1",
+  sessionId: "s",
+  turn: 1,
+  messages: [] as Message[],
+});
+
+function toolNamed(connection: McpConnection, name: string): Tool<JsonObject> {
+  const tool = connection.tools.find((candidate) => candidate.name === name);
+  if (tool === undefined) throw new Error(`no tool ${name} in ${connection.tools.map((t) => t.name)}`);
+  return tool;
+}
+
+async function connected(options: Parameters<typeof connectMcp>[0]): Promise<McpConnection> {
+  const result = await connectMcp(options);
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+describe("a stateful server answering with SSE", () => {
+  let server: Server;
+  const open: McpConnection[] = [];
+  beforeAll(async () => {
+    server = await startOfficialServer();
+  });
+  afterAll(async () => {
+    for (const connection of open) await connection.close();
+    await server.close();
+  });
+  const connect = async (extra: Partial<Parameters<typeof connectMcp>[0]> = {}) => {
+    const connection = await connected({ url: server.url, ...extra });
+    open.push(connection);
+    return connection;
+  };
+
+  it("negotiates the newest version, keeps the session id and lists the server's tools", async () => {
+    const connection = await connect({ headers: { authorization: "Bearer secret-token" } });
+    expect(connection.tools.map((tool) => tool.name).sort()).toEqual(
+      ["add", "fail", "grow", "picture", "sleep", "weather"].sort(),
+    );
+    expect(connection.serverInfo.name).toBe("wisp-test-server");
+    const record = connection.record();
+    expect(record.protocolVersion).toBe("2025-11-25");
+    expect(record.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(server.sessions.has(record.sessionId as string)).toBe(true);
+    expect(JSON.stringify(record)).not.toContain("secret-token");
+    const add = toolNamed(connection, "add");
+    expect(add.inputSchema).toMatchObject({ type: "object", required: ["a", "b"] });
+  });
+
+  it("sends the caller's headers and MCP-Protocol-Version after initialize", async () => {
+    const before = server.log.methods.length;
+    const connection = await connect({ headers: { authorization: "Bearer abc" } });
+    await toolNamed(connection, "add").execute({ a: 1, b: 2 }, context());
+    const methods = server.log.methods.slice(before);
+    const versions = server.log.versions.slice(before);
+    expect(methods).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call"]);
+    expect(versions.slice(1)).toEqual(["2025-11-25", "2025-11-25", "2025-11-25"]);
+    expect(server.log.authorizations.slice(before)).toEqual(Array(4).fill("Bearer abc"));
+  });
+
+  it("runs a tool in an agent run: the model's call reaches the server and its answer the model", async () => {
+    const connection = await connect();
+    const { model, options } = scripted([calls(["add", { a: 2, b: 3 }]), says("It is 5.")]);
+    const result = await runAgent(options({ tools: connection.tools }));
+    expect(result.ok).toBe(true);
+    const toolResult = result.ok
+      ? result.value.messages.find((message) => message.role === "tool_result")
+      : undefined;
+    expect(toolResult?.content[0]).toMatchObject({ output: "5", isError: false });
+    expect(JSON.stringify(model.requests.at(-1)?.body)).toContain('"5"');
+  });
+
+  it("checks arguments against the input schema before calling the server", async () => {
+    const connection = await connect();
+    const add = toolNamed(connection, "add");
+    const parsed = await add.parseArgs?.({ a: "two" });
+    expect(parsed).toEqual({ ok: false, message: "b: required; a: expected number, got string" });
+    expect(await add.parseArgs?.({ a: 1, b: 2 })).toEqual({ ok: true, args: { a: 1, b: 2 } });
+  });
+
+  it("turns an isError result into a failure the run reports to the model as an error result", async () => {
+    const connection = await connect();
+    await expect(toolNamed(connection, "fail").execute({ why: "on purpose" }, context())).rejects.toThrow(
+      new McpToolFailure("failed: on purpose"),
+    );
+    const { options } = scripted([calls(["fail", { why: "nope" }]), says("ok")]);
+    const result = await runAgent(options({ tools: connection.tools }));
+    const toolResult = result.ok
+      ? result.value.messages.find((message) => message.role === "tool_result")
+      : undefined;
+    expect(toolResult?.content[0]).toMatchObject({ isError: true });
+    expect(JSON.stringify(toolResult)).toContain("failed: nope");
+  });
+
+  it("sends structured content checked against the output schema", async () => {
+    const connection = await connect();
+    const output = await toolNamed(connection, "weather").execute({ city: "Oslo" }, context());
+    expect(JSON.parse(output as string)).toEqual({ city: "Oslo", celsius: 21 });
+  });
+
+  it("gives text, a note for an image and an embedded text resource, and the whole result to onResult", async () => {
+    const results: JsonObject[] = [];
+    const connection = await connect({ onResult: (_tool, result) => results.push(result) });
+    const output = await toolNamed(connection, "picture").execute({}, context());
+    expect(output).toBe(
+      "here it is\n[image image/png, 8 bytes, not shown as text]\n[resource note://1 (text/plain)]\nnote one",
+    );
+    expect(results[0]?.content).toHaveLength(3);
+  });
+
+  it("reports progress of a call", async () => {
+    const seen: Array<[string, McpProgress]> = [];
+    const connection = await connect({ onProgress: (tool, progress) => seen.push([tool, progress]) });
+    expect(await toolNamed(connection, "sleep").execute({ ms: 10 }, context())).toBe("slept 10 ms");
+    expect(seen).toEqual([["sleep", { progress: 0, total: 10, message: "started" }]]);
+  });
+
+  it("an abort settles the call at once and the server's handler sees notifications/cancelled", async () => {
+    const connection = await connect();
+    const controller = new AbortController();
+    const call = toolNamed(connection, "sleep").execute({ ms: 30_000 }, context(controller.signal));
+    await vi.waitFor(() => expect(server.log.methods.at(-1)).toBe("tools/call"));
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ _tag: "AbortError", code: "ABORTED" });
+    await vi.waitFor(() => expect(server.log.methods).toContain("notifications/cancelled"));
+    await vi.waitFor(() => expect(server.log.cancelled.length).toBeGreaterThan(0));
+  });
+
+  it("an abort of an agent run during an MCP call ends the run as aborted", async () => {
+    const connection = await connect();
+    const cancelledBefore = server.log.cancelled.length;
+    const { options } = scripted([calls(["sleep", { ms: 30_000 }]), says("done")]);
+    const controller = new AbortController();
+    const run = runAgent(options({ tools: connection.tools, signal: controller.signal }));
+    await vi.waitFor(() => expect(server.log.methods.at(-1)).toBe("tools/call"));
+    controller.abort();
+    const result = await run;
+    expect(result.ok).toBe(false);
+    expect(result.ok ? undefined : result.error.code).toBe("ABORTED");
+    await vi.waitFor(() => expect(server.log.cancelled.length).toBe(cancelledBefore + 1));
+  });
+
+  it("a call past timeoutMs fails with a TIMEOUT RequestError and is cancelled on the server", async () => {
+    const connection = await connect({ timeoutMs: 300 });
+    const cancelledBefore = server.log.cancelled.length;
+    await expect(toolNamed(connection, "sleep").execute({ ms: 30_000 }, context())).rejects.toMatchObject({
+      _tag: "RequestError",
+      code: "TIMEOUT",
+      provider: "mcp",
+    });
+    await vi.waitFor(() => expect(server.log.cancelled.length).toBe(cancelledBefore + 1));
+  });
+
+  it("reads the tool list again on notifications/tools/list_changed", async () => {
+    const changes: string[][] = [];
+    const connection = await connect({
+      onToolsChanged: (tools) => changes.push(tools.map((tool) => tool.name)),
+    });
+    expect(await toolNamed(connection, "grow").execute({}, context())).toMatch(/^added extra_\d+$/);
+    await vi.waitFor(() => expect(changes.length).toBeGreaterThan(0));
+    expect(connection.tools.some((tool) => tool.name.startsWith("extra_"))).toBe(true);
+  });
+
+  it("a server that forgot the session (404) is initialized again, once, transparently", async () => {
+    const connection = await connect();
+    const oldSession = connection.record().sessionId;
+    server.forgetSessions();
+    const before = server.log.methods.length;
+    expect(await toolNamed(connection, "add").execute({ a: 4, b: 4 }, context())).toBe("8");
+    expect(server.log.methods.slice(before)).toEqual([
+      "tools/call",
+      "initialize",
+      "notifications/initialized",
+      "tools/call",
+    ]);
+    expect(connection.record().sessionId).not.toBe(oldSession);
+  });
+
+  it("a prefix keeps the server's names apart from local tools", async () => {
+    const connection = await connect({ prefix: "calc_", filter: (tool) => tool.name === "add" });
+    expect(connection.tools.map((tool) => tool.name)).toEqual(["calc_add"]);
+    expect(await connection.tools[0]?.execute({ a: 1, b: 1 }, context())).toBe("2");
+  });
+
+  it("a session kept in SessionState metadata is taken over without a new handshake", async () => {
+    const first = await connect({ url: `${server.url}?token=hunter2` });
+    const metadata = JSON.parse(JSON.stringify(mcpMetadata(first))) as JsonObject;
+    expect(JSON.stringify(metadata)).not.toContain("hunter2");
+    const record = mcpServerRecord(metadata, `${server.url}?token=hunter2`);
+    expect(record).toEqual(first.record());
+    const before = server.log.methods.length;
+    const second = await connect({
+      url: `${server.url}?token=hunter2`,
+      ...(record ? { resume: record } : {}),
+    });
+    expect(await toolNamed(second, "add").execute({ a: 1, b: 6 }, context())).toBe("7");
+    expect(server.log.methods.slice(before)).toEqual(["tools/list", "tools/call"]);
+    expect(second.record().sessionId).toBe(first.record().sessionId);
+  });
+
+  it("close ends the session on the server", async () => {
+    const connection = await connected({ url: server.url });
+    const id = connection.record().sessionId as string;
+    expect(server.sessions.has(id)).toBe(true);
+    await connection.close();
+    await vi.waitFor(() => expect(server.sessions.has(id)).toBe(false));
+  });
+});
+
+describe("a stateful server answering with JSON", () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startOfficialServer({ json: true });
+  });
+  afterAll(() => server.close());
+
+  it("calls tools and reads plain JSON responses", async () => {
+    const connection = await connected({ url: server.url });
+    expect(await toolNamed(connection, "add").execute({ a: 20, b: 22 }, context())).toBe("42");
+    expect(connection.record().sessionId).toBeDefined();
+    await connection.close();
+  });
+});
+
+describe("a stateless server", () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startOfficialServer({ stateless: true });
+  });
+  afterAll(() => server.close());
+
+  it("works without a session id: list, call, structured content, failure", async () => {
+    const connection = await connected({ url: server.url });
+    expect(connection.record().sessionId).toBeUndefined();
+    expect(await toolNamed(connection, "add").execute({ a: 2, b: 2 }, context())).toBe("4");
+    expect(
+      JSON.parse((await toolNamed(connection, "weather").execute({ city: "Rome" }, context())) as string),
+    ).toEqual({
+      city: "Rome",
+      celsius: 21,
+    });
+    await expect(toolNamed(connection, "fail").execute({ why: "x" }, context())).rejects.toThrow("failed: x");
+    await connection.close();
+  });
+});

@@ -1,0 +1,240 @@
+/**
+ * How `connectMcp` fails: every failure a typed SdkError, never a hang. Servers that misbehave on
+ * purpose are fetch functions answering by hand (the official server never misbehaves), plus a real
+ * loopback server that never answers and a port nothing listens on. Pagination runs against the
+ * official SDK's low-level Server through its web-standard transport, in-process.
+ */
+import { createServer, type Server as HttpServer } from "node:http";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Message } from "../../src/index.ts";
+import { connectMcp, McpToolFailure } from "../../src/mcp/index.ts";
+import type { JsonObject } from "../../src/types.ts";
+
+const context = {
+  signal: new AbortController().signal,
+  toolCallId: "c",
+  sessionId: "s",
+  turn: 1,
+  messages: [] as Message[],
+};
+
+type Answer = JsonObject | JsonObject[] | Response | undefined;
+
+/** A fetch that answers each JSON-RPC message with `answer(message)`: a result, a Response, or 202. */
+function handWritten(answer: (message: JsonObject, headers: Headers) => Answer): typeof fetch {
+  return async (_input, init) => {
+    const message = JSON.parse(String(init?.body)) as JsonObject;
+    const headers = new Headers(init?.headers);
+    const reply = answer(message, headers);
+    if (reply instanceof Response) return reply;
+    if (reply === undefined) return new Response(null, { status: 202 });
+    const body = Array.isArray(reply) ? reply : { jsonrpc: "2.0", id: message.id as number, result: reply };
+    return Response.json(body, { headers: { "mcp-session-id": "s-1" } });
+  };
+}
+
+const INITIALIZED = {
+  protocolVersion: "2025-06-18",
+  capabilities: { tools: {} },
+  serverInfo: { name: "hand" },
+};
+
+function basicServer(extra: (message: JsonObject) => Answer = () => undefined) {
+  return handWritten((message) => {
+    if (message.method === "initialize") return INITIALIZED;
+    if (message.method === "tools/list")
+      return {
+        tools: [
+          { name: "t", inputSchema: { type: "object" }, outputSchema: { type: "object", required: ["n"] } },
+        ],
+      };
+    return extra(message);
+  });
+}
+
+describe("failures are typed SdkErrors", () => {
+  it("a bad url is a ConfigError naming the option, before any request", async () => {
+    const result = await connectMcp({ url: "ftp://example.com/mcp" });
+    expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "ConfigError", path: "url" });
+  });
+
+  it("a port nothing listens on is a NETWORK RequestError", async () => {
+    const result = await connectMcp({ url: "http://127.0.0.1:9/mcp", timeoutMs: 5_000 });
+    expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "RequestError", code: "NETWORK" });
+  });
+
+  it("a 401 is an AUTH ProviderError with its status", async () => {
+    const fetch = handWritten(() => new Response("no", { status: 401 }));
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ProviderError",
+      code: "AUTH",
+      status: 401,
+      provider: "mcp",
+    });
+  });
+
+  it("a JSON-RPC error answer is a ProviderError carrying the JSON-RPC code", async () => {
+    const fetch = handWritten((message) => [
+      { jsonrpc: "2.0", id: message.id as number, error: { code: -32603, message: "boom" } },
+    ]);
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ProviderError",
+      code: "SERVER_ERROR",
+      providerCode: "-32603",
+      message: "MCP initialize failed: boom (JSON-RPC error -32603)",
+    });
+  });
+
+  it("a protocol version Wisp does not speak is refused", async () => {
+    const fetch = handWritten(() => ({ ...INITIALIZED, protocolVersion: "1999-01-01" }));
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ProviderError",
+      providerCode: "unsupported_protocol_version",
+    });
+  });
+
+  it("an answer that is not JSON is a STREAM_MALFORMED ParseError", async () => {
+    const fetch = handWritten(
+      () => new Response("{oops", { headers: { "content-type": "application/json" } }),
+    );
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ParseError",
+      code: "STREAM_MALFORMED",
+    });
+  });
+
+  it("an event stream that ends before its response is a STREAM_TRUNCATED ParseError", async () => {
+    const fetch = handWritten(
+      () =>
+        new Response(
+          'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n',
+          {
+            headers: { "content-type": "text/event-stream" },
+          },
+        ),
+    );
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ParseError",
+      code: "STREAM_TRUNCATED",
+    });
+  });
+
+  it("a server that answers 404 again after a fresh initialize gives NOT_FOUND, not a loop", async () => {
+    let initializes = 0;
+    const fetch = handWritten((message, headers) => {
+      if (message.method === "initialize") {
+        initializes++;
+        return INITIALIZED;
+      }
+      if (message.method === "tools/list" && headers.get("mcp-session-id") !== null)
+        return new Response("gone", { status: 404 });
+      return undefined;
+    });
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ProviderError",
+      code: "NOT_FOUND",
+      status: 404,
+    });
+    expect(initializes).toBe(2);
+  });
+
+  it("structured content that does not match the output schema fails the call", async () => {
+    const fetch = basicServer((message) =>
+      message.method === "tools/call" ? { content: [], structuredContent: { m: 1 } } : undefined,
+    );
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    if (!result.ok) throw result.error;
+    await expect(result.value.tools[0]?.execute({}, context)).rejects.toThrow(
+      new McpToolFailure(
+        "the MCP server's structuredContent does not match the tool's outputSchema: n: required",
+      ),
+    );
+  });
+
+  it("answers the server's ping sent on the response stream", async () => {
+    const posted: JsonObject[] = [];
+    const fetch = handWritten((message) => {
+      posted.push(message);
+      if (message.method === "initialize") {
+        const ping = JSON.stringify({ jsonrpc: "2.0", id: "p1", method: "ping" });
+        const response = JSON.stringify({ jsonrpc: "2.0", id: message.id as number, result: INITIALIZED });
+        return new Response(`data: ${ping}\n\ndata: ${response}\n\n`, {
+          headers: { "content-type": "text/event-stream" },
+        });
+      }
+      if (message.method === "tools/list") return { tools: [] };
+      return undefined;
+    });
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    expect(result.ok).toBe(true);
+    expect(posted).toContainEqual({ jsonrpc: "2.0", id: "p1", result: {} });
+  });
+});
+
+describe("a server that never answers", () => {
+  let silent: HttpServer;
+  let url = "";
+  const held: Array<{ destroyed: boolean }> = [];
+  beforeAll(async () => {
+    silent = createServer((request) => {
+      held.push(request.socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const address = silent.address();
+    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+  });
+  afterAll(async () => {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it("gives a TIMEOUT RequestError after timeoutMs and closes the connection", async () => {
+    const result = await connectMcp({ url, timeoutMs: 200 });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "RequestError",
+      code: "TIMEOUT",
+      provider: "mcp",
+    });
+    expect(held.length).toBe(1);
+  });
+
+  it("an abort while connecting gives an AbortError", async () => {
+    const controller = new AbortController();
+    const pending = connectMcp({ url, signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const result = await pending;
+    expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "AbortError", code: "ABORTED" });
+  });
+});
+
+describe("pagination", () => {
+  it("reads every page of tools/list from the official low-level server", async () => {
+    const pages = [["a", "b"], ["c"], ["d"]];
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => "paged" });
+    const server = new Server({ name: "paged", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      const index = Number(request.params?.cursor ?? 0);
+      const names = pages[index] ?? [];
+      return {
+        tools: names.map((name) => ({ name, inputSchema: { type: "object" as const } })),
+        ...(index + 1 < pages.length ? { nextCursor: String(index + 1) } : {}),
+      };
+    });
+    await server.connect(transport);
+    const fetch: typeof globalThis.fetch = (input, init) => transport.handleRequest(new Request(input, init));
+    const result = await connectMcp({ url: "http://paged.test/mcp", fetch, listen: false });
+    if (!result.ok) throw result.error;
+    expect(result.value.tools.map((tool) => tool.name)).toEqual(["a", "b", "c", "d"]);
+    await result.value.close();
+    await server.close();
+  });
+});

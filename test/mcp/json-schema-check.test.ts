@@ -1,0 +1,80 @@
+/**
+ * Wisp's JSON Schema checker for MCP tool inputs: the keywords MCP servers use, described issues with
+ * paths, and no code generation (the whole file also runs under --disallow-code-generation-from-strings
+ * through the scenario test).
+ */
+import { describe, expect, it } from "vitest";
+import { checkJsonSchema, formatSchemaIssues } from "../../src/mcp/index.ts";
+
+const check = (schema: unknown, value: unknown) => formatSchemaIssues(checkJsonSchema(schema, value));
+
+describe("checkJsonSchema", () => {
+  it("accepts a value that matches and names each problem with its path otherwise", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        name: { type: "string", minLength: 2 },
+        tags: { type: "array", items: { type: "string" }, maxItems: 2 },
+        size: { type: "integer", minimum: 1, maximum: 10 },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    };
+    expect(check(schema, { name: "ok", tags: ["a"], size: 3 })).toBe("");
+    expect(check(schema, { name: "x", tags: ["a", 2, "c"], size: 2.5, extra: true })).toBe(
+      "name: expected at least 2 characters, got 1; tags: expected at most 2 items, got 3; tags.1: expected string, got number; size: expected integer, got number; extra: unexpected property",
+    );
+    expect(check(schema, {})).toBe("name: required");
+    expect(check(schema, [])).toBe("expected object, got array");
+  });
+
+  it("knows enum, const, pattern, exclusive bounds, multipleOf and uniqueItems", () => {
+    expect(check({ enum: ["a", "b"] }, "c")).toBe('expected one of "a", "b", got "c"');
+    expect(check({ const: { x: [1] } }, { x: [1] })).toBe("");
+    expect(check({ type: "string", pattern: "^[a-z]+$" }, "A1")).toBe("expected text matching /^[a-z]+$/");
+    expect(check({ type: "number", exclusiveMinimum: 0 }, 0)).toBe("expected > 0, got 0");
+    expect(check({ type: "number", minimum: 0, exclusiveMinimum: true }, 0)).toBe("expected > 0, got 0");
+    expect(check({ type: "number", multipleOf: 0.1 }, 0.3)).toBe("");
+    expect(check({ type: "number", multipleOf: 2 }, 3)).toBe("expected a multiple of 2, got 3");
+    expect(check({ type: "array", uniqueItems: true }, [{ a: 1 }, { a: 1 }])).toBe(
+      "1: expected unique items, got a repeat",
+    );
+  });
+
+  it("follows local $refs, combinators, nullable type lists and tuples", () => {
+    const schema = {
+      $defs: { point: { type: "object", properties: { x: { type: "number" } }, required: ["x"] } },
+      type: "object",
+      properties: {
+        at: { $ref: "#/$defs/point" },
+        maybe: { type: ["string", "null"] },
+        either: { anyOf: [{ type: "string" }, { type: "number" }] },
+        one: { oneOf: [{ type: "number" }, { type: "integer" }] },
+        pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+        notText: { not: { type: "string" } },
+      },
+    };
+    expect(
+      check(schema, { at: { x: 1 }, maybe: null, either: 2, one: 1.5, pair: ["a", 1], notText: 1 }),
+    ).toBe("");
+    expect(check(schema, { at: {}, maybe: 3, either: true, one: 1, pair: ["a", 1, 2], notText: "t" })).toBe(
+      "at.x: required; maybe: expected string or null, got number; either: expected string, got boolean; one: expected exactly one of 2 alternatives to match, 2 did; pair.2: no value is allowed here; notText: matches a schema it must not match",
+    );
+  });
+
+  it("treats unknown keywords and formats as annotations, and survives a $ref cycle", () => {
+    expect(check({ type: "string", format: "email", "x-custom": 1 }, "not an email")).toBe("");
+    const cyclic = { $ref: "#" };
+    expect(check(cyclic, 1)).toBe("the schema or value nests too deeply to check");
+  });
+
+  it("caps the number of issues it reports", () => {
+    const schema = { type: "array", items: { type: "string" } };
+    expect(
+      checkJsonSchema(
+        schema,
+        Array.from({ length: 100 }, (_, index) => index),
+      ),
+    ).toHaveLength(20);
+  });
+});
