@@ -61,8 +61,11 @@ export interface AgentSessionEffect<T extends AnyTool = AnyTool> {
 export function sessionEffect<T extends AnyTool>(session: AgentSession<T>): AgentSessionEffect<T> {
   return {
     sessionId: session.sessionId,
-    chat: (input, options = {}) =>
-      runEffect((signal) => session.chat(input, withFiberSignal(options, signal)), options.mode !== "steer"),
+    chat: (input, options = {}) => {
+      // Read defensively: a plain-JavaScript caller's `null` is refused by the session, not thrown here.
+      const steered = (options as ChatOptions | null)?.mode === "steer";
+      return runEffect((signal) => session.chat(input, withFiberSignal(options, signal)), !steered);
+    },
     stream: (input, options) => streamEffect(() => session.stream(input, options)),
     resume: (decisions, options = {}) =>
       runEffect((signal) => session.resume(decisions, withFiberSignal(options, signal))),

@@ -5,7 +5,7 @@
 import { Deferred, Effect, Exit, Fiber, Stream } from "effect";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { type AgentSessionEffect, createAgentSessionEffect } from "../../src/effect/index.ts";
+import { type AgentSessionEffect, createAgentSessionEffect, runAgentEffect } from "../../src/effect/index.ts";
 import { type AgentSession, defineTool, type SessionOptions, type SessionState } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, expectConsistent, says } from "../support/agent.ts";
@@ -271,5 +271,25 @@ describe("the session's calls", () => {
     );
     expect(error).toMatchObject({ _tag: "ConfigError", code: "SESSION_CLOSED" });
     expect(counts.ends).toBe(1);
+  });
+});
+
+describe("calls from plain JavaScript", () => {
+  it("chat options that are not an object fail with a ConfigError, not a defect", async () => {
+    const { options } = sessionOptions([says("never")]);
+    const error = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const session = yield* createAgentSessionEffect(options);
+          return yield* Effect.flip(session.chat("hi", null as never));
+        }),
+      ),
+    );
+    expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
+  });
+
+  it("run options that are not an object fail with a ConfigError, as runAgent reports them", async () => {
+    const error = await Effect.runPromise(Effect.flip(runAgentEffect(null as never)));
+    expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
   });
 });
