@@ -120,6 +120,27 @@ describe("runAgentStreamEffect", () => {
     expect(seen.some((event) => event.type === "run-end")).toBe(false);
   });
 
+  it("starts a new run each time the stream runs", async () => {
+    const { model, options } = scripted([says("one"), says("two")]);
+    const stream = runAgentStreamEffect(options());
+    const texts = stream.pipe(
+      Stream.filter((event) => event.type === "text-end"),
+      Stream.map((event) => event.text),
+      Stream.runCollect,
+    );
+    expect(model.requests).toHaveLength(0);
+    expect([await Effect.runPromise(texts), await Effect.runPromise(texts)]).toEqual([["one"], ["two"]]);
+  });
+
+  it("a run refused for its options fails the stream with the ConfigError", async () => {
+    const { model, options } = scripted([says("never")]);
+    const error = await Effect.runPromise(
+      Effect.flip(Stream.runDrain(runAgentStreamEffect(options({ temperature: 9 })))),
+    );
+    expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path: "temperature" });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it("interrupting the consumer mid-stream aborts the run and closes the connection", async () => {
     model.push(STALLED);
     const disconnected = model.nextDisconnect();
