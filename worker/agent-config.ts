@@ -11,7 +11,7 @@ import { DEMO_TOOLS } from "./demo-tools.ts";
 import type { Env } from "./env.ts";
 
 const SYSTEM_PROMPT =
-  "You are the assistant of Wisp's demo. Be brief. Use the clock for times, the calculator for arithmetic, and send_message to send a message (the user approves each one).";
+  "You are the assistant of Wisp's demo. Be brief. Use the clock for times, the calculator for arithmetic, send_message to send a message (the user approves each one), and the notes_ tools (an MCP server) to keep notes.";
 
 /** The model sessions run on: `MODEL`, or the chosen provider's default, or the scripted demo model. */
 export function configuredModel(env: Env): string {

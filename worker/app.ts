@@ -21,6 +21,7 @@ import { agentOptions, configuredModel, isScripted } from "./agent-config.ts";
 import { ApiError, errorResponse, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
 import { clientKey, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
+import { handleMcp } from "./mcp-notes.ts";
 import { apiHeaders } from "./security-headers.ts";
 import type { RunnerCommand } from "./session-runner.ts";
 import { loadRecord, MAX_SESSION_CHARS, saveRecord } from "./session-store.ts";
@@ -267,6 +268,22 @@ export function createApp(): Hono<App> {
       ),
     );
   }
+
+  // The demo's MCP server (worker/mcp-notes.ts). A browser on another site may not call it (the
+  // specification asks servers to check Origin, against DNS rebinding); other clients send none.
+  app.post("/mcp", (c) => {
+    const origin = c.req.header("origin");
+    const allowed = ((c.env as Env).ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim());
+    if (origin !== undefined && origin !== new URL(c.req.url).origin && !allowed.includes(origin)) {
+      throw new ApiError(403, "FORBIDDEN", "This origin may not call the MCP server");
+    }
+    return handleMcp(c.req.raw, c.env.SESSIONS);
+  });
+  app.all("/mcp", (c) =>
+    errorResponse(new ApiError(405, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use POST`), {
+      allow: "POST",
+    }),
+  );
 
   app.notFound(() => errorResponse(new ApiError(404, "NOT_FOUND", "No such route")));
 

@@ -83,7 +83,28 @@ function toolCalls(prompt: string): ScriptPart[] {
     const args: JsonObject = { to: send[1] as string, text: quoted ?? "Hello from Wisp" };
     calls.push({ type: "tool_call", name: "send_message", args });
   }
+  calls.push(...noteCalls(prompt));
   return calls;
+}
+
+/**
+ * Calls of the notes MCP server's tools (worker/mcp-notes.ts, prefixed `notes_`): `note: text` or
+ * `remember "text"` saves a note, "list my notes" lists them, "read note <id>" reads one.
+ */
+function noteCalls(prompt: string): ScriptPart[] {
+  const saved =
+    /^\s*note:\s*(.+)$/is.exec(prompt)?.[1] ??
+    (/\bremember\b/i.test(prompt) ? /"([^"]{1,500})"/.exec(prompt)?.[1] : undefined);
+  if (saved !== undefined) {
+    const text = saved.trim().slice(0, 2_000);
+    const title = text.split(/\s+/).slice(0, 6).join(" ").slice(0, 80);
+    return [{ type: "tool_call", name: "notes_add", args: { title, text } }];
+  }
+  const read = /\bread note\s+([\w-]{1,40})/i.exec(prompt)?.[1];
+  if (read !== undefined) return [{ type: "tool_call", name: "notes_read", args: { id: read } }];
+  if (/\b(list|show)\b.*\bnotes\b/i.test(prompt))
+    return [{ type: "tool_call", name: "notes_list", args: {} }];
+  return [];
 }
 
 /** The answer to one request. */
@@ -117,7 +138,8 @@ export function demoAnswer(
   return says(
     `You said: "${prompt.slice(0, 200)}". This is Wisp's scripted demo model (message ${turns} of this ` +
       "session), streaming word by word from a Durable Object inside workerd. Ask for the time in a zone " +
-      'such as Europe/Oslo, for a sum like 12 * 7, or to send "hi" to Ada (which waits for your approval), and it will call the demo\'s tools. Press Stop at any ' +
+      'such as Europe/Oslo, for a sum like 12 * 7, to send "hi" to Ada (which waits for your approval), ' +
+      'or write "note: buy milk" and "list my notes" (the notes live on the demo\'s MCP server at /mcp), and it will call the demo\'s tools. Press Stop at any ' +
       "moment: the run is aborted for real, the partial answer is kept, and the session stays consistent " +
       "and exportable. Set ANTHROPIC_API_KEY or OPENAI_API_KEY in .dev.vars to talk to a real model instead.",
     delayMs,

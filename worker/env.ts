@@ -36,6 +36,12 @@ export interface Env {
    * exported session, so an imported file can only carry approvals this deployment signed.
    */
   APPROVAL_SECRET?: string;
+  /**
+   * More MCP servers for the agent, beside the demo's own notes server: a JSON array of
+   * `{ url, prefix?, headers? }` (put it in `.dev.vars` when headers hold a token), or a comma-separated
+   * list of `url` or `prefix=url`.
+   */
+  MCP_SERVERS?: string;
 }
 
 declare global {

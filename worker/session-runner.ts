@@ -27,6 +27,7 @@ import {
 import { agentOptions } from "./agent-config.ts";
 import { ApiError, errorResponse } from "./api-error.ts";
 import type { Env } from "./env.ts";
+import { connectRunMcp, type RunMcpTools } from "./mcp-tools.ts";
 import { parseEventId, RunLog } from "./run-log.ts";
 import {
   deleteRecord,
@@ -296,13 +297,17 @@ export class SessionRunner extends DurableObject<Env> {
     const active: ActiveRun = { abort: (reason) => abort(reason), finished, log: undefined };
     this.#run = active;
     let session: AgentSession | undefined;
+    let mcp: RunMcpTools | undefined;
     let record: SessionRecord;
     let events: AsyncIterator<AgentEvent>;
     let first: IteratorResult<AgentEvent>;
     const start = { messagesBefore: 0, ...what };
     try {
       record = await this.#record(sessionId);
-      session = await createAgentSession({ ...agentOptions(this.env), restore: record.state });
+      const options = agentOptions(this.env);
+      mcp = await connectRunMcp(this.env, options.tools?.map((tool) => tool.name) ?? []);
+      const tools = [...(options.tools ?? []), ...mcp.tools];
+      session = await createAgentSession({ ...options, tools, restore: record.state });
       start.messagesBefore = session.snapshot().messageCount;
       const run = "prompt" in what ? session.stream(what.prompt) : session.resumeStream(what.decisions as []);
       abort = (reason) => run.abort(reason);
@@ -314,6 +319,7 @@ export class SessionRunner extends DurableObject<Env> {
       if (refused !== undefined) throw refused;
     } catch (error) {
       await session?.close();
+      await mcp?.close();
       this.#run = undefined;
       finish();
       throw error;
@@ -324,6 +330,7 @@ export class SessionRunner extends DurableObject<Env> {
     const body = log.attach();
     const pumped = this.#pump(first, events, session, sessionId, record.tokenDigest, log, start);
     void pumped.finally(() => {
+      void mcp?.close();
       clearTimeout(this.#graceTimer ?? null);
       this.#run = undefined;
       this.#keepLog(log);

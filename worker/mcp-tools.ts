@@ -1,0 +1,111 @@
+/**
+ * The MCP tools a run gets, next to the clock, calculator and messenger: the demo's own notes server
+ * (worker/mcp-notes.ts, reached in-process through `connectMcp`'s `fetch` option, so no network hop
+ * and no self-fetch), and every server listed in `MCP_SERVERS`. A server that cannot be reached is
+ * left out of the run with a warning rather than failing it.
+ *
+ * @module
+ */
+
+import type { JsonObject, Tool } from "wisp-agent";
+import { type ConnectMcpOptions, connectMcp, type McpConnection } from "wisp-agent/mcp";
+import type { Env } from "./env.ts";
+import { handleMcp } from "./mcp-notes.ts";
+
+/** The origin the demo's own MCP server is addressed by (requests never leave the Worker). */
+export const NOTES_MCP_URL = "https://wisp-demo.internal/mcp";
+
+/** One server of `MCP_SERVERS`. */
+export interface McpServerConfig {
+  url: string;
+  prefix?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Reads `MCP_SERVERS`: a JSON array of `{ url, prefix?, headers? }`, or a comma-separated list of
+ * `url` or `prefix=url` entries. Entries that are not http(s) URLs are dropped with a warning.
+ */
+export function parseMcpServers(value: string | undefined, warnings: string[] = []): McpServerConfig[] {
+  const source = value?.trim() ?? "";
+  if (source === "") return [];
+  let entries: unknown[];
+  if (source.startsWith("[")) {
+    try {
+      entries = JSON.parse(source) as unknown[];
+    } catch {
+      warnings.push("MCP_SERVERS is not valid JSON");
+      return [];
+    }
+  } else {
+    entries = source.split(",").map((part) => {
+      const [first, ...rest] = part.trim().split("=");
+      return rest.length === 0 ? { url: first } : { prefix: first, url: rest.join("=") };
+    });
+  }
+  const servers: McpServerConfig[] = [];
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    const { url, prefix, headers } = (entry ?? {}) as { url?: unknown; prefix?: unknown; headers?: unknown };
+    if (typeof url !== "string" || !/^https?:\/\//.test(url)) {
+      warnings.push(`MCP_SERVERS: skipped an entry without an http(s) url`);
+      continue;
+    }
+    const server: McpServerConfig = { url };
+    if (typeof prefix === "string" && prefix !== "") server.prefix = prefix;
+    if (typeof headers === "object" && headers !== null) server.headers = headers as Record<string, string>;
+    servers.push(server);
+  }
+  return servers;
+}
+
+/** The MCP tools of one run and how to let them go. */
+export interface RunMcpTools {
+  tools: Tool<JsonObject>[];
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to the notes server and to `MCP_SERVERS` (in parallel, each within 10 s). A tool whose name
+ * is taken (by a local tool in `reserved`, or an earlier server) is left out with a warning.
+ */
+export async function connectRunMcp(env: Env, reserved: readonly string[] = []): Promise<RunMcpTools> {
+  const warnings: string[] = [];
+  const notes: ConnectMcpOptions = {
+    url: NOTES_MCP_URL,
+    prefix: "notes_",
+    listen: false,
+    timeoutMs: 10_000,
+    fetch: async (input, init) => handleMcp(new Request(input, init), env.SESSIONS),
+  };
+  const others = parseMcpServers(env.MCP_SERVERS, warnings).map(
+    (server): ConnectMcpOptions => ({
+      url: server.url,
+      timeoutMs: 10_000,
+      listen: false,
+      ...(server.prefix === undefined ? {} : { prefix: server.prefix }),
+      ...(server.headers === undefined ? {} : { headers: server.headers }),
+    }),
+  );
+  const results = await Promise.all([notes, ...others].map((options) => connectMcp(options)));
+  const connections: McpConnection[] = [];
+  results.forEach((result, index) => {
+    if (result.ok) connections.push(result.value);
+    else
+      warnings.push(
+        `MCP server ${index === 0 ? "notes" : (others[index - 1]?.url ?? "")}: ${result.error.message}`,
+      );
+  });
+  const names = new Set<string>(reserved);
+  const tools: Tool<JsonObject>[] = [];
+  for (const tool of connections.flatMap((connection) => connection.tools)) {
+    if (names.has(tool.name))
+      warnings.push(`MCP tool ${tool.name} appears twice; the second is left out (set a prefix)`);
+    else {
+      names.add(tool.name);
+      tools.push(tool);
+    }
+  }
+  for (const warning of warnings) console.warn(warning);
+  return { tools, warnings, close: async () => void (await Promise.all(connections.map((c) => c.close()))) };
+}
