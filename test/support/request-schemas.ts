@@ -9,6 +9,13 @@
 import * as z from "zod";
 
 const text = z.object({ type: z.literal("text"), text: z.string().min(1) }).strict();
+/** Anthropic answers 400 "text content blocks must contain non-whitespace text" to an empty or blank block. */
+const anthropicText = z
+  .object({
+    type: z.literal("text"),
+    text: z.string().regex(/\S/, "text content blocks must contain non-whitespace text"),
+  })
+  .strict();
 const anthropicImage = z
   .object({
     type: z.literal("image"),
@@ -21,7 +28,7 @@ const anthropicImage = z
 /** Anthropic's documented tool_use id form. */
 const toolUseId = z.string().regex(/^[a-zA-Z0-9_-]+$/);
 const anthropicBlock = z.discriminatedUnion("type", [
-  text,
+  anthropicText,
   anthropicImage,
   z
     .object({
@@ -35,7 +42,7 @@ const anthropicBlock = z.discriminatedUnion("type", [
     .object({
       type: z.literal("tool_result"),
       tool_use_id: toolUseId,
-      content: z.union([z.string(), z.array(z.union([text, anthropicImage]))]),
+      content: z.union([z.string(), z.array(z.union([anthropicText, anthropicImage]))]),
       is_error: z.boolean().optional(),
     })
     .strict(),
@@ -56,7 +63,7 @@ export const anthropicRequest = z
         })
         .strict(),
     ),
-    system: z.union([z.string(), z.array(text)]).optional(),
+    system: z.union([z.string(), z.array(anthropicText)]).optional(),
     stream: z.literal(true),
     temperature: z.number().optional(),
     stop_sequences: z.array(z.string()).optional(),

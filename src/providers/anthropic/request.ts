@@ -27,6 +27,13 @@ import { anthropicThinking } from "./thinking.ts";
 /** Anthropic's `tool_use` ids: `^[a-zA-Z0-9_-]+$` (and we keep them to 64 characters). */
 export const TOOL_USE_ID: IdRule = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 64 };
 
+/**
+ * Whether a text block may be sent: Anthropic refuses an empty or blank one with a 400 ("text content
+ * blocks must contain non-whitespace text"), and its own replies hold such blocks (Claude Code
+ * transcripts keep the `"\n\n"` a reply opens with before its thinking), so they are left out.
+ */
+const sendable = (text: string): boolean => text.trim() !== "";
+
 /** The output limit sent when the caller sets none (Anthropic requires one). */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
@@ -34,7 +41,7 @@ function userContent(message: UserMessage): JsonObject[] {
   const blocks: JsonObject[] = [];
   for (const part of message.content) {
     if (part.type === "text") {
-      if (part.text !== "") blocks.push({ type: "text", text: part.text });
+      if (sendable(part.text)) blocks.push({ type: "text", text: part.text });
     } else if (part.data !== undefined) {
       blocks.push({
         type: "image",
@@ -53,13 +60,13 @@ function assistantContent(message: AssistantMessage): JsonObject[] {
   for (const part of message.content) {
     switch (part.type) {
       case "text":
-        if (part.text !== "") blocks.push({ type: "text", text: part.text });
+        if (sendable(part.text)) blocks.push({ type: "text", text: part.text });
         break;
       case "thinking":
         // A signed block goes back as is; reasoning from another provider (or unsigned) becomes text.
         if (own && part.signature)
           blocks.push({ type: "thinking", thinking: part.text, signature: part.signature });
-        else if (part.text !== "") blocks.push({ type: "text", text: part.text });
+        else if (sendable(part.text)) blocks.push({ type: "text", text: part.text });
         break;
       case "redacted_thinking":
         if (own) blocks.push({ type: "redacted_thinking", data: part.data });
