@@ -16,7 +16,7 @@ import { costOf, findPrice } from "../usage/prices.ts";
 import { emptyUsage } from "../usage/usage.ts";
 import { assistantPart, contentBlocks, toolResultPart, userPart } from "./claude-code-blocks.ts";
 import type { ClaudeCodeTree, TreeLine } from "./claude-code-tree.ts";
-import { FALLBACK_MODEL } from "./imported-state.ts";
+import { FALLBACK_MODEL, splitModel } from "./model-choice.ts";
 import { epochMs, objectField, stringField } from "./transcript-lines.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
@@ -42,7 +42,9 @@ function assistantMessage(group: TreeLine[], timestamp: number): AssistantMessag
   const content = group.flatMap((node) =>
     contentBlocks(objectField(node.value, "message")).map(assistantPart),
   );
-  const model = stringField(last, "model") ?? FALLBACK_MODEL;
+  // A reply Wisp wrote for another provider names it: "openai-responses/gpt-5.1".
+  const named = splitModel(stringField(last, "model") ?? FALLBACK_MODEL);
+  const model = named.model ?? FALLBACK_MODEL;
   const usage = storableUsage(mergeAnthropicUsage(emptyUsage(), objectField(last, "usage") ?? {}));
   const price = findPrice(model, DEFAULT_PRICES);
   if (price) usage.costUsd = costOf(usage, price);
@@ -54,7 +56,7 @@ function assistantMessage(group: TreeLine[], timestamp: number): AssistantMessag
     role: "assistant",
     content,
     timestamp,
-    provider: "anthropic",
+    provider: named.provider ?? "anthropic",
     model,
     usage,
     stopReason:

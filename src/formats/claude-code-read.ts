@@ -7,7 +7,8 @@
 import type { JsonObject, JsonValue, Message } from "../types.ts";
 import { pathMessages } from "./claude-code-messages.ts";
 import { activeLeaf, branchOf, claudeCodeTree, leaves, pathTo } from "./claude-code-tree.ts";
-import { answerEveryCall, FALLBACK_MODEL, importedState, messagesFrom } from "./imported-state.ts";
+import { answerEveryCall, importedState, messagesFrom } from "./imported-state.ts";
+import { continueWith } from "./model-choice.ts";
 import { unknownLeaf, unreadable } from "./read-failure.ts";
 import { type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
 import type { TranscriptSource } from "./transcript-source.ts";
@@ -117,15 +118,19 @@ export async function fromClaudeCode(
     lines: lines.map((line) => line.value),
     messages: messagesFrom(messages, read.messages, read.ends),
   };
-  const model = messages.findLast(
+  const last = messages.findLast(
     (message) => message.role === "assistant" && message.model !== "<synthetic>",
+  );
+  const continued = continueWith(
+    last?.role === "assistant" ? { provider: last.provider, model: last.model } : {},
+    options.model,
+    "anthropic",
   );
   const state = importedState(
     {
       sessionId: stringField(leaf.value, "sessionId") ?? crypto.randomUUID(),
       messages,
-      provider: "anthropic",
-      model: model?.role === "assistant" ? model.model : (options.model ?? FALLBACK_MODEL),
+      ...continued,
       ...(keepSource ? { source } : {}),
     },
     warnings,

@@ -18,6 +18,7 @@ import type {
   UserMessage,
 } from "../types.ts";
 import { thinkingMarker } from "./claude-code-blocks.ts";
+import { qualifiedModel } from "./model-choice.ts";
 import { derivedUuid } from "./stable-ids.ts";
 import { isoTime, LineBuffer, type TranscriptWriter } from "./transcript-writer.ts";
 
@@ -140,7 +141,7 @@ export function claudeCodeWriter(options: ClaudeCodeWriterOptions): TranscriptWr
     for (const [index, content] of blocks.entries()) {
       const last = index === blocks.length - 1;
       const body = {
-        model: message.model,
+        model: qualifiedModel(message.provider, message.model),
         id,
         type: "message",
         role: "assistant",

@@ -17,9 +17,6 @@ import { addUsage, emptyUsage } from "../usage/usage.ts";
 import { type TranscriptSource, withSource } from "./transcript-source.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
-/** The model a transcript with no assistant reply continues with, unless the caller names one. */
-export const FALLBACK_MODEL = "claude-sonnet-4-5";
-
 /** What a reader found, before it becomes a SessionState. */
 export interface ReadConversation {
   sessionId: string;

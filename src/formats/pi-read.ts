@@ -5,7 +5,8 @@
  */
 
 import type { Message } from "../types.ts";
-import { answerEveryCall, FALLBACK_MODEL, importedState, messagesFrom } from "./imported-state.ts";
+import { answerEveryCall, importedState, messagesFrom } from "./imported-state.ts";
+import { continueWith } from "./model-choice.ts";
 import { piConversation } from "./pi-context.ts";
 import { providerOfPi } from "./pi-messages.ts";
 import { type PiEntry, piEntries, piPath } from "./pi-tree.ts";
@@ -73,12 +74,21 @@ export async function fromPi(
   const messages = answerEveryCall(read.messages, (message) => lineOf.get(message) ?? 0, warnings);
   const parents = new Set(entries.map((entry) => entry.parent));
   const onPath = new Set(path);
+  const headerProvider = stringField(header.value, "provider");
+  const continued = continueWith(
+    {
+      provider:
+        read.provider ?? (headerProvider !== undefined ? providerOfPi(undefined, headerProvider) : undefined),
+      model: read.model ?? stringField(header.value, "modelId"),
+    },
+    options.model,
+    "anthropic",
+  );
   const state = importedState(
     {
       sessionId: header.value.id,
       messages,
-      provider: read.provider ?? providerOfPi(undefined, stringField(header.value, "provider")),
-      model: read.model ?? stringField(header.value, "modelId") ?? options.model ?? FALLBACK_MODEL,
+      ...continued,
       ...(read.thinking ? { thinking: read.thinking } : {}),
       ...(options.keepSource !== false
         ? {

@@ -54,7 +54,11 @@ export interface ReadTranscriptOptions {
    * what the conversation since its last compaction needs (memory bounded by that, not by the file).
    */
   keepSource?: boolean;
-  /** The model to continue with when the file names none (a transcript with no assistant reply yet). */
+  /**
+   * The model to continue with when the file names none (a transcript with no assistant reply yet):
+   * `"provider/model"` as `createAgentSession` takes it (`"openai/gpt-5.1"`), or a bare model id, which
+   * is Anthropic's (Claude Code) or the pi header's provider's. Without it, `claude-sonnet-4-5` on Anthropic.
+   */
   model?: string;
 }
 
