@@ -150,9 +150,11 @@ export class McpClient {
     params: JsonObject | undefined,
     options: McpRequestOptions,
   ): Promise<JsonObject> {
+    const caller = options.signal;
+    // Aborted before it was sent: nothing to cancel on the server.
+    if (caller?.aborted) throw thrownFailure(caller.reason, caller, undefined, this.#http.described("POST"));
     const id = this.#nextId++;
     const controller = new AbortController();
-    const caller = options.signal;
     let timedOut: string | undefined;
     const fire = (): void => {
       timedOut = `MCP ${method} took longer than ${this.#settings.timeoutMs} ms`;
@@ -161,7 +163,6 @@ export class McpClient {
     let timer = setTimeout(fire, this.#settings.timeoutMs);
     const onAbort = (): void => controller.abort(caller?.reason);
     caller?.addEventListener("abort", onAbort, { once: true });
-    if (caller?.aborted) onAbort();
     const token = String(id);
     let sent = params;
     if (options.onProgress !== undefined) {

@@ -180,6 +180,26 @@ describe("failures are typed SdkErrors", () => {
   });
 });
 
+describe("an abort", () => {
+  it("of a call whose signal was aborted before it started sends nothing to the server", async () => {
+    const posted: string[] = [];
+    const fetch = basicServer((message) => {
+      posted.push(String(message.method));
+      return undefined;
+    });
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    if (!result.ok) throw result.error;
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      result.value.tools[0]?.execute({}, { ...context, signal: controller.signal }),
+    ).rejects.toMatchObject({
+      _tag: "AbortError",
+    });
+    expect(posted).toEqual(["notifications/initialized"]);
+  });
+});
+
 describe("a server that never answers", () => {
   let silent: HttpServer;
   let url = "";

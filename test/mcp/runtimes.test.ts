@@ -1,7 +1,7 @@
 /**
  * The MCP scenario (examples/mcp/scenario.js) in every real runtime, each against its own official
- * SDK server on 127.0.0.1, through the built package (`npm run build` first): Node with
- * `--disallow-code-generation-from-strings`, Deno with the same V8 flag, Bun, Chromium on a page whose
+ * SDK server on 127.0.0.1, through the built package (`npm run build` first): Node 22 and Node 20.19
+ * (the oldest `engines` admits) with `--disallow-code-generation-from-strings`, Deno with the same V8 flag, Bun, Chromium on a page whose
  * CSP has no 'unsafe-eval', and workerd (which refuses code generation itself) in a Worker without
  * `nodejs_compat`. Each must pass every check, and the server must have seen both the aborted and
  * the timed-out call cancelled.
@@ -13,6 +13,7 @@ import { staticFiles } from "../../examples/shared/static-files.mjs";
 import { startWorker } from "../../worker/e2e/start-worker.ts";
 import { expectAllPassed, runExample } from "../examples/run-example.ts";
 import { launchChromium } from "../support/chromium.ts";
+import { minimumNode } from "../support/minimum-node.ts";
 import { startOfficialServer } from "./support/official-server.mjs";
 
 const CHECKS = 9;
@@ -57,11 +58,18 @@ describe("the MCP scenario, each in its real runtime", () => {
       "refused",
     ],
     ["bun", `${BIN}/bun`, ["examples/mcp/bun.ts"], /^bun 1\./, "allowed"],
+    [
+      "node 20.19.0 (the oldest engines admits), code generation disallowed",
+      "(minimum node)",
+      ["--disallow-code-generation-from-strings", "examples/mcp/node.mjs"],
+      /^node v20\.19\.0,/,
+      "refused",
+    ],
   ])(
     "%s",
     async (_name, command, args, banner, codeGeneration) => {
       const report = await withServer(async (url) => {
-        const run = await runExample(command, [...args, url]);
+        const run = await runExample(command === "(minimum node)" ? minimumNode() : command, [...args, url]);
         expect(run.stderr).toBe("");
         expect(run.code).toBe(0);
         return run.stdout;
