@@ -23,11 +23,19 @@ export function thinkingMarker(text: string): string {
 
 const MARKED_THINKING = /^<thinking>\n([\s\S]*)\n<\/thinking>$/;
 
-/** An assistant block as a Wisp part (a `<thinking>` marker Wisp wrote reads back as thinking). */
-export function assistantPart(block: JsonObject): AssistantContentPart {
+/** The block types Wisp reads into parts of its own; other types are kept verbatim. */
+const READ_TYPES = new Set(["text", "thinking", "redacted_thinking", "tool_use"]);
+
+/**
+ * An assistant block as a Wisp part, or undefined for a malformed block of a type Wisp reads (a
+ * `tool_use` with no id, a `text` with no text), which no API would take back. In a reply Wisp wrote
+ * for another provider (`foreign`), a `<thinking>` marker reads back as thinking; in Claude's own
+ * replies the same text stays text, as the model wrote it.
+ */
+export function assistantPart(block: JsonObject, foreign: boolean): AssistantContentPart | undefined {
   const type = stringField(block, "type");
   if (type === "text" && typeof block.text === "string") {
-    const marked = MARKED_THINKING.exec(block.text);
+    const marked = foreign ? MARKED_THINKING.exec(block.text) : null;
     if (marked) return { type: "thinking", text: marked[1] ?? "" };
     return Array.isArray(block.citations)
       ? { type: "text", text: block.text, citations: block.citations }
@@ -51,7 +59,7 @@ export function assistantPart(block: JsonObject): AssistantContentPart {
       name: block.name,
       args: objectField(block, "input") ?? {},
     };
-  return { type: "provider", provider: "anthropic", block };
+  return READ_TYPES.has(type ?? "") ? undefined : { type: "provider", provider: "anthropic", block };
 }
 
 /** A user content block as a Wisp part, or undefined for kinds a user message cannot hold. */

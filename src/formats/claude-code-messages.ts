@@ -35,15 +35,25 @@ function responseKey(node: TreeLine): string {
   return stringField(objectField(node.value, "message"), "id") ?? node.uuid;
 }
 
-/** The assistant message of one response's lines. */
-function assistantMessage(group: TreeLine[], timestamp: number): AssistantMessage {
+/** The assistant message of one response's lines; a malformed block is skipped with a warning. */
+function assistantMessage(
+  group: TreeLine[],
+  timestamp: number,
+  warnings: TranscriptWarning[],
+): AssistantMessage {
   const first = group[0] as TreeLine;
   const last = objectField((group.at(-1) as TreeLine).value, "message");
-  const content = group.flatMap((node) =>
-    contentBlocks(objectField(node.value, "message")).map(assistantPart),
-  );
   // A reply Wisp wrote for another provider names it: "openai-responses/gpt-5.1".
   const named = splitModel(stringField(last, "model") ?? FALLBACK_MODEL);
+  const foreign = named.provider !== undefined && named.provider !== "anthropic";
+  const content = group.flatMap((node) =>
+    contentBlocks(objectField(node.value, "message")).flatMap((block) => {
+      const part = assistantPart(block, foreign);
+      if (part === undefined)
+        warnings.push({ line: node.line, message: `a malformed ${String(block.type)} block; skipped` });
+      return part ? [part] : [];
+    }),
+  );
   const model = named.model ?? FALLBACK_MODEL;
   const usage = storableUsage(mergeAnthropicUsage(emptyUsage(), objectField(last, "usage") ?? {}));
   const price = findPrice(model, DEFAULT_PRICES);
@@ -121,7 +131,7 @@ export function pathMessages(
     if (node.type === "assistant") {
       const group = (responses.get(responseKey(node)) ?? [node]).filter((line) => !read.used.has(line.index));
       for (const line of group) read.used.add(line.index);
-      const message = assistantMessage(group, time);
+      const message = assistantMessage(group, time, warnings);
       push(message, node.line, (group.at(-1) as TreeLine).index);
       const resultParts: ToolResultPart[] = [];
       const resultLines: TreeLine[] = [];
@@ -167,6 +177,8 @@ export function pathMessages(
     const content = userParts(node);
     if (content.length > 0)
       push({ id: storableId(node.uuid), role: "user", content, timestamp: time }, node.line, node.index);
+    else if (contentBlocks(objectField(node.value, "message")).length === 0)
+      warnings.push({ line: node.line, message: "a user line with no message content; skipped" });
   }
   return read;
 }

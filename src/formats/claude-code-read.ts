@@ -9,7 +9,7 @@ import { pathMessages } from "./claude-code-messages.ts";
 import { activeLeaf, branchOf, claudeCodeTree, leaves, pathTo } from "./claude-code-tree.ts";
 import { answerEveryCall, importedState, messagesFrom } from "./imported-state.ts";
 import { continueWith } from "./model-choice.ts";
-import { unknownLeaf, unreadable } from "./read-failure.ts";
+import { failedRead, noLines, unknownLeaf, unreadable } from "./read-failure.ts";
 import { type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
 import type { TranscriptSource } from "./transcript-source.ts";
 import type { ReadTranscriptOptions, ReadTranscriptResult, TranscriptWarning } from "./transcript-types.ts";
@@ -90,19 +90,23 @@ export async function fromClaudeCode(
   const warnings: TranscriptWarning[] = [];
   let lines: ObjectLine[];
   const keepSource = options.keepSource !== false;
+  let objects = 0;
+  const keep = keepSource || options.leaf !== undefined ? (value: JsonObject) => value : lean();
   try {
-    lines = await objectLines(input, warnings, keepSource || options.leaf !== undefined ? undefined : lean());
+    lines = await objectLines(input, warnings, (value, kept) => {
+      objects++;
+      return keep(value, kept);
+    });
   } catch (cause) {
-    return unreadable("The transcript could not be read", warnings, undefined, cause);
+    return failedRead(cause, warnings);
   }
+  if (objects === 0) return noLines(warnings);
   const tree = claudeCodeTree(lines, warnings);
   const leaf = options.leaf !== undefined ? tree.byUuid.get(options.leaf) : activeLeaf(tree);
   if (leaf === undefined) {
     if (options.leaf !== undefined) return unknownLeaf(options.leaf, warnings);
     return unreadable(
-      lines.length === 0
-        ? "The transcript is empty"
-        : "The transcript holds no user or assistant line with a uuid: it is not a Claude Code session",
+      "The transcript holds no user or assistant line with a uuid: it is not a Claude Code session",
       warnings,
     );
   }
@@ -112,6 +116,12 @@ export async function fromClaudeCode(
     read.messages.map((message, index) => [message, read.lines[index] ?? 0]),
   );
   const messages = answerEveryCall(read.messages, (message) => lineOf.get(message) ?? 0, warnings);
+  if (messages.length === 0)
+    return unreadable(
+      "No line of the transcript holds a message Wisp can read (the warnings say why)",
+      warnings,
+      leaf.line,
+    );
   const onPath = new Set(path.map((node) => node.index));
   const source: TranscriptSource = {
     format: "claude-code",

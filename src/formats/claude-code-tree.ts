@@ -66,11 +66,15 @@ export function leaves(tree: ClaudeCodeTree): TreeLine[] {
 
 /**
  * The active leaf: the last leaf of the main conversation, or of a subagent when the file holds only
- * subagent lines (a sidechain file).
+ * subagent lines (a sidechain file). When every line has a child (the lines form a `parentUuid`
+ * cycle), the last user or assistant line: {@link pathTo} then reads back from it and warns where the
+ * cycle closes.
  */
 export function activeLeaf(tree: ClaudeCodeTree): TreeLine | undefined {
   const all = leaves(tree);
-  return all.findLast((node) => !node.sidechain) ?? all.at(-1);
+  const conversational = tree.ordered.filter((node) => CONVERSATIONAL.has(node.type ?? ""));
+  const candidates = all.length > 0 ? all : conversational;
+  return candidates.findLast((node) => !node.sidechain) ?? candidates.at(-1);
 }
 
 /** Whether a line is a compaction boundary: the conversation the model sees starts after it. */

@@ -14,17 +14,26 @@ export const MAX_LINE_LENGTH = 32_000_000;
 /** One line of a transcript: its number, and its JSON value or why it has none. */
 export type JsonlLine = { line: number; value: unknown } | { line: number; problem: string };
 
+/** Why a chunk that is not text cannot be read: bytes must be decoded first. */
+function notText(value: unknown): string {
+  const kind = value instanceof Uint8Array ? "bytes (a Uint8Array)" : `a ${typeof value}`;
+  return `the stream gave ${kind}, not text: pipe a byte stream through new TextDecoderStream() first`;
+}
+
 /** Pieces of text, from a whole string or a stream of decoded chunks. */
 async function* pieces(input: string | ReadableStream<string>): AsyncGenerator<string> {
   if (typeof input === "string") {
     yield input;
     return;
   }
+  if (typeof (input as Partial<ReadableStream> | null)?.getReader !== "function")
+    throw new TypeError(`expected the file's text or a ReadableStream of it, got ${notText(input).slice(15, -68)}`);
   const reader = input.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
+      if (typeof value !== "string") throw new TypeError(notText(value));
       yield value;
     }
   } finally {

@@ -10,7 +10,7 @@ import { continueWith } from "./model-choice.ts";
 import { piConversation } from "./pi-context.ts";
 import { providerOfPi } from "./pi-messages.ts";
 import { type PiEntry, piEntries, piPath } from "./pi-tree.ts";
-import { unknownLeaf, unreadable } from "./read-failure.ts";
+import { failedRead, noLines, unknownLeaf, unreadable } from "./read-failure.ts";
 import { type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
 import type { ReadTranscriptOptions, ReadTranscriptResult, TranscriptWarning } from "./transcript-types.ts";
 
@@ -46,10 +46,10 @@ export async function fromPi(
   try {
     lines = await objectLines(input, warnings);
   } catch (cause) {
-    return unreadable("The transcript could not be read", warnings, undefined, cause);
+    return failedRead(cause, warnings);
   }
   const header = lines[0];
-  if (header === undefined) return unreadable("The transcript is empty", warnings);
+  if (header === undefined) return noLines(warnings);
   if (header.value.type !== "session" || typeof header.value.id !== "string")
     return unreadable(
       `Line ${header.line} is not a pi session header ({"type":"session","id":…}); pi would discard this file`,

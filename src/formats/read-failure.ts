@@ -25,6 +25,26 @@ export function unreadable(
   };
 }
 
+/**
+ * The failure of a read that kept no line: an empty input, or one whose every line was skipped (a
+ * pretty-printed JSON file, a Wisp SessionState, binary data), each line named in the warnings.
+ */
+export function noLines(warnings: TranscriptWarning[]): ReadTranscriptResult {
+  return unreadable(
+    warnings.length === 0
+      ? "The transcript is empty"
+      : `None of the transcript's ${warnings.length === 1 ? "line is" : `${warnings.length} lines are`} a JSON object (the warnings say why): it is not JSONL. A Wisp SessionState is restored with parseSessionState`,
+    warnings,
+    warnings[0]?.line,
+  );
+}
+
+/** A read whose stream failed: the stream's own error is the cause, and its message is given. */
+export function failedRead(cause: unknown, warnings: TranscriptWarning[]): ReadTranscriptResult {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return unreadable(`The transcript could not be read: ${reason}`, warnings, undefined, cause);
+}
+
 /** A `leaf` option that names no line of the file: ConfigError `CONFIG_INVALID` at path `leaf`. */
 export function unknownLeaf(leaf: string, warnings: TranscriptWarning[]): ReadTranscriptResult {
   return {

@@ -216,6 +216,107 @@ describe("Claude Code links", () => {
   });
 });
 
+describe("lines that cannot be read as they are", () => {
+  it("lines that form only a cycle still read, from the last one, with a warning where it closes", async () => {
+    for (const file of [jsonl(user("a", "b", "one"), user("b", "a", "two")), jsonl(user("a", "a", "self"))]) {
+      const result = await fromClaudeCode(file);
+      expect(result.ok && result.value.warnings).toEqual([
+        { line: expect.any(Number), message: expect.stringContaining("cycle") },
+      ]);
+      expect(result.ok && result.value.state.messages.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("a malformed block of a type Wisp reads is skipped with a warning, never sent back", async () => {
+    const reply = {
+      parentUuid: "u1",
+      ...envelope,
+      type: "assistant",
+      uuid: "a1",
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message: {
+        model: "claude-sonnet-4-5",
+        id: "msg_1",
+        role: "assistant",
+        content: [
+          { type: "tool_use" },
+          { type: "text" },
+          { type: "text", text: "kept" },
+          { type: "server_tool_use", id: "s" },
+        ],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    };
+    const result = await fromClaudeCode(jsonl(user("u1", null, "hi"), reply));
+    if (!result.ok) throw result.error;
+    expect(result.value.warnings).toEqual([
+      { line: 2, message: "a malformed tool_use block; skipped" },
+      { line: 2, message: "a malformed text block; skipped" },
+    ]);
+    expect(result.value.state.messages[1]?.content).toEqual([
+      { type: "text", text: "kept" },
+      { type: "provider", provider: "anthropic", block: { type: "server_tool_use", id: "s" } },
+    ]);
+  });
+
+  it("a user line without content is skipped with a warning; a file of nothing else is TRANSCRIPT_INVALID", async () => {
+    const empty = { ...user("e", "u1", "x"), message: null };
+    const mixed = await fromClaudeCode(jsonl(user("u1", null, "hi"), empty));
+    expect(mixed.ok && mixed.value.warnings).toEqual([
+      { line: 2, message: "a user line with no message content; skipped" },
+    ]);
+    const nothing = await fromClaudeCode(
+      jsonl({ ...user("e", null, "x"), message: { role: "user", content: 42 } }),
+    );
+    expect(!nothing.ok && [nothing.error.code, nothing.error.message]).toEqual([
+      "TRANSCRIPT_INVALID",
+      expect.stringContaining("No line of the transcript holds a message"),
+    ]);
+  });
+
+  it("a file that is not JSONL, or a stream of bytes, is refused saying so", async () => {
+    const pretty = JSON.stringify({ version: 2, sessionId: "s", messages: [] }, null, 2);
+    for (const read of [fromClaudeCode, fromPi]) {
+      const notJsonl = await read(pretty);
+      expect(!notJsonl.ok && notJsonl.error.message).toMatch(/not JSONL.*parseSessionState/);
+      const bytes = await read(new Response(SHORT).body as unknown as ReadableStream<string>);
+      expect(!bytes.ok && bytes.error.message).toContain("TextDecoderStream");
+      const neither = await read(new TextEncoder().encode(SHORT) as unknown as string);
+      expect(!neither.ok && [neither.error.code, neither.error.message]).toEqual([
+        "TRANSCRIPT_INVALID",
+        expect.stringContaining("expected the file's text"),
+      ]);
+    }
+  });
+
+  it("<thinking> text in Claude's own reply stays text; Wisp's marker in another provider's reply reads as thinking", async () => {
+    const reply = (model: string) => ({
+      parentUuid: "u1",
+      ...envelope,
+      type: "assistant",
+      uuid: "a1",
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message: {
+        model,
+        id: "msg_1",
+        role: "assistant",
+        content: [{ type: "text", text: "<thinking>\nvisible answer\n</thinking>" }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    });
+    const own = await fromClaudeCode(jsonl(user("u1", null, "hi"), reply("claude-sonnet-4-5")));
+    expect(own.ok && own.value.state.messages[1]?.content).toEqual([
+      { type: "text", text: "<thinking>\nvisible answer\n</thinking>" },
+    ]);
+    const foreign = await fromClaudeCode(jsonl(user("u1", null, "hi"), reply("openai-responses/gpt-5")));
+    expect(foreign.ok && foreign.value.state.messages[1]?.content).toEqual([
+      { type: "thinking", text: "visible answer" },
+    ]);
+  });
+});
+
 describe("pi headers", () => {
   it("a file without a session header is refused with its line number", async () => {
     const result = await fromPi(PI.slice(PI.indexOf("\n") + 1));
