@@ -271,6 +271,7 @@ export function createApp(): Hono<App> {
 
   // The demo's MCP server (worker/mcp-notes.ts). A browser on another site may not call it (the
   // specification asks servers to check Origin, against DNS rebinding); other clients send none.
+  app.use("/mcp", apiHeaders);
   app.post("/mcp", (c) => {
     const origin = c.req.header("origin");
     const allowed = ((c.env as Env).ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim());

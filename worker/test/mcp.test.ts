@@ -57,6 +57,7 @@ describe("the demo's MCP server", () => {
     const get = await call("/mcp");
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
+    expect(get.headers.get("cache-control")).toBe("no-store");
     const foreign = await call("/mcp", {
       method: "POST",
       headers: {
