@@ -37,6 +37,11 @@ export interface ConnectMcpOptions {
   prefix?: string;
   /** Which of the server's tools to offer (default: all). */
   filter?: (tool: McpToolInfo) => boolean;
+  /**
+   * Which tools wait for a person's approval before each call (Wisp's `needsApproval`): `true` for
+   * all, or a function of the tool (its `annotations`, e.g. `destructiveHint`, are there). Default: none.
+   */
+  needsApproval?: boolean | ((tool: McpToolInfo) => boolean);
   /** A session kept from before ({@link mcpServerRecord} reads it from SessionState metadata). */
   resume?: McpServerRecord;
   /** Keep a GET stream open for what the server says unprompted (default true; needs a session id). */
@@ -129,6 +134,7 @@ export async function connectMcp(
   const context: McpToolContext = {
     client,
     prefix: options.prefix ?? "",
+    needsApproval: options.needsApproval,
     onProgress: options.onProgress,
     onResult: options.onResult,
   };
@@ -136,8 +142,13 @@ export async function connectMcp(
     const infos = await listMcpTools(client, listSignal);
     return toWispTools(options.filter === undefined ? infos : infos.filter(options.filter), context);
   };
+  let refreshes = 0;
   const refresh = async (refreshSignal?: AbortSignal): Promise<Tool<JsonObject>[]> => {
-    tools = await readTools(refreshSignal);
+    const number = ++refreshes;
+    const read = await readTools(refreshSignal);
+    // Two changes close together: the list read last wins, whichever answer arrives first.
+    if (number !== refreshes) return read;
+    tools = read;
     options.onToolsChanged?.(tools);
     return tools;
   };

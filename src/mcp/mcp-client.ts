@@ -8,7 +8,7 @@
  * @module
  */
 
-import { isSdkError, ProviderError } from "../errors/sdk-error.ts";
+import { ConfigError, isSdkError, ProviderError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 import {
@@ -55,6 +55,7 @@ export class McpClient {
   readonly #progressHandlers = new Map<string, (progress: McpProgress) => void>();
   #reinitializing: Promise<void> | undefined;
   #listening: AbortController | undefined;
+  #closed = false;
   /** What the server said about itself in `initialize`. */
   serverInfo: JsonObject = {};
   /** The server's capabilities (`tools.listChanged`, …). */
@@ -113,6 +114,10 @@ export class McpClient {
     params: JsonObject | undefined,
     options: McpRequestOptions = {},
   ): Promise<JsonObject> {
+    if (this.#closed) {
+      const message = `The MCP connection to ${this.#http.shownUrl} is closed: connect again`;
+      return Promise.reject(new ConfigError(message, { code: "SESSION_CLOSED", provider: MCP_PROVIDER }));
+    }
     return this.#request(method, params, options, true);
   }
 
@@ -286,6 +291,7 @@ export class McpClient {
 
   /** Stops listening and ends the session on the server (DELETE), within the timeout; never throws. */
   async close(): Promise<void> {
+    this.#closed = true;
     this.#listening?.abort();
     this.#listening = undefined;
     await this.#http.terminate(AbortSignal.timeout(this.#settings.timeoutMs)).catch(() => {});

@@ -28,6 +28,7 @@ export interface McpToolInfo {
 export interface McpToolContext {
   client: McpClient;
   prefix: string;
+  needsApproval?: boolean | ((tool: McpToolInfo) => boolean) | undefined;
   onProgress?: ((tool: string, progress: McpProgress) => void) | undefined;
   onResult?: ((tool: string, result: JsonObject) => void) | undefined;
 }
@@ -78,7 +79,10 @@ export function wispToolName(prefix: string, name: string): string {
 export function toWispTool(info: McpToolInfo, context: McpToolContext): Tool<JsonObject> {
   const name = wispToolName(context.prefix, info.name);
   const inputSchema: JsonObject = { ...info.inputSchema, type: "object" };
+  const { needsApproval } = context;
+  const waits = typeof needsApproval === "function" ? needsApproval(info) : needsApproval === true;
   return {
+    ...(waits ? { needsApproval: true } : {}),
     name,
     description: info.description ?? info.title ?? `The MCP tool ${info.name}`,
     inputSchema,

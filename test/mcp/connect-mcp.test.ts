@@ -220,6 +220,32 @@ describe("a stateful server answering with SSE", () => {
     expect(second.record().sessionId).toBe(first.record().sessionId);
   });
 
+  it("needsApproval pauses the run before the call reaches the server", async () => {
+    const connection = await connect({ needsApproval: (tool) => tool.name === "add" });
+    expect(connection.tools.filter((tool) => tool.needsApproval === true).map((tool) => tool.name)).toEqual([
+      "add",
+    ]);
+    const before = server.log.methods.length;
+    const { options } = scripted([calls(["add", { a: 1, b: 2 }]), says("done")]);
+    const result = await runAgent(options({ tools: connection.tools }));
+    expect(result.ok ? result.value.stopReason : result.error.code).toBe("approval");
+    expect(result.ok ? result.value.pendingApprovals?.map((pending) => pending.toolName) : []).toEqual([
+      "add",
+    ]);
+    expect(server.log.methods.slice(before)).toEqual([]);
+  });
+
+  it("a call after close is a SESSION_CLOSED ConfigError and sends nothing", async () => {
+    const connection = await connected({ url: server.url });
+    await connection.close();
+    const before = server.log.methods.length;
+    await expect(toolNamed(connection, "add").execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({
+      _tag: "ConfigError",
+      code: "SESSION_CLOSED",
+    });
+    expect(server.log.methods.length).toBe(before);
+  });
+
   it("close ends the session on the server", async () => {
     const connection = await connected({ url: server.url });
     const id = connection.record().sessionId as string;
