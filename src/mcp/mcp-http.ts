@@ -9,7 +9,8 @@
  */
 
 import type { FailedRequest } from "../errors/sdk-error.ts";
-import { readSse } from "../http/read-sse.ts";
+import { abortableSleep } from "../http/abortable-sleep.ts";
+import { readSse, type SseHandlers } from "../http/read-sse.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
@@ -18,6 +19,17 @@ import { httpFailure, protocolFailure } from "./mcp-failures.ts";
 /** Thrown when the server no longer knows the session id sent (HTTP 404): initialize again. */
 export class SessionExpired extends Error {
   override readonly name = "SessionExpired";
+}
+
+/** How many times in a row a request's stream is resumed without receiving a new event. */
+const MAX_RESUMES = 5;
+/** The pause before the second and later resumptions, times the attempt. */
+const RESUME_PAUSE_MS = 100;
+
+/** What the reading of one request's streams has found so far. */
+interface StreamState {
+  found: IncomingMessage | undefined;
+  lastEventId: string | undefined;
 }
 
 /** The most text a JSON answer or an error body may take before it is refused. */
@@ -122,34 +134,62 @@ export class McpHttp {
     return found;
   }
 
+  /**
+   * Reads an SSE answer until the awaited response. A stream that ends first after giving event ids is
+   * resumed: a GET with `Last-Event-ID` (the server closes request streams to make clients poll during
+   * long calls), at most {@link MAX_RESUMES} times in a row without a new event.
+   */
   async #readStream(
-    response: Response,
+    first: Response,
     options: ExchangeOptions,
     request: FailedRequest,
   ): Promise<IncomingMessage | undefined> {
-    let found: IncomingMessage | undefined;
-    if (response.body === null) throw protocolFailure("The MCP server's event stream has no body", request);
-    await readSse(
-      response.body,
-      {
-        onEvent: (event) => {
-          if (event.data.trim() === "") return; // a priming event (an id for resumption, no message)
-          for (const message of parseMessages(event.data, request)) {
-            if (found === undefined && isAnswerTo(message, options.awaiting)) found = message;
-            else options.onMessage(message);
-          }
-        },
-        isDone: () => found !== undefined,
+    const state: StreamState = { found: undefined, lastEventId: undefined };
+    let response = first;
+    for (let resumes = 0; ; resumes++) {
+      const before = state.lastEventId;
+      if (response.body === null) throw protocolFailure("The MCP server's event stream has no body", request);
+      await readSse(response.body, this.#streamHandlers(state, options, request), options.signal);
+      if (state.found !== undefined) return state.found;
+      if (state.lastEventId === undefined || resumes >= MAX_RESUMES)
+        throw protocolFailure(
+          "The MCP server's event stream ended before its response",
+          request,
+          "STREAM_TRUNCATED",
+        );
+      if (state.lastEventId !== before) resumes = 0;
+      response = await this.#resume(state.lastEventId, options.signal, resumes);
+    }
+  }
+
+  #streamHandlers(state: StreamState, options: ExchangeOptions, request: FailedRequest): SseHandlers {
+    return {
+      onEvent: (event) => {
+        const id = (event as { id?: unknown }).id;
+        if (typeof id === "string" && id !== "") state.lastEventId = id;
+        if (event.data.trim() === "") return; // a priming event (an id for resumption, no message)
+        for (const message of parseMessages(event.data, request)) {
+          if (state.found === undefined && isAnswerTo(message, options.awaiting)) state.found = message;
+          else options.onMessage(message);
+        }
       },
-      options.signal,
-    );
-    if (found === undefined)
-      throw protocolFailure(
-        "The MCP server's event stream ended before its response",
-        request,
-        "STREAM_TRUNCATED",
-      );
-    return found;
+      isDone: () => state.found !== undefined,
+    };
+  }
+
+  /** Reconnects to a request's stream after `lastEventId`, after a short pause that grows with `attempt`. */
+  async #resume(lastEventId: string, signal: AbortSignal, attempt: number): Promise<Response> {
+    const request = this.described("GET");
+    await abortableSleep(RESUME_PAUSE_MS * attempt, signal);
+    const headers = this.#headers("text/event-stream");
+    headers.set("last-event-id", lastEventId);
+    const response = await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal });
+    if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+      await response.body?.cancel().catch(() => {});
+      throw protocolFailure("The MCP server resumed a stream with something other than events", request);
+    }
+    return response;
   }
 
   /**

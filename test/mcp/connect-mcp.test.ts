@@ -57,7 +57,7 @@ describe("a stateful server answering with SSE", () => {
   it("negotiates the newest version, keeps the session id and lists the server's tools", async () => {
     const connection = await connect({ headers: { authorization: "Bearer secret-token" } });
     expect(connection.tools.map((tool) => tool.name).sort()).toEqual(
-      ["add", "fail", "grow", "picture", "sleep", "weather"].sort(),
+      ["add", "fail", "grow", "picture", "poll", "sleep", "weather"].sort(),
     );
     expect(connection.serverInfo.name).toBe("wisp-test-server");
     const record = connection.record();
@@ -266,6 +266,22 @@ describe("a stateful server answering with JSON", () => {
     const connection = await connected({ url: server.url });
     expect(await toolNamed(connection, "add").execute({ a: 20, b: 22 }, context())).toBe("42");
     expect(connection.record().sessionId).toBeDefined();
+    await connection.close();
+  });
+});
+
+describe("a stateful server that keeps events (resumable streams)", () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startOfficialServer({ resumable: true });
+  });
+  afterAll(() => server.close());
+
+  it("resumes a response stream the server closed, with Last-Event-ID, and gets the answer", async () => {
+    const connection = await connected({ url: server.url, listen: false });
+    expect(await toolNamed(connection, "poll").execute({}, context())).toBe("answered after a resume");
+    expect(server.log.resumes.length).toBeGreaterThan(0);
+    expect(await toolNamed(connection, "add").execute({ a: 1, b: 2 }, context())).toBe("3");
     await connection.close();
   });
 });

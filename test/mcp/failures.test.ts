@@ -127,6 +127,28 @@ describe("failures are typed SdkErrors", () => {
     });
   });
 
+  it("a stream that ends before its response and resumes to nothing gives up with STREAM_TRUNCATED", async () => {
+    let resumes = 0;
+    const inner = basicServer();
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const events = (text: string) =>
+        new Response(text, { headers: { "content-type": "text/event-stream" } });
+      if (init?.method === "GET") {
+        resumes++;
+        expect(new Headers(init.headers).get("last-event-id")).toBe("e1");
+        return events(": nothing new\n\n");
+      }
+      const message = JSON.parse(String(init?.body)) as JsonObject;
+      return message.method === "tools/list" ? events("id: e1\ndata: \n\n") : inner(input, init);
+    };
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ParseError",
+      code: "STREAM_TRUNCATED",
+    });
+    expect(resumes).toBe(5);
+  });
+
   it("a server that answers 404 again after a fresh initialize gives NOT_FOUND, not a loop", async () => {
     let initializes = 0;
     const fetch = handWritten((message, headers) => {

@@ -2,7 +2,8 @@
  * A real MCP server for the tests and the bench: the official TypeScript SDK's McpServer behind its
  * Streamable HTTP transport, on 127.0.0.1 at a free port. Stateful (a session per client, the GET
  * stream, list-change notifications) or stateless (a fresh server per request); answers as SSE or,
- * with `json: true`, as JSON. Its tools add, sleep (cancellable: the server records every call whose
+ * with `json: true`, as JSON; with `resumable: true` it keeps events (the SDK's InMemoryEventStore),
+ * so a tool may close its response stream and the client must resume it with Last-Event-ID. Its tools add, sleep (cancellable: the server records every call whose
  * signal was aborted, which only a `notifications/cancelled` does), fail, return structured content
  * (right or wrong for its outputSchema), report progress, and change the tool list. Other paths can be
  * answered by `fallback` (the cross-runtime tests serve their pages and the built package from it).
@@ -10,6 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -20,6 +22,7 @@ import { z } from "zod";
  * @property {string[]} methods every JSON-RPC method posted, in order
  * @property {Array<string | undefined>} versions the MCP-Protocol-Version header of each POST
  * @property {Array<string | undefined>} authorizations the Authorization header of each POST
+ * @property {string[]} resumes the Last-Event-ID of each GET that resumed a stream
  */
 
 /**
@@ -85,6 +88,17 @@ function registerTools(server, log) {
       { type: "resource", resource: { uri: "note://1", mimeType: "text/plain", text: "note one" } },
     ],
   }));
+  server.registerTool(
+    "poll",
+    { description: "Closes its response stream (when the server keeps events), then answers later" },
+    async (extra) => {
+      extra.closeSSEStream?.();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return {
+        content: [{ type: "text", text: extra.closeSSEStream ? "answered after a resume" : "answered" }],
+      };
+    },
+  );
   let added = 0;
   server.registerTool("grow", { description: "Adds a tool named extra_<n> to the list" }, async () => {
     added++;
@@ -97,12 +111,12 @@ function registerTools(server, log) {
 
 /**
  * Starts a server.
- * @param {{ stateless?: boolean, json?: boolean, fallback?: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void }} [options]
+ * @param {{ stateless?: boolean, json?: boolean, resumable?: boolean, fallback?: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void }} [options]
  * @returns {Promise<{ url: string, origin: string, log: ServerLog, sessions: Map<string, unknown>, forgetSessions(): void, close(): Promise<void> }>}
  */
 export async function startOfficialServer(options = {}) {
   /** @type {ServerLog} */
-  const log = { cancelled: [], methods: [], versions: [], authorizations: [] };
+  const log = { cancelled: [], methods: [], versions: [], authorizations: [], resumes: [] };
   /** @type {Map<string, StreamableHTTPServerTransport>} */
   const sessions = new Map();
 
@@ -126,6 +140,7 @@ export async function startOfficialServer(options = {}) {
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: options.json === true,
+        ...(options.resumable ? { eventStore: new InMemoryEventStore(), retryInterval: 50 } : {}),
         onsessioninitialized: (sessionId) => sessions.set(sessionId, transport),
       });
       transport.onclose = () => {
@@ -161,6 +176,8 @@ export async function startOfficialServer(options = {}) {
       return;
     }
     let body;
+    const lastEventId = req.headers["last-event-id"];
+    if (req.method === "GET" && typeof lastEventId === "string") log.resumes.push(lastEventId);
     if (req.method === "POST") {
       const chunks = [];
       for await (const chunk of req) chunks.push(chunk);
