@@ -35,6 +35,31 @@ function responseKey(node: TreeLine): string {
   return stringField(objectField(node.value, "message"), "id") ?? node.uuid;
 }
 
+/** Line types Claude Code writes (docs/transcript-formats.md 1.1); another type on the path is warned about. */
+const KNOWN_TYPES = new Set([
+  "user",
+  "assistant",
+  "system",
+  "progress",
+  "attachment",
+  "summary",
+  "file-history-snapshot",
+  "queue-operation",
+  "last-prompt",
+  "custom-title",
+  "ai-title",
+  "tag",
+  "agent-name",
+  "agent-color",
+  "agent-setting",
+  "mode",
+  "worktree-state",
+  "pr-link",
+  "attribution-snapshot",
+  "content-replacement",
+  "speculation-accept",
+]);
+
 /** The assistant message of one response's lines; a malformed block is skipped with a warning. */
 function assistantMessage(
   group: TreeLine[],
@@ -126,6 +151,11 @@ export function pathMessages(
     });
 
   for (const node of path) {
+    if (!KNOWN_TYPES.has(node.type ?? ""))
+      warnings.push({
+        line: node.line,
+        message: `a line of type ${JSON.stringify(node.type ?? null)} (a newer Claude Code?); kept, not read`,
+      });
     if (read.used.has(node.index) || (node.type !== "user" && node.type !== "assistant")) continue;
     time = epochMs(node.value.timestamp, time);
     if (node.type === "assistant") {

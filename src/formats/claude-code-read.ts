@@ -10,7 +10,7 @@ import { activeLeaf, branchOf, claudeCodeTree, leaves, pathTo } from "./claude-c
 import { answerEveryCall, importedState, messagesFrom } from "./imported-state.ts";
 import { continueWith } from "./model-choice.ts";
 import { failedRead, noLines, unknownLeaf, unreadable } from "./read-failure.ts";
-import { type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
+import { inLineOrder, type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
 import type { TranscriptSource } from "./transcript-source.ts";
 import type { ReadTranscriptOptions, ReadTranscriptResult, TranscriptWarning } from "./transcript-types.ts";
 
@@ -155,7 +155,7 @@ export async function fromClaudeCode(
       branches: leaves(tree)
         .filter((node) => node !== leaf && !onPath.has(node.index) && !read.used.has(node.index))
         .map(branchOf),
-      warnings,
+      warnings: inLineOrder(warnings),
     },
   };
 }

@@ -7,11 +7,15 @@
 import type { SessionState } from "../session/session-state.ts";
 import type { JsonObject } from "../types.ts";
 import { claudeCodeWriter } from "./claude-code-writer.ts";
-import { continuation, keptSource } from "./transcript-source.ts";
+import { continuation, keptSource, workingDirectory } from "./transcript-source.ts";
+import { checkedState } from "./writer-input.ts";
 
 /** Options for {@link toClaudeCode}. */
 export interface ToClaudeCodeOptions {
-  /** The working directory the session belongs to (default `/`); Claude Code lists sessions per project. */
+  /**
+   * The working directory new lines carry (default: the one of the file the session was read from,
+   * else `/`); Claude Code lists sessions per project.
+   */
   cwd?: string;
   /** The Claude Code version the lines claim (default `2.1.39`). */
   version?: string;
@@ -45,10 +49,16 @@ function envelopeOf(line: JsonObject | undefined): JsonObject | undefined {
  * const jsonl = toClaudeCode(await session.export(), { cwd: "/home/me/project" });
  * ```
  */
-export function toClaudeCode(state: SessionState, options: ToClaudeCodeOptions = {}): string {
+export function toClaudeCode(input: SessionState, options: ToClaudeCodeOptions = {}): string {
+  const state = checkedState(input);
   const source = options.keepSource === false ? undefined : keptSource(state, "claude-code");
   if (source === undefined) {
-    const writer = claudeCodeWriter({ sessionId: state.sessionId, ...options });
+    const cwd = options.cwd ?? workingDirectory(state);
+    const writer = claudeCodeWriter({
+      sessionId: state.sessionId,
+      ...options,
+      ...(cwd !== undefined ? { cwd } : {}),
+    });
     for (const message of state.messages) writer.append(message);
     return writer.close();
   }

@@ -21,6 +21,7 @@ import { thinkingMarker } from "./claude-code-blocks.ts";
 import { qualifiedModel } from "./model-choice.ts";
 import { derivedUuid } from "./stable-ids.ts";
 import { isoTime, LineBuffer, type TranscriptWriter } from "./transcript-writer.ts";
+import { checkClaudeCodeCursor, checkedMessage, checkedSessionId } from "./writer-input.ts";
 
 /** Where a Claude Code writer stands: the line to parent the next one on, and the calls awaiting results. */
 export interface ClaudeCodeCursor {
@@ -90,6 +91,8 @@ function block(part: AssistantContentPart, own: boolean): JsonObject | undefined
  * ```
  */
 export function claudeCodeWriter(options: ClaudeCodeWriterOptions): TranscriptWriter<ClaudeCodeCursor> {
+  checkedSessionId(options?.sessionId);
+  checkClaudeCodeCursor(options.cursor);
   const buffer = new LineBuffer();
   let parentUuid = options.cursor?.parentUuid ?? null;
   const calls = new Map(Object.entries(options.cursor?.calls ?? {}));
@@ -184,7 +187,8 @@ export function claudeCodeWriter(options: ClaudeCodeWriterOptions): TranscriptWr
   };
 
   return {
-    append(message: Message): void {
+    append(input: Message): void {
+      const message = checkedMessage(input);
       if (message.role === "user") user(message);
       else if (message.role === "assistant") assistant(message);
       else results(message);

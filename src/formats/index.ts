@@ -14,7 +14,8 @@ export {
   claudeCodeWriter,
 } from "./claude-code-writer.ts";
 export { MAX_LINE_LENGTH } from "./jsonl-lines.ts";
-export { fromPi, PI_VERSION } from "./pi-read.ts";
+export { PI_VERSION } from "./pi-messages.ts";
+export { fromPi } from "./pi-read.ts";
 export { type ToPiOptions, toPi } from "./pi-write.ts";
 export { type PiCursor, type PiWriterOptions, piWriter } from "./pi-writer.ts";
 export { TRANSCRIPT_KEY, type TranscriptSource } from "./transcript-source.ts";

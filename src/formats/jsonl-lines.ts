@@ -27,7 +27,9 @@ async function* pieces(input: string | ReadableStream<string>): AsyncGenerator<s
     return;
   }
   if (typeof (input as Partial<ReadableStream> | null)?.getReader !== "function")
-    throw new TypeError(`expected the file's text or a ReadableStream of it, got ${notText(input).slice(15, -68)}`);
+    throw new TypeError(
+      `expected the file's text or a ReadableStream of it, got ${notText(input).slice(15, -68)}`,
+    );
   const reader = input.getReader();
   try {
     for (;;) {

@@ -21,6 +21,9 @@ import type {
 import { objectField, stringField } from "./transcript-lines.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
+/** The newest pi session version Wisp knows; a newer file is read as this one, with a warning. */
+export const PI_VERSION = 3;
+
 /** pi's `api` and `provider` for each Wisp provider (what Wisp writes). */
 export const PI_API: Record<ProviderId, { api: string; provider: string }> = {
   anthropic: { api: "anthropic-messages", provider: "anthropic" },

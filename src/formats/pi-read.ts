@@ -8,14 +8,11 @@ import type { Message } from "../types.ts";
 import { answerEveryCall, importedState, messagesFrom } from "./imported-state.ts";
 import { continueWith } from "./model-choice.ts";
 import { piConversation } from "./pi-context.ts";
-import { providerOfPi } from "./pi-messages.ts";
+import { PI_VERSION, providerOfPi } from "./pi-messages.ts";
 import { type PiEntry, piEntries, piPath } from "./pi-tree.ts";
 import { failedRead, noLines, unknownLeaf, unreadable } from "./read-failure.ts";
-import { type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
+import { inLineOrder, type ObjectLine, objectLines, stringField } from "./transcript-lines.ts";
 import type { ReadTranscriptOptions, ReadTranscriptResult, TranscriptWarning } from "./transcript-types.ts";
-
-/** The newest pi session version Wisp knows; a newer file is read as this one, with a warning. */
-export const PI_VERSION = 3;
 
 /**
  * Reads a pi session file (`~/.pi/agent/sessions/…/<time>_<id>.jsonl`) into a SessionState holding
@@ -112,7 +109,7 @@ export async function fromPi(
       branches: entries
         .filter((entry: PiEntry) => !parents.has(entry.id) && !onPath.has(entry))
         .map((entry) => ({ leaf: entry.id, line: entry.line, sidechain: false })),
-      warnings,
+      warnings: inLineOrder(warnings),
     },
   };
 }

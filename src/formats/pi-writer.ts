@@ -16,9 +16,10 @@ import type {
 } from "../types.ts";
 import { DEFAULT_PRICES } from "../usage/default-prices.ts";
 import { findPrice } from "../usage/prices.ts";
-import { PI_API, piStopReason } from "./pi-messages.ts";
+import { PI_API, PI_VERSION, piStopReason } from "./pi-messages.ts";
 import { derivedShortId } from "./stable-ids.ts";
 import { isoTime, LineBuffer, type TranscriptWriter } from "./transcript-writer.ts";
+import { checkedMessage, checkedSessionId, checkPiCursor } from "./writer-input.ts";
 
 /** Where a pi writer stands: the format version, and the id of the last entry (null before the first). */
 export interface PiCursor {
@@ -146,6 +147,8 @@ function piMessage(message: UserMessage | AssistantMessage): JsonObject {
  * ```
  */
 export function piWriter(options: PiWriterOptions): TranscriptWriter<PiCursor> {
+  checkedSessionId(options?.sessionId);
+  checkPiCursor(options.cursor, PI_VERSION);
   const buffer = new LineBuffer();
   const taken = new Set(options.takenIds ?? []);
   const version = options.cursor?.version ?? 3;
@@ -203,7 +206,8 @@ export function piWriter(options: PiWriterOptions): TranscriptWriter<PiCursor> {
   };
 
   return {
-    append(message: Message): void {
+    append(input: Message): void {
+      const message = checkedMessage(input);
       if (message.role === "tool_result") {
         results(message);
         return;

@@ -56,3 +56,8 @@ export function epochMs(value: unknown, fallback: number): number {
   const ms = typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) : Number.NaN;
   return Number.isFinite(ms) && ms >= 0 ? ms : fallback;
 }
+
+/** `warnings` sorted by line number (stable: warnings about one line keep their order). */
+export function inLineOrder(warnings: TranscriptWarning[]): TranscriptWarning[] {
+  return warnings.sort((a, b) => a.line - b.line);
+}

@@ -28,18 +28,22 @@ export interface Continuation {
   after: number;
   /** The state's messages that are not in `lines`. */
   added: Message[];
+  /** How many of the file's messages the state still begins with. */
+  kept: number;
 }
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The kept lines of `state` when they are in `format` and well formed, else undefined. */
+/** The kept lines of `state` when they are in `format` (and look it) and are well formed, else undefined. */
 export function keptSource(state: SessionState, format: TranscriptFormat): TranscriptSource | undefined {
   const source: unknown = state.metadata[TRANSCRIPT_KEY];
   if (!isObject(source) || source.format !== format) return undefined;
   const { lines, messages } = source;
   if (!Array.isArray(lines) || !lines.every(isObject) || !Array.isArray(messages)) return undefined;
+  // A pi file starts with its session header; a Claude Code file has none.
+  if ((lines[0]?.type === "session") !== (format === "pi")) return undefined;
   const wellFormed = messages.every(
     (entry) =>
       Array.isArray(entry) &&
@@ -68,7 +72,18 @@ export function continuation(state: SessionState, source: TranscriptSource): Con
     lines: source.lines,
     after: kept === 0 ? -1 : (source.messages[kept - 1]?.[1] ?? -1),
     added: state.messages.slice(kept),
+    kept,
   };
+}
+
+/**
+ * The working directory of the file `state` was read from (a Claude Code line's or the pi header's
+ * `cwd`), so a session written anew or into the other format stays listed under its project.
+ */
+export function workingDirectory(state: SessionState): string | undefined {
+  const source = keptSource(state, "claude-code") ?? keptSource(state, "pi");
+  const cwd = source?.lines.find((line) => typeof line.cwd === "string")?.cwd;
+  return typeof cwd === "string" ? cwd : undefined;
 }
 
 /** `metadata` with `source` under {@link TRANSCRIPT_KEY}. */

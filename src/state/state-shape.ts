@@ -144,11 +144,15 @@ const toolResultMessage = object({
   timestamp: time,
 });
 
+/** One message of a conversation, by its role. */
+export const checkMessage: Check<Message> = variant("role", {
+  user: userMessage,
+  assistant: assistantMessage,
+  tool_result: toolResultMessage,
+});
+
 /** A conversation: the messages of a SessionState, or the `messages` given to `runAgent`. */
-export const checkMessageList: Check<Message[]> = array(
-  variant("role", { user: userMessage, assistant: assistantMessage, tool_result: toolResultMessage }),
-  MAX_STATE_MESSAGES,
-);
+export const checkMessageList: Check<Message[]> = array(checkMessage, MAX_STATE_MESSAGES);
 
 const hexDigest = satisfies<string>(
   (value) => typeof value === "string" && /^[0-9a-f]{64}$/.test(value),

@@ -117,6 +117,8 @@ describe.each([
         continue;
       }
       const state = result.value.state;
+      const warned = result.value.warnings.map((warning) => warning.line);
+      expect(warned).toEqual([...warned].sort((a, b) => a - b));
       expect(parseSessionState(JSON.parse(JSON.stringify(state)))).toEqual(state);
       expectConsistent(state.messages);
       expect(typeof toClaudeCode(state)).toBe("string");
@@ -171,6 +173,15 @@ describe("Claude Code links", () => {
     const file = `${lines.join("\n")}\n`;
     const result = await fromClaudeCode(file);
     expect(result.ok && toClaudeCode(result.value.state)).toBe(file);
+    const onPath = jsonl(
+      user("u1", null, "hi"),
+      { type: "hologram", uuid: "h-1", parentUuid: "u1", payload: { x: 1 } },
+      user("u2", "h-1", "still here"),
+    );
+    const warned = await fromClaudeCode(onPath);
+    expect(warned.ok && warned.value.warnings).toEqual([
+      { line: 2, message: 'a line of type "hologram" (a newer Claude Code?); kept, not read' },
+    ]);
     expect(JSON.stringify(result.ok && result.value.state.messages)).not.toContain("hologram");
   });
 

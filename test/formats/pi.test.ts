@@ -4,7 +4,7 @@
  * (branches, compaction, custom, branch-summary and shell entries) read the way pi builds its context.
  */
 import { describe, expect, it } from "vitest";
-import { fromPi, toPi } from "../../src/formats/index.ts";
+import { fromPi, toClaudeCode, toPi } from "../../src/formats/index.ts";
 import { parseSessionState } from "../../src/index.ts";
 import type { Message } from "../../src/types.ts";
 import { expectConsistent } from "../support/agent.ts";
@@ -114,6 +114,41 @@ describe("the version 1 recording", () => {
       prompt.content,
       reply.content,
     ]);
+  });
+
+  it("a session that dropped messages it read is written anew as version 3: version 1 cannot branch", async () => {
+    const state = (await read(LARGE)).state;
+    const cut = state.messages.findIndex((message, index) => index > 10 && message.role === "user");
+    const prompt: Message = {
+      id: "rewound-prompt",
+      role: "user",
+      content: [{ type: "text", text: "Instead, do this" }],
+      timestamp: 1_800_000_000_000,
+    };
+    const rewound = [...state.messages.slice(0, cut), prompt];
+    const written = toPi({ ...state, messages: rewound });
+    expect(JSON.parse(written.slice(0, written.indexOf("\n")))).toMatchObject({
+      type: "session",
+      version: 3,
+    });
+    const again = await read(written);
+    expect(conversation(again.state.messages)).toEqual(conversation(rewound));
+    expect(again.branches).toEqual([]);
+  });
+
+  it("written into Claude Code or anew, keeps the project's working directory", async () => {
+    const state = (await read(LARGE)).state;
+    const cwd = LARGE_LINES[0].cwd;
+    expect(cwd).toBe("/Users/badlogic/workspaces/pi-mono");
+    expect(JSON.parse(toPi(state, { keepSource: false }).split("\n")[0] as string).cwd).toBe(cwd);
+    const claude = toClaudeCode(state)
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(new Set(claude.map((line) => line.cwd))).toEqual(new Set([cwd]));
+    expect(
+      JSON.parse(toPi(state, { keepSource: false, cwd: "/elsewhere" }).split("\n")[0] as string).cwd,
+    ).toBe("/elsewhere");
   });
 
   it("written anew as version 3, reads back as the same conversation", async () => {

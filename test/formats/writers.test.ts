@@ -17,6 +17,7 @@ import {
 import { createAgentSession, defineTool, type Message, type SessionState } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
+import { fixtureText } from "../support/fixtures.ts";
 
 const remove = defineTool({
   name: "remove",
@@ -137,5 +138,58 @@ describe("piWriter", () => {
     expect(JSON.parse(line)).toMatchObject({ type: "message", parentId: null, message: { role: "user" } });
     expect(writer.flush()).toBe("");
     expect(writer.close()).toBe("");
+  });
+});
+
+describe("what the writers refuse", () => {
+  const refusal = (write: () => unknown) => {
+    try {
+      write();
+    } catch (error) {
+      return error as { _tag?: string; code?: string; path?: string };
+    }
+    return undefined;
+  };
+  const hello: Message = { id: "m1", role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 };
+
+  it("a message that is not one, a missing session id or a cursor of the wrong shape is a ConfigError naming it", () => {
+    const made = [
+      () => claudeCodeWriter({ sessionId: "s" }).append({} as Message),
+      () => piWriter({ sessionId: "s" }).append(null as unknown as Message),
+      () => claudeCodeWriter({} as { sessionId: string }),
+      () => claudeCodeWriter({ sessionId: "s", cursor: { bogus: 1 } as unknown as ClaudeCodeCursor }),
+      () => piWriter({ sessionId: "s", cursor: { version: 7, parentId: null } }),
+      () => toClaudeCode({} as SessionState),
+      () => toPi({ sessionId: "s", messages: [{ role: "robot" }] } as unknown as SessionState),
+    ].map(refusal);
+    expect(made.map((error) => [error?._tag, error?.code, error?.path])).toEqual([
+      ["ConfigError", "CONFIG_INVALID", "message.role"],
+      ["ConfigError", "CONFIG_INVALID", "message"],
+      ["ConfigError", "CONFIG_INVALID", "sessionId"],
+      ["ConfigError", "CONFIG_INVALID", "cursor.parentUuid"],
+      ["ConfigError", "CONFIG_INVALID", "cursor.version"],
+      ["ConfigError", "CONFIG_INVALID", "state"],
+      ["ConfigError", "CONFIG_INVALID", "messages.0.role"],
+    ]);
+  });
+
+  it("a refused message writes nothing, and the writer goes on", () => {
+    const writer = piWriter({ sessionId: "s", cursor: { version: 3, parentId: null } });
+    expect(refusal(() => writer.append({ role: "user" } as Message))).toBeDefined();
+    expect(writer.flush()).toBe("");
+    writer.append(hello);
+    expect(writer.flush().split("\n")).toHaveLength(2);
+  });
+
+  it("lines kept under another format's name are not written back as that format", async () => {
+    const read = await fromClaudeCode(fixtureText("sessions/claude-code-short.jsonl"));
+    if (!read.ok) throw read.error;
+    const state = read.value.state;
+    const mislabelled = {
+      ...state,
+      metadata: { ...state.metadata, transcript: { ...(state.metadata.transcript as object), format: "pi" } },
+    } as SessionState;
+    const pi = toPi(mislabelled);
+    expect(JSON.parse(pi.slice(0, pi.indexOf("\n")))).toMatchObject({ type: "session", version: 3 });
   });
 });

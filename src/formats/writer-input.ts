@@ -1,0 +1,68 @@
+/**
+ * What the transcript writers check before they write: a message, a state, a session id and a cursor
+ * of the right shape. A wrong one is a ConfigError naming its path, thrown before any line is made, so
+ * a file is never given a half-written or misparented line.
+ *
+ * @module
+ */
+
+import { ConfigError } from "../errors/sdk-error.ts";
+import type { SessionState } from "../session/session-state.ts";
+import { checkShape } from "../state/check-messages.ts";
+import { checkMessage, checkMessageList } from "../state/state-shape.ts";
+import type { Message } from "../types.ts";
+
+function refuse(message: string, path: string): never {
+  throw new ConfigError(message, { code: "CONFIG_INVALID", path });
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `message` if it is a Wisp message (as a session holds it); else throws ConfigError at `message`. */
+export function checkedMessage(message: unknown): Message {
+  const checked = checkShape(checkMessage, message, ["message"]);
+  if (checked instanceof ConfigError) throw checked;
+  return checked;
+}
+
+/** `state` if its messages are Wisp messages (`session.export()` or a read transcript's state). */
+export function checkedState(state: unknown): SessionState {
+  if (!isObject(state) || typeof state.sessionId !== "string")
+    refuse("Expected a SessionState (session.export(), or the state a transcript was read into)", "state");
+  const checked = checkShape(checkMessageList, state.messages, ["messages"]);
+  if (checked instanceof ConfigError) throw checked;
+  return state as unknown as SessionState;
+}
+
+/** A writer's session id: a non-empty string. */
+export function checkedSessionId(sessionId: unknown): string {
+  if (typeof sessionId !== "string" || sessionId === "")
+    refuse("sessionId must be a non-empty string", "sessionId");
+  return sessionId;
+}
+
+/** A Claude Code writer's cursor: `{ parentUuid: string | null, calls: { [callId]: uuid } }`. */
+export function checkClaudeCodeCursor(cursor: unknown): void {
+  if (cursor === undefined) return;
+  if (!isObject(cursor)) refuse("cursor must be a Claude Code writer's cursor", "cursor");
+  if (cursor.parentUuid !== null && typeof cursor.parentUuid !== "string")
+    refuse("cursor.parentUuid must be the uuid of the last line written, or null", "cursor.parentUuid");
+  if (!isObject(cursor.calls) || Object.values(cursor.calls).some((uuid) => typeof uuid !== "string"))
+    refuse("cursor.calls must map tool call ids to the uuids of their lines", "cursor.calls");
+}
+
+/** A pi writer's cursor: `{ version: 1 | 2 | 3, parentId: string | null }`. */
+export function checkPiCursor(cursor: unknown, newest: number): void {
+  if (cursor === undefined) return;
+  if (!isObject(cursor)) refuse("cursor must be a pi writer's cursor", "cursor");
+  if (
+    typeof cursor.version !== "number" ||
+    !Number.isInteger(cursor.version) ||
+    cursor.version < 1 ||
+    cursor.version > newest
+  )
+    refuse(`cursor.version must be a pi format version from 1 to ${newest}`, "cursor.version");
+  if (cursor.parentId !== null && typeof cursor.parentId !== "string")
+    refuse("cursor.parentId must be the id of the last entry written, or null", "cursor.parentId");
+}
