@@ -46,7 +46,7 @@ function envelopeOf(line: JsonObject | undefined): JsonObject | undefined {
  * ```ts no-run
  * import { toClaudeCode } from "wisp-agent/formats";
  *
- * const jsonl = toClaudeCode(await session.export(), { cwd: "/home/me/project" });
+ * const jsonl = toClaudeCode(session.export(), { cwd: "/home/me/project" });
  * ```
  */
 export function toClaudeCode(input: SessionState, options: ToClaudeCodeOptions = {}): string {

@@ -56,7 +56,7 @@ function canContinue(plan: Continuation, source: TranscriptSource): boolean {
  * ```ts no-run
  * import { toPi } from "wisp-agent/formats";
  *
- * const jsonl = toPi(await session.export(), { cwd: "/home/me/project" });
+ * const jsonl = toPi(session.export(), { cwd: "/home/me/project" });
  * ```
  */
 export function toPi(input: SessionState, options: ToPiOptions = {}): string {
