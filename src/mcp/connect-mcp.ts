@@ -118,11 +118,18 @@ export async function connectMcp(
 ): Promise<Result<McpConnection, AnySdkError, undefined>> {
   const problem = checkOptions(options);
   if (problem !== undefined) return err(problem);
+  let headers: Headers;
+  try {
+    headers = new Headers(options.headers);
+  } catch (error) {
+    const message = `connectMcp: headers cannot be sent (${error instanceof Error ? error.message : String(error)})`;
+    return err(new ConfigError(message, { code: "CONFIG_INVALID", path: "headers" }));
+  }
   const { signal } = options;
   let tools: Tool<JsonObject>[] = [];
   const client: McpClient = new McpClient({
     url: options.url,
-    headers: new Headers(options.headers),
+    headers,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     timeoutMs: options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
     clientName: options.clientName ?? "wisp-agent",
@@ -157,7 +164,7 @@ export async function connectMcp(
     else client.adopt(options.resume.sessionId, options.resume.protocolVersion);
     tools = await readTools(signal);
   } catch (error) {
-    await client.close();
+    void client.close(); // ends a session the server may have opened, without holding up the answer
     return err(isSdkError(error) ? error : classifyThrown(error, { provider: MCP_PROVIDER, signal }));
   }
   if (options.listen !== false) client.startListening();

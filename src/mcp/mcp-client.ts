@@ -46,7 +46,7 @@ export interface McpClientSettings extends McpHttpSettings {
 /** How long a `notifications/cancelled` may take to send; it is never waited for by the caller. */
 const CANCEL_SEND_MS = 5_000;
 
-/** An MCP session with one server. Build it with {@link McpClient.connect}. */
+/** An MCP session with one server; `connectMcp` builds one per connection. */
 export class McpClient {
   readonly #http: McpHttp;
   readonly #settings: McpClientSettings;

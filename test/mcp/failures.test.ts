@@ -61,6 +61,11 @@ describe("failures are typed SdkErrors", () => {
     expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "ConfigError", path: "url" });
   });
 
+  it("headers that cannot be sent are a ConfigError naming the option", async () => {
+    const result = await connectMcp({ url: "http://mcp.test/mcp", headers: { "bad header": "x" } });
+    expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "ConfigError", path: "headers" });
+  });
+
   it("a port nothing listens on is a NETWORK RequestError", async () => {
     const result = await connectMcp({ url: "http://127.0.0.1:9/mcp", timeoutMs: 5_000 });
     expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "RequestError", code: "NETWORK" });
