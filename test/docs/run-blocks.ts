@@ -33,7 +33,8 @@ function linkPackages(root: string, directory: string): void {
     );
   }
   writeFileSync(join(wisp, "package.json"), JSON.stringify({ name: "wisp-agent", type: "module", exports }));
-  symlinkSync(join(root, "node_modules/zod"), join(modules, "zod"), "dir");
+  for (const dependency of ["zod", "effect"])
+    symlinkSync(join(root, "node_modules", dependency), join(modules, dependency), "dir");
 }
 
 /** Runs `blocks` (in order, one process) and reports each; `timeLimitMs` bounds each block. */

@@ -13,6 +13,10 @@ export const ENTRY_SOURCES: Record<string, string> = {
   "wisp-agent": "src/index.ts",
   "wisp-agent/testing": "src/testing/index.ts",
   "wisp-agent/testing/node": "runtime/node/index.ts",
+  "wisp-agent/formats": "src/formats/index.ts",
+  "wisp-agent/bridge": "src/bridge/index.ts",
+  "wisp-agent/mcp": "src/mcp/index.ts",
+  "wisp-agent/effect": "src/effect/index.ts",
 };
 
 /** The (virtual) file a block is checked as: beside the tests, so `zod` resolves from node_modules. */

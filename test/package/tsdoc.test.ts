@@ -26,6 +26,9 @@ const WITH_EXAMPLE = [
   "parseSessionState",
   "createScriptedModel",
   "serveScriptedModel",
+  "runAgentEffect",
+  "runAgentStreamEffect",
+  "createAgentSessionEffect",
 ];
 
 const program = ts.createProgram(ENTRIES, { allowImportingTsExtensions: true, noEmit: true, strict: true });
