@@ -43,6 +43,23 @@ const user = (uuid: string, parentUuid: string | null, content: string) => ({
   timestamp: "2026-01-01T00:00:00.000Z",
 });
 
+/** An assistant line answering `u1` with `content`, as `model` wrote it. */
+const reply = (content: object[], model = "claude-sonnet-4-5") => ({
+  parentUuid: "u1",
+  ...envelope,
+  type: "assistant",
+  uuid: "a1",
+  timestamp: "2026-01-01T00:00:01.000Z",
+  message: {
+    model,
+    id: "msg_1",
+    role: "assistant",
+    content,
+    stop_reason: "end_turn",
+    usage: { input_tokens: 1, output_tokens: 1 },
+  },
+});
+
 describe.each([
   ["fromClaudeCode", fromClaudeCode, HEAVY],
   ["fromPi", fromPi, PI],
@@ -239,27 +256,17 @@ describe("lines that cannot be read as they are", () => {
   });
 
   it("a malformed block of a type Wisp reads is skipped with a warning, never sent back", async () => {
-    const reply = {
-      parentUuid: "u1",
-      ...envelope,
-      type: "assistant",
-      uuid: "a1",
-      timestamp: "2026-01-01T00:00:01.000Z",
-      message: {
-        model: "claude-sonnet-4-5",
-        id: "msg_1",
-        role: "assistant",
-        content: [
+    const result = await fromClaudeCode(
+      jsonl(
+        user("u1", null, "hi"),
+        reply([
           { type: "tool_use" },
           { type: "text" },
           { type: "text", text: "kept" },
           { type: "server_tool_use", id: "s" },
-        ],
-        stop_reason: "end_turn",
-        usage: { input_tokens: 1, output_tokens: 1 },
-      },
-    };
-    const result = await fromClaudeCode(jsonl(user("u1", null, "hi"), reply));
+        ]),
+      ),
+    );
     if (!result.ok) throw result.error;
     expect(result.value.warnings).toEqual([
       { line: 2, message: "a malformed tool_use block; skipped" },
@@ -302,26 +309,14 @@ describe("lines that cannot be read as they are", () => {
   });
 
   it("<thinking> text in Claude's own reply stays text; Wisp's marker in another provider's reply reads as thinking", async () => {
-    const reply = (model: string) => ({
-      parentUuid: "u1",
-      ...envelope,
-      type: "assistant",
-      uuid: "a1",
-      timestamp: "2026-01-01T00:00:01.000Z",
-      message: {
-        model,
-        id: "msg_1",
-        role: "assistant",
-        content: [{ type: "text", text: "<thinking>\nvisible answer\n</thinking>" }],
-        stop_reason: "end_turn",
-        usage: { input_tokens: 1, output_tokens: 1 },
-      },
-    });
-    const own = await fromClaudeCode(jsonl(user("u1", null, "hi"), reply("claude-sonnet-4-5")));
+    const marked = [{ type: "text", text: "<thinking>\nvisible answer\n</thinking>" }];
+    const own = await fromClaudeCode(jsonl(user("u1", null, "hi"), reply(marked)));
     expect(own.ok && own.value.state.messages[1]?.content).toEqual([
       { type: "text", text: "<thinking>\nvisible answer\n</thinking>" },
     ]);
-    const foreign = await fromClaudeCode(jsonl(user("u1", null, "hi"), reply("openai-responses/gpt-5")));
+    const foreign = await fromClaudeCode(
+      jsonl(user("u1", null, "hi"), reply(marked, "openai-responses/gpt-5")),
+    );
     expect(foreign.ok && foreign.value.state.messages[1]?.content).toEqual([
       { type: "thinking", text: "visible answer" },
     ]);
