@@ -3,7 +3,14 @@
  * (sessions, the GET stream, SSE answers), stateful with JSON answers, and stateless.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Message, runAgent, type Tool, type ToolContext } from "../../src/index.ts";
+import {
+  createAgentSession,
+  type Message,
+  runAgent,
+  type SessionState,
+  type Tool,
+  type ToolContext,
+} from "../../src/index.ts";
 import {
   connectMcp,
   type McpConnection,
@@ -175,12 +182,15 @@ describe("a stateful server answering with SSE", () => {
 
   it("reads the tool list again on notifications/tools/list_changed", async () => {
     const changes: string[][] = [];
+    const notifications: string[] = [];
     const connection = await connect({
       onToolsChanged: (tools) => changes.push(tools.map((tool) => tool.name)),
+      onNotification: (method) => notifications.push(method),
     });
     expect(await toolNamed(connection, "grow").execute({}, context())).toMatch(/^added extra_\d+$/);
     await vi.waitFor(() => expect(changes.length).toBeGreaterThan(0));
     expect(connection.tools.some((tool) => tool.name.startsWith("extra_"))).toBe(true);
+    expect(notifications).toContain("notifications/tools/list_changed");
   });
 
   it("a server that forgot the session (404) is initialized again, once, transparently", async () => {
@@ -244,6 +254,38 @@ describe("a stateful server answering with SSE", () => {
       code: "SESSION_CLOSED",
     });
     expect(server.log.methods.length).toBe(before);
+  });
+
+  it("a session exported with the record in its metadata reconnects to the same MCP session when restored", async () => {
+    const url = `${server.url}?key=sk-secret`;
+    const first = await connect({ url, headers: { authorization: "Bearer never-stored" } });
+    const script = [calls(["add", { a: 1, b: 1 }]), says("2"), calls(["add", { a: 2, b: 2 }]), says("4")];
+    const options = {
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "test-key",
+      fetch: scripted(script).model.fetch,
+    };
+    const session = await createAgentSession({
+      ...options,
+      tools: first.tools,
+      metadata: mcpMetadata(first),
+    });
+    expect((await session.chat("one plus one")).ok).toBe(true);
+    const stored = JSON.parse(JSON.stringify(session.export())) as SessionState;
+    expect(JSON.stringify(stored)).not.toMatch(/sk-secret|never-stored/);
+
+    const record = mcpServerRecord(stored.metadata, url);
+    expect(record?.sessionId).toBe(first.record().sessionId);
+    const before = server.log.methods.length;
+    const second = await connect({
+      url,
+      headers: { authorization: "Bearer never-stored" },
+      ...(record ? { resume: record } : {}),
+    });
+    const restored = await createAgentSession({ ...options, restore: stored, tools: second.tools });
+    const result = await restored.chat("two plus two");
+    expect(result.ok ? result.value.toolCalls[0]?.result.output : undefined).toBe("4");
+    expect(server.log.methods.slice(before)).toEqual(["tools/list", "tools/call"]);
   });
 
   it("close ends the session on the server", async () => {
