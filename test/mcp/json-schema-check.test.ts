@@ -1,14 +1,30 @@
 /**
  * Wisp's JSON Schema checker for MCP tool inputs: the keywords MCP servers use, described issues with
- * paths, and no code generation (the whole file also runs under --disallow-code-generation-from-strings
- * through the scenario test).
+ * paths, and no code generation. test/mcp/no-code-generation.test.ts runs this file and the client's
+ * other tests again in a Node that refuses code generation (WISP_NO_CODE_GENERATION=1 says so).
  */
 import { describe, expect, it } from "vitest";
 import { checkJsonSchema, formatSchemaIssues } from "../../src/mcp/index.ts";
 
 const check = (schema: unknown, value: unknown) => formatSchemaIssues(checkJsonSchema(schema, value));
 
+/** Whether this process may turn strings into code. */
+function codeGenerationAllowed(): boolean {
+  try {
+    return new Function("return true")() === true;
+  } catch {
+    return false;
+  }
+}
+
 describe("checkJsonSchema", () => {
+  it("runs the same whether or not the process may generate code (and the flag really holds when set)", () => {
+    expect(codeGenerationAllowed()).toBe(process.env.WISP_NO_CODE_GENERATION !== "1");
+    expect(checkJsonSchema({ type: "object", required: ["a"] }, {})).toEqual([
+      { path: "a", message: "required" },
+    ]);
+  });
+
   it("accepts a value that matches and names each problem with its path otherwise", () => {
     const schema = {
       type: "object",
