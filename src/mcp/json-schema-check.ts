@@ -115,12 +115,7 @@ function checkString(walk: Walk, schema: Record<string, unknown>, value: string,
   if (typeof schema.maxLength === "number" && length > schema.maxLength)
     report(walk, path, `expected at most ${schema.maxLength} characters, got ${length}`);
   if (typeof schema.pattern === "string") {
-    let pattern: RegExp | undefined;
-    try {
-      pattern = new RegExp(schema.pattern, "u");
-    } catch {
-      pattern = undefined; // a pattern this runtime cannot read constrains nothing
-    }
+    const pattern = safePattern(schema.pattern);
     if (pattern !== undefined && !pattern.test(value))
       report(walk, path, `expected text matching /${schema.pattern}/`);
   }
@@ -212,12 +207,20 @@ function checkObject(
   }
 }
 
+/**
+ * A schema's pattern as a RegExp: with the `u` flag when it reads so (JSON Schema's patterns are
+ * Unicode-aware), else without (patterns written for plain ECMA-262, `[\-]` say); undefined for one this
+ * runtime cannot read at all, which then constrains nothing.
+ */
 function safePattern(source: string): RegExp | undefined {
-  try {
-    return new RegExp(source, "u");
-  } catch {
-    return undefined;
+  for (const flags of ["u", ""]) {
+    try {
+      return new RegExp(source, flags);
+    } catch {
+      // try the next reading
+    }
   }
+  return undefined;
 }
 
 function checkCombinators(

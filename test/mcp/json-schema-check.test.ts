@@ -48,6 +48,10 @@ describe("checkJsonSchema", () => {
     expect(check({ enum: ["a", "b"] }, "c")).toBe('expected one of "a", "b", got "c"');
     expect(check({ const: { x: [1] } }, { x: [1] })).toBe("");
     expect(check({ type: "string", pattern: "^[a-z]+$" }, "A1")).toBe("expected text matching /^[a-z]+$/");
+    // `\a` is an error with the u flag and the letter a without it: read the way it can be read.
+    expect(check({ type: "string", pattern: "^\\a+$" }, "aa")).toBe("");
+    expect(check({ type: "string", pattern: "^\\a+$" }, "bb")).toBe("expected text matching /^\\a+$/");
+    expect(check({ type: "string", pattern: "^.$" }, "😀")).toBe(""); // one code point, two UTF-16 units
     expect(check({ type: "number", exclusiveMinimum: 0 }, 0)).toBe("expected > 0, got 0");
     expect(check({ type: "number", minimum: 0, exclusiveMinimum: true }, 0)).toBe("expected > 0, got 0");
     expect(check({ type: "number", multipleOf: 0.1 }, 0.3)).toBe("");
