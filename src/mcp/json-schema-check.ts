@@ -209,7 +209,7 @@ function checkObject(
 
 /**
  * A schema's pattern as a RegExp: with the `u` flag when it reads so (JSON Schema's patterns are
- * Unicode-aware), else without (patterns written for plain ECMA-262, `[\-]` say); undefined for one this
+ * Unicode-aware), else without (patterns written for plain ECMA-262, such as `\a` for the letter a); undefined for one this
  * runtime cannot read at all, which then constrains nothing.
  */
 function safePattern(source: string): RegExp | undefined {
