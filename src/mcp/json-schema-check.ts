@@ -209,8 +209,8 @@ function checkObject(
 
 /**
  * A schema's pattern as a RegExp: with the `u` flag when it reads so (JSON Schema's patterns are
- * Unicode-aware), else without (patterns written for plain ECMA-262, such as `\a` for the letter a); undefined for one this
- * runtime cannot read at all, which then constrains nothing.
+ * Unicode-aware), else without (patterns written for plain ECMA-262, such as `\a` for the letter
+ * a); undefined for one this runtime cannot read at all, which then constrains nothing.
  */
 function safePattern(source: string): RegExp | undefined {
   for (const flags of ["u", ""]) {
