@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   createAgentSession,
+  defineTool,
   type Message,
   runAgent,
   type SessionState,
@@ -208,10 +209,26 @@ describe("a stateful server answering with SSE", () => {
     expect(connection.record().sessionId).not.toBe(oldSession);
   });
 
-  it("a prefix keeps the server's names apart from local tools", async () => {
+  it("a clash with a local tool's name is a ConfigError before the run, and a prefix resolves it", async () => {
+    const local = defineTool({
+      name: "add",
+      description: "local",
+      inputSchema: { type: "object" },
+      execute: () => "local",
+    });
+    const clashing = await connect({ filter: (tool) => tool.name === "add" });
+    const { options } = scripted([calls(["add", { a: 1, b: 1 }]), says("2")]);
+    const refused = await runAgent(options({ tools: [...clashing.tools, local] }));
+    expect(refused.ok ? undefined : refused.error).toMatchObject({
+      _tag: "ConfigError",
+      code: "CONFIG_INVALID",
+    });
+
     const connection = await connect({ prefix: "calc_", filter: (tool) => tool.name === "add" });
     expect(connection.tools.map((tool) => tool.name)).toEqual(["calc_add"]);
-    expect(await connection.tools[0]?.execute({ a: 1, b: 1 }, context())).toBe("2");
+    const { options: next } = scripted([calls(["calc_add", { a: 1, b: 1 }]), says("2")]);
+    const result = await runAgent(next({ tools: [...connection.tools, local] }));
+    expect(result.ok ? result.value.toolCalls[0]?.result.output : undefined).toBe("2");
   });
 
   it("a session kept in SessionState metadata is taken over without a new handshake", async () => {
