@@ -63,6 +63,7 @@ export const ENTRIES = [
   { name: "wisp-agent/testing", file: "entry-wisp-testing.ts" },
   { name: "wisp-agent/bridge", file: "entry-wisp-bridge.ts" },
   { name: "wisp-agent/formats", file: "entry-wisp-formats.ts" },
+  { name: "wisp-agent/mcp", file: "entry-wisp-mcp.ts" },
   { name: "wisp-agent/effect", file: "entry-wisp-effect.ts" },
 ];
 

@@ -8,6 +8,7 @@ import { bridgeSection } from "./bridge.mjs";
 import { bundleSizeSection } from "./bundle-size.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { formatsSection } from "./formats.mjs";
+import { mcpSection } from "./mcp.mjs";
 import { sessionStateSection } from "./session-state.mjs";
 import { workerSection } from "./worker.mjs";
 
@@ -20,6 +21,7 @@ for (const section of [
   approvalCycleSection,
   bridgeSection,
   formatsSection,
+  mcpSection,
   workerSection,
   bundleSizeSection,
 ]) {

@@ -29,6 +29,11 @@ const WITH_EXAMPLE = [
   "runAgentEffect",
   "runAgentStreamEffect",
   "createAgentSessionEffect",
+  "connectMcp",
+  "fromClaudeCode",
+  "fromPi",
+  "serveSession",
+  "connectSession",
 ];
 
 const program = ts.createProgram(ENTRIES, { allowImportingTsExtensions: true, noEmit: true, strict: true });
