@@ -47,7 +47,7 @@ export interface AgentOptions<T extends AnyTool = AnyTool> extends AgentConfig<T
   attachments?: ImagePart[];
   /** The conversation before the prompt (a previous run's `messages`, for example). */
   messages?: Message[];
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Default: a new random UUID. */
   sessionId?: string;
 }

@@ -208,8 +208,9 @@ const OPTIONAL_FIELDS = [
 ] as const;
 
 /**
- * The base of every Wisp error. Use {@link isSdkError} rather than `instanceof` when two copies of
- * the package may be loaded: the check goes by a `Symbol.for` marker, which both copies share.
+ * The base of every Wisp error. `instanceof` works across copies of the package (each CommonJS entry
+ * point bundles its own, a second install, another realm): it goes by a `Symbol.for` marker, which
+ * every copy shares, and the `_tag`. {@link isSdkError} is the same check as a function.
  */
 export abstract class SdkError extends Error {
   abstract readonly _tag: ErrorTag;
@@ -234,6 +235,21 @@ export abstract class SdkError extends Error {
     for (const key of OPTIONAL_FIELDS) {
       if (fields[key] !== undefined) (this as Record<string, unknown>)[key] = fields[key];
     }
+  }
+
+  /**
+   * `error instanceof ProviderError` is true for any Wisp error tagged `ProviderError`, whichever copy
+   * of Wisp made it; `instanceof SdkError` for any Wisp error. A class of your own that extends one
+   * of these is checked the usual way, by its prototype.
+   */
+  static override [Symbol.hasInstance]<T>(
+    this: abstract new (
+      ...args: never[]
+    ) => T,
+    value: unknown,
+  ): value is T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked about (a subclass too).
+    return isInstance(this, value);
   }
 
   /** A plain-JSON copy that survives `JSON.stringify` and `postMessage`. */
@@ -346,6 +362,20 @@ const CLASSES: Record<ErrorTag, new (message: string, fields: SdkErrorFields) =>
   ToolError,
   BudgetError,
 };
+
+/** Each error class's tag, for `instanceof` across copies of the package. */
+const TAGS = new Map<unknown, ErrorTag>(
+  Object.entries(CLASSES).map(([tag, Class]) => [Class, tag as ErrorTag]),
+);
+
+/** Whether `value` is an instance of the error class `Class`, by marker and tag (see `SdkError`). */
+function isInstance(Class: unknown, value: unknown): boolean {
+  if (!isSdkError(value)) return false;
+  if (Class === SdkError) return true;
+  const tag = TAGS.get(Class);
+  if (tag !== undefined) return value._tag === tag;
+  return typeof Class === "function" && Function.prototype[Symbol.hasInstance].call(Class, value);
+}
 
 /** True for any Wisp error, including one made by another copy of the package. */
 export function isSdkError(value: unknown): value is AnySdkError {

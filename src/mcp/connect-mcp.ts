@@ -30,7 +30,7 @@ export interface ConnectMcpOptions {
   /** The fetch to use (default: the global one). */
   fetch?: typeof globalThis.fetch;
   /** Aborts connecting; once connected, aborting it closes the connection. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Longest time one request may take, in ms; progress from the server restarts it (default 60 000). */
   timeoutMs?: number;
   /** Put before every tool name (`"notes_"` makes `add` into `notes_add`), to keep names apart. */

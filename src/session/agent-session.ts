@@ -56,7 +56,7 @@ export interface SessionSnapshot {
 /** Options of `session.resume`. */
 export interface ResumeOptions {
   /** Aborts the resumed run (the approved tools receive it). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** A live agent session. `T`, the union of its tools' types, types the tool calls of its runs. */
@@ -102,6 +102,8 @@ interface PendingRun {
   resolve: (result: AgentRunResult) => void;
   /** Resolves with the run's result once it ran (or was dropped). */
   settled: Promise<AgentRunResult>;
+  /** Stops listening to `signal` for a drop from the queue (once the run starts). */
+  unwatch?: () => void;
 }
 
 const ignore = (): void => {};
@@ -240,8 +242,27 @@ class Session implements AgentSession {
       controller,
     );
     this.#queue.push(pending);
+    this.#watchQueued(pending);
     this.#next();
     return pending.settled;
+  }
+
+  /**
+   * Drops a queued prompt from the queue at once when its signal aborts before its run starts: its
+   * call resolves ABORTED, and nothing of it reaches the conversation or the model.
+   */
+  #watchQueued(pending: PendingRun): void {
+    const signal = pending.signal;
+    if (signal === undefined || this.#current === undefined) return;
+    const drop = (): void => {
+      const index = this.#queue.indexOf(pending);
+      if (index === -1) return;
+      this.#queue.splice(index, 1);
+      pending.resolve(this.#refuse(dropped("signal")));
+    };
+    if (signal.aborted) return drop();
+    signal.addEventListener("abort", drop, { once: true });
+    pending.unwatch = () => signal.removeEventListener("abort", drop);
   }
 
   /** Starts the next queued run when none is in flight (while paused, only a resume). */
@@ -250,6 +271,7 @@ class Session implements AgentSession {
     const pending = this.#queue[0];
     if (pending === undefined || (this.#paused !== undefined && pending.resume === undefined)) return;
     this.#queue.shift();
+    pending.unwatch?.();
     const firstIndex = this.#messages.length;
     const { resume } = pending;
     const done = startRun(
@@ -375,14 +397,20 @@ class Session implements AgentSession {
   abort(reason?: unknown): void {
     const why = reason ?? new DOMException("The session was aborted", "AbortError");
     this.#aborts++;
-    for (const pending of this.#queue.splice(0)) pending.resolve(this.#refuse(dropped("aborted")));
+    for (const pending of this.#queue.splice(0)) {
+      pending.unwatch?.();
+      pending.resolve(this.#refuse(dropped("aborted")));
+    }
     this.#steering.length = 0;
     this.#current?.pending.controller.abort(why);
   }
 
   drainQueue(): QueuedPrompt[] {
     const drained = this.#queue.splice(0);
-    for (const pending of drained) pending.resolve(this.#refuse(dropped("drained")));
+    for (const pending of drained) {
+      pending.unwatch?.();
+      pending.resolve(this.#refuse(dropped("drained")));
+    }
     return [...this.#held.splice(0), ...drained.map((pending) => pending.prompt)];
   }
 
@@ -485,15 +513,14 @@ function busy(): ConfigError {
   });
 }
 
-function dropped(how: "aborted" | "drained"): AbortError {
-  return new AbortError(
-    how === "aborted"
-      ? "The session was aborted before this prompt or resume ran"
-      : "Removed from the queue by drainQueue()",
-    {
-      code: "ABORTED",
-    },
-  );
+const DROPPED = {
+  aborted: "The session was aborted before this prompt or resume ran",
+  drained: "Removed from the queue by drainQueue()",
+  signal: "The prompt's signal aborted while it waited in the queue; it was not sent",
+};
+
+function dropped(how: keyof typeof DROPPED): AbortError {
+  return new AbortError(DROPPED[how], { code: "ABORTED" });
 }
 
 /** The restored state, or a ConfigError at `restore` for a value the state parser could not even read. */

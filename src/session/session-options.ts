@@ -42,7 +42,7 @@ export type DeliveryMode = "steer" | "followUp";
 
 /** The options of one `chat` or `stream` call. */
 export interface ChatOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * While a run is in flight: `steer` delivers the prompt at the run's next safe point (after the
    * running tools finish); `followUp` queues it for after the run. Without a mode, a second prompt

@@ -51,7 +51,7 @@ export interface TurnOptions {
   /** A fetch to use instead of the global one (a proxy, a test double, the scripted model). */
   fetch?: typeof fetch;
   /** Aborting it ends the turn at once with stopReason `aborted` and code ABORTED. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   retry?: RetryOptions;
   /** Total time one attempt may take, headers and body (default 10 minutes). */
   timeoutMs?: number;

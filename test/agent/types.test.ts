@@ -57,6 +57,15 @@ describe("model names", () => {
   });
 });
 
+describe("optional options", () => {
+  it("a signal that may be undefined is accepted where a signal is (exactOptionalPropertyTypes)", () => {
+    type MaybeSignal = { signal: AbortSignal | undefined };
+    expectTypeOf<MaybeSignal>().toExtend<Pick<Parameters<typeof runAgent>[0], "signal">>();
+    expectTypeOf<MaybeSignal>().toExtend<NonNullable<Parameters<AgentSession["chat"]>[1]>>();
+    expectTypeOf<MaybeSignal>().toExtend<NonNullable<Parameters<AgentSession["resume"]>[1]>>();
+  });
+});
+
 describe("typed tool calls", () => {
   it("defineTool keeps the tool's name and its input type", () => {
     expectTypeOf(weather.name).toEqualTypeOf<"weather">();

@@ -1,7 +1,7 @@
 /**
  * The SdkError family: real Errors, tagged, JSON-safe, recognizable across package copies.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   AbortError,
   ConfigError,
@@ -121,6 +121,35 @@ describe("SdkError", () => {
     expect(isSdkError(foreign)).toBe(true);
     expect(isSdkError(new Error("plain"))).toBe(false);
     expect(isSdkError(null)).toBe(false);
+  });
+
+  it("instanceof goes by the marker and the tag, so an error from another copy of Wisp is an instance", () => {
+    const foreign = Object.defineProperty(
+      Object.assign(new Error("x"), { _tag: "ProviderError" }),
+      Symbol.for("wisp.sdk-error"),
+      {
+        value: true,
+      },
+    );
+    expect([
+      foreign instanceof ProviderError,
+      foreign instanceof SdkError,
+      foreign instanceof ConfigError,
+    ]).toEqual([true, true, false]);
+    expect([
+      error instanceof ProviderError,
+      error instanceof RequestError,
+      new Error("plain") instanceof SdkError,
+    ]).toEqual([true, false, false]);
+    class Overloaded extends ProviderError {}
+    const own = new Overloaded("busy", { code: "OVERLOADED" });
+    expect([own instanceof Overloaded, own instanceof ProviderError, error instanceof Overloaded]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const caught: unknown = error;
+    if (caught instanceof ProviderError) expectTypeOf(caught).toEqualTypeOf<ProviderError>();
   });
 
   it("an AbortError is never retryable", () => {

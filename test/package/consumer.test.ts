@@ -151,12 +151,17 @@ describe("the packed package in a fresh project", () => {
   it.each([
     ["node 20.19", () => minimumNode()],
     ["node 22", () => process.execPath],
-  ])("works through `require` in %s, and errors match across the two builds", async (_name, command) => {
-    expect(await run(command(), ["require.cjs"])).toEqual({
-      sameExports: true,
-      exportCount: expect.any(Number),
-      text: "hello from cjs",
-      crossCopy: true,
-    });
-  });
+  ])(
+    "works through `require` in %s, and errors match across the builds and entry points, by instanceof too",
+    async (_name, command) => {
+      expect(await run(command(), ["require.cjs"])).toEqual({
+        sameExports: true,
+        exportCount: expect.any(Number),
+        text: "hello from cjs",
+        crossCopy: true,
+        otherTag: false,
+        subpathCopy: true,
+      });
+    },
+  );
 });

@@ -97,6 +97,32 @@ describe("one run at a time", () => {
     expect(model.requests).toHaveLength(3);
     expect(userTexts(model.requests[2]?.body)).toEqual(["one", "two, again"]);
   });
+
+  it("a queued prompt whose signal aborts leaves the queue at once, ABORTED, and never reaches the model", async () => {
+    const { tool, hasStarted, release } = gate();
+    const { model, session: s } = await session(
+      [calls(["gate", {}]), says("first done"), says("third done")],
+      {
+        tools: [tool],
+      },
+    );
+    const first = s.chat("one");
+    await hasStarted;
+    const controller = new AbortController();
+    const cancelled = s.chat("cancelled", { mode: "followUp", signal: controller.signal });
+    const kept = s.chat("kept", { mode: "followUp" });
+    controller.abort();
+    const result = await cancelled; // before the run in flight ends: the gate is still shut
+    expect(!result.ok && [result.error.code, result.error.message]).toEqual([
+      "ABORTED",
+      expect.stringContaining("waited in the queue"),
+    ]);
+    expect(s.snapshot()).toMatchObject({ status: "running", queued: 1 });
+    release();
+    expect([(await first).ok, (await kept).ok]).toEqual([true, true]);
+    expect(userTexts(model.requests[2]?.body)).toEqual(["one", "kept"]);
+    expect(JSON.stringify(s.export().messages)).not.toContain("cancelled");
+  });
 });
 
 describe("abort, close and export during a run", () => {
