@@ -260,7 +260,10 @@ class Session implements AgentSession {
       this.#queue.splice(index, 1);
       pending.resolve(this.#refuse(dropped("signal")));
     };
-    if (signal.aborted) return drop();
+    if (signal.aborted) {
+      drop();
+      return;
+    }
     signal.addEventListener("abort", drop, { once: true });
     pending.unwatch = () => signal.removeEventListener("abort", drop);
   }
