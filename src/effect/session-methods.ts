@@ -66,7 +66,11 @@ export function sessionEffect<T extends AnyTool>(session: AgentSession<T>): Agen
       const steered = (options as ChatOptions | null)?.mode === "steer";
       return runEffect((signal) => session.chat(input, withFiberSignal(options, signal)), !steered);
     },
-    stream: (input, options) => streamEffect(() => session.stream(input, options)),
+    stream: (input, options) =>
+      streamEffect(
+        () => session.stream(input, options),
+        (options as ChatOptions | null | undefined)?.mode !== "steer",
+      ),
     resume: (decisions, options = {}) =>
       runEffect((signal) => session.resume(decisions, withFiberSignal(options, signal))),
     resumeStream: (decisions, options) => streamEffect(() => session.resumeStream(decisions, options)),

@@ -230,7 +230,14 @@ class Session implements AgentSession {
     }
     if (this.#current !== undefined) {
       if (options.mode === "steer") {
-        this.#steering.push(userMessage(content, options.id));
+        const message = userMessage(content, options.id);
+        this.#steering.push(message);
+        // Called off before the run takes it (the caller's signal, or a stream stopped): never sent.
+        const stop = whenAborted([options.signal, controller.signal], () => {
+          const index = this.#steering.indexOf(message);
+          if (index !== -1) this.#steering.splice(index, 1);
+        });
+        void this.#current.done.then(stop);
         return this.#current.done;
       }
       if (options.mode !== "followUp") return Promise.resolve(this.#refuse(busy()));
@@ -252,20 +259,14 @@ class Session implements AgentSession {
    * call resolves ABORTED, and nothing of it reaches the conversation or the model.
    */
   #watchQueued(pending: PendingRun): void {
-    const signal = pending.signal;
-    if (signal === undefined || this.#current === undefined) return;
-    const drop = (): void => {
+    if (this.#current === undefined) return;
+    // The caller's signal, or the stream's own controller (its abort(), a consumer that stops).
+    pending.unwatch = whenAborted([pending.signal, pending.controller.signal], () => {
       const index = this.#queue.indexOf(pending);
       if (index === -1) return;
       this.#queue.splice(index, 1);
       pending.resolve(this.#refuse(dropped("signal")));
-    };
-    if (signal.aborted) {
-      drop();
-      return;
-    }
-    signal.addEventListener("abort", drop, { once: true });
-    pending.unwatch = () => signal.removeEventListener("abort", drop);
+    });
   }
 
   /** Starts the next queued run when none is in flight (while paused, only a resume). */
@@ -508,6 +509,27 @@ class Session implements AgentSession {
 
 function closedError(): ConfigError {
   return new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
+}
+
+/**
+ * Calls `then` once, when the first of `signals` aborts (at once if one already has); returns what
+ * stops listening.
+ */
+function whenAborted(signals: readonly (AbortSignal | undefined)[], then: () => void): () => void {
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  const stop = (): void => {
+    for (const signal of present) signal.removeEventListener("abort", fire);
+  };
+  const fire = (): void => {
+    stop();
+    then();
+  };
+  if (present.some((signal) => signal.aborted)) {
+    then();
+    return ignore;
+  }
+  for (const signal of present) signal.addEventListener("abort", fire, { once: true });
+  return stop;
 }
 
 function busy(): ConfigError {

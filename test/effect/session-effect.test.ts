@@ -8,7 +8,7 @@ import * as z from "zod";
 import { type AgentSessionEffect, createAgentSessionEffect, runAgentEffect } from "../../src/effect/index.ts";
 import { type AgentSession, defineTool, type SessionOptions, type SessionState } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, expectConsistent, says } from "../support/agent.ts";
+import { calls, expectConsistent, gate, says } from "../support/agent.ts";
 import { loopbackModel } from "../support/loopback.ts";
 import { STALLED, watchedFetch } from "./watched.ts";
 
@@ -255,6 +255,45 @@ describe("the session's calls", () => {
       ),
     );
     expect(codes).toBe("SESSION_BUSY");
+  });
+
+  it("interrupting a stream steered or queued into another call's run returns without waiting for that run", async () => {
+    const { tool, hasStarted, release } = gate();
+    const { model, options } = sessionOptions([calls(["gate", {}]), says("first done")], { tools: [tool] });
+    const texts = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const session = yield* createAgentSessionEffect(options);
+          const first = yield* Effect.forkChild(session.chat("one"));
+          yield* Effect.promise(() => hasStarted);
+          for (const mode of ["steer", "followUp"] as const) {
+            const consumer = yield* Effect.forkChild(
+              Stream.runDrain(session.stream(`${mode}, then stopped`, { mode })),
+            );
+            yield* Effect.yieldNow;
+            // The gate is still shut: an interruption that waited for the run in flight would never return.
+            yield* Fiber.interrupt(consumer);
+          }
+          release();
+          yield* Fiber.join(first);
+          return JSON.stringify((yield* session.export()).messages);
+        }),
+      ),
+    );
+    expect(texts).not.toContain("then stopped");
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it("a signal from another realm (matched by shape) still lets an interruption abort the run", async () => {
+    const { options } = sessionOptions([{ ...says("never finished"), delayMs: 60_000 }]);
+    const foreign = new EventTarget() as EventTarget & { aborted: boolean; reason: unknown };
+    Object.assign(foreign, { aborted: false, reason: undefined, throwIfAborted() {}, onabort: null });
+    const exit = await Effect.runPromiseExit(
+      runAgentEffect({ ...options, prompt: "go", signal: foreign as unknown as AbortSignal }).pipe(
+        Effect.timeout("50 millis"),
+      ),
+    );
+    expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/Timeout/);
   });
 
   it("close() ends the session early; the scope's close is then a no-op", async () => {

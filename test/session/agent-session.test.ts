@@ -123,6 +123,24 @@ describe("one run at a time", () => {
     expect(userTexts(model.requests[2]?.body)).toEqual(["one", "kept"]);
     expect(JSON.stringify(s.export().messages)).not.toContain("cancelled");
   });
+
+  it("a queued or steered stream that is stopped before its prompt is taken never sends it", async () => {
+    const { tool, hasStarted, release } = gate();
+    const { model, session: s } = await session([calls(["gate", {}]), says("first done")], { tools: [tool] });
+    const first = s.chat("one");
+    await hasStarted;
+    const queued = s.stream("queued, then stopped", { mode: "followUp" });
+    const steered = s.stream("steered, then stopped", { mode: "steer" });
+    queued.abort();
+    steered.abort();
+    const dropped = await queued.result; // at once: the gate is still shut
+    expect(!dropped.ok && dropped.error.code).toBe("ABORTED");
+    expect(s.snapshot()).toMatchObject({ queued: 0 });
+    release();
+    expect((await first).ok).toBe(true);
+    expect(userTexts(model.requests[1]?.body)).toEqual(["one"]);
+    expect(JSON.stringify(s.export().messages)).not.toContain("stopped");
+  });
 });
 
 describe("abort, close and export during a run", () => {
