@@ -14,10 +14,16 @@ export const MAX_LINE_LENGTH = 32_000_000;
 /** One line of a transcript: its number, and its JSON value or why it has none. */
 export type JsonlLine = { line: number; value: unknown } | { line: number; problem: string };
 
+/** What a value that is not text is, in words: bytes, or its type. */
+function kindOf(value: unknown): string {
+  if (value instanceof Uint8Array) return "bytes (a Uint8Array)";
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
 /** Why a chunk that is not text cannot be read: bytes must be decoded first. */
 function notText(value: unknown): string {
-  const kind = value instanceof Uint8Array ? "bytes (a Uint8Array)" : `a ${typeof value}`;
-  return `the stream gave ${kind}, not text: pipe a byte stream through new TextDecoderStream() first`;
+  return `the stream gave ${kindOf(value)}, not text: pipe a byte stream through new TextDecoderStream() first`;
 }
 
 /** Pieces of text, from a whole string or a stream of decoded chunks. */
@@ -27,9 +33,7 @@ async function* pieces(input: string | ReadableStream<string>): AsyncGenerator<s
     return;
   }
   if (typeof (input as Partial<ReadableStream> | null)?.getReader !== "function")
-    throw new TypeError(
-      `expected the file's text or a ReadableStream of it, got ${notText(input).slice(15, -68)}`,
-    );
+    throw new TypeError(`expected the file's text or a ReadableStream of it, got ${kindOf(input)}`);
   const reader = input.getReader();
   try {
     for (;;) {

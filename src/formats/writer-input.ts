@@ -9,7 +9,7 @@
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { SessionState } from "../session/session-state.ts";
 import { checkShape } from "../state/check-messages.ts";
-import { checkMessage, checkMessageList } from "../state/state-shape.ts";
+import { checkMessage, checkSessionStateShape } from "../state/state-shape.ts";
 import type { Message } from "../types.ts";
 
 function refuse(message: string, path: string): never {
@@ -26,11 +26,11 @@ export function checkedMessage(message: unknown): Message {
   return checked;
 }
 
-/** `state` if its messages are Wisp messages (`session.export()` or a read transcript's state). */
+/** `state` if it has a SessionState's shape (`session.export()`, or a read transcript's state). */
 export function checkedState(state: unknown): SessionState {
   if (!isObject(state) || typeof state.sessionId !== "string")
     refuse("Expected a SessionState (session.export(), or the state a transcript was read into)", "state");
-  const checked = checkShape(checkMessageList, state.messages, ["messages"]);
+  const checked = checkShape(checkSessionStateShape, state, []);
   if (checked instanceof ConfigError) throw checked;
   return state as unknown as SessionState;
 }

@@ -303,7 +303,9 @@ describe("lines that cannot be read as they are", () => {
       const neither = await read(new TextEncoder().encode(SHORT) as unknown as string);
       expect(!neither.ok && [neither.error.code, neither.error.message]).toEqual([
         "TRANSCRIPT_INVALID",
-        expect.stringContaining("expected the file's text"),
+        expect.stringContaining(
+          "expected the file's text or a ReadableStream of it, got bytes (a Uint8Array)",
+        ),
       ]);
     }
   });

@@ -160,7 +160,7 @@ describe("what the writers refuse", () => {
       () => claudeCodeWriter({ sessionId: "s", cursor: { bogus: 1 } as unknown as ClaudeCodeCursor }),
       () => piWriter({ sessionId: "s", cursor: { version: 7, parentId: null } }),
       () => toClaudeCode({} as SessionState),
-      () => toPi({ sessionId: "s", messages: [{ role: "robot" }] } as unknown as SessionState),
+      () => toPi({ sessionId: "s", messages: [] } as unknown as SessionState),
     ].map(refusal);
     expect(made.map((error) => [error?._tag, error?.code, error?.path])).toEqual([
       ["ConfigError", "CONFIG_INVALID", "message.role"],
@@ -169,7 +169,7 @@ describe("what the writers refuse", () => {
       ["ConfigError", "CONFIG_INVALID", "cursor.parentUuid"],
       ["ConfigError", "CONFIG_INVALID", "cursor.version"],
       ["ConfigError", "CONFIG_INVALID", "state"],
-      ["ConfigError", "CONFIG_INVALID", "messages.0.role"],
+      ["ConfigError", "CONFIG_INVALID", "version"],
     ]);
   });
 
