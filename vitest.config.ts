@@ -19,6 +19,7 @@ export default defineConfig({
               bindings: {
                 RUN_GRACE_MS: "1000",
                 CREATE_RATE_LIMIT: "100000/60",
+                MCP_RATE_LIMIT: "100000/60",
                 APPROVAL_SECRET: "the-worker-tests-approval-secret",
               },
             },

@@ -35,6 +35,9 @@ export const MAX_MESSAGE_BODY = 32_000 * 6 + 1024;
 /** Largest body of an import (a whole SessionState), in bytes. */
 export const MAX_IMPORT_BODY = 5 * 1024 * 1024;
 
+/** The largest request the demo's MCP server reads (a tool call with a 2,000-character note fits many times). */
+export const MAX_MCP_BODY = 64 * 1024;
+
 /**
  * Reads the request body as JSON, stopping as soon as it passes `limit` bytes (whatever
  * `content-length` claims). 413 when too large, 415 when not JSON, 400 when malformed.

@@ -18,8 +18,8 @@ import {
   type SessionState,
 } from "wisp-agent";
 import { agentOptions, configuredModel, isScripted } from "./agent-config.ts";
-import { ApiError, errorResponse, MAX_MESSAGE_BODY, readJson } from "./api-error.ts";
-import { clientKey, parseRate } from "./client-limiter.ts";
+import { ApiError, errorResponse, MAX_MCP_BODY, MAX_MESSAGE_BODY, readJson, readText } from "./api-error.ts";
+import { clientKey, DEFAULT_MCP_RATE_LIMIT, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
 import { handleMcp } from "./mcp-notes.ts";
 import { apiHeaders } from "./security-headers.ts";
@@ -271,14 +271,26 @@ export function createApp(): Hono<App> {
 
   // The demo's MCP server (worker/mcp-notes.ts). A browser on another site may not call it (the
   // specification asks servers to check Origin, against DNS rebinding); other clients send none.
+  // It is a shared demo store with no accounts (worker/README.md): limited per client
+  // (MCP_RATE_LIMIT) and in body size, like the API.
   app.use("/mcp", apiHeaders);
-  app.post("/mcp", (c) => {
+  app.post("/mcp", async (c) => {
     const origin = c.req.header("origin");
     const allowed = ((c.env as Env).ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim());
     if (origin !== undefined && origin !== new URL(c.req.url).origin && !allowed.includes(origin)) {
       throw new ApiError(403, "FORBIDDEN", "This origin may not call the MCP server");
     }
-    return handleMcp(c.req.raw, c.env.SESSIONS);
+    const rate = parseRate(c.env.MCP_RATE_LIMIT ?? DEFAULT_MCP_RATE_LIMIT);
+    const limiter = c.env.LIMITER.get(c.env.LIMITER.idFromName(`mcp:${clientKey(c.req.raw)}`));
+    const { allowed: permitted, retryAfterSeconds } = await limiter.take(rate);
+    if (!permitted) {
+      const message = `Too many MCP requests from this client (${rate.count} per ${rate.seconds} s); retry in ${retryAfterSeconds} s`;
+      return errorResponse(new ApiError(429, "RATE_LIMITED", message), {
+        "retry-after": String(retryAfterSeconds),
+      });
+    }
+    const body = await readText(c.req.raw, MAX_MCP_BODY, [/^application\/json\b/i], "application/json");
+    return handleMcp(new Request(c.req.raw, { body }), c.env.SESSIONS);
   });
   app.all("/mcp", (c) =>
     errorResponse(new ApiError(405, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use POST`), {

@@ -26,6 +26,9 @@ export interface TakeOutcome {
   retryAfterSeconds: number;
 }
 
+/** The default limit on requests to the demo's MCP server, per client. */
+export const DEFAULT_MCP_RATE_LIMIT = "120/60";
+
 /** Parses `"<count>/<seconds>"` (positive integers); the default when absent or malformed. */
 export function parseRate(value: string | undefined): Rate {
   const match = /^\s*(\d{1,7})\s*\/\s*(\d{1,7})\s*$/.exec(value ?? "");

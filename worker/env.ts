@@ -29,6 +29,8 @@ export interface Env {
   RUN_GRACE_MS?: string;
   /** Sessions a client may create or import, as `"<count>/<seconds>"` (default `"20/60"`). */
   CREATE_RATE_LIMIT?: string;
+  /** Requests a client may send the demo's MCP server at `/mcp`, as `"<count>/<seconds>"` (default `"120/60"`). */
+  MCP_RATE_LIMIT?: string;
   /** Comma-separated origins allowed to call the API from another site. Default: none. */
   ALLOWED_ORIGINS?: string;
   /**

@@ -69,6 +69,27 @@ describe("the demo's MCP server", () => {
     });
     expect(foreign.status).toBe(403);
   });
+
+  it("refuses a body over 64 KiB (413) and one that is not JSON (415) before the MCP server reads it", async () => {
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { pad: "x".repeat(70_000) },
+    });
+    const large = await call("/mcp", { method: "POST", headers, body: huge });
+    expect([large.status, ((await large.json()) as { error: { code: string } }).error.code]).toEqual([
+      413,
+      "BODY_TOO_LARGE",
+    ]);
+    const form = await call("/mcp", {
+      method: "POST",
+      headers: { ...headers, "content-type": "text/plain" },
+      body: "{}",
+    });
+    expect(form.status).toBe(415);
+  });
 });
 
 describe("the demo agent with MCP tools", () => {
