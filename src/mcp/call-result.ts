@@ -10,6 +10,7 @@
  */
 
 import type { JsonObject, JsonValue } from "../types.ts";
+import { asObject } from "./as-object.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
 
 /** A tool call the server answered with `isError: true`; its message is the server's text. */
@@ -17,13 +18,17 @@ export class McpToolFailure extends Error {
   override readonly name = "McpToolFailure";
 }
 
-const asObject = (value: JsonValue | undefined): JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+/** How many `=` end `text` (counted from the end: a regex here is quadratic on hostile input). */
+function paddingLength(text: string): number {
+  let count = 0;
+  while (count < text.length && text.charCodeAt(text.length - 1 - count) === 61) count++;
+  return count;
+}
 
 /** The size of base64 data in bytes, roughly, for a note. */
 function sizeOf(base64: JsonValue | undefined): string {
-  const text = typeof base64 === "string" ? base64.replace(/=+$/, "") : "";
-  const bytes = Math.floor((text.length * 3) / 4);
+  const length = typeof base64 === "string" ? base64.length - paddingLength(base64) : 0;
+  const bytes = Math.floor((length * 3) / 4);
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
 }
 
@@ -36,7 +41,7 @@ function blockText(block: JsonObject): string {
     case "audio":
       return `[${block.type} ${String(block.mimeType ?? "")}, ${sizeOf(block.data)}, not shown as text]`;
     case "resource": {
-      const resource = asObject(block.resource);
+      const resource = asObject(block.resource) ?? {};
       const header = `[resource ${String(resource.uri ?? "")}${resource.mimeType === undefined ? "" : ` (${String(resource.mimeType)})`}]`;
       if (typeof resource.text === "string") return `${header}\n${resource.text}`;
       return `${header.slice(0, -1)}, ${sizeOf(resource.blob)} of binary data, not shown as text]`;
@@ -53,7 +58,7 @@ function blockText(block: JsonObject): string {
  * for structured content that does not match `outputSchema` (or is missing when the schema asks for it).
  */
 export function callResultText(result: JsonObject, outputSchema: JsonObject | undefined): string {
-  const content = Array.isArray(result.content) ? result.content.map((block) => asObject(block)) : [];
+  const content = Array.isArray(result.content) ? result.content.map((block) => asObject(block) ?? {}) : [];
   const text = content.map(blockText).join("\n");
   if (result.isError === true)
     throw new McpToolFailure(text === "" ? "the MCP server reported an error" : text);

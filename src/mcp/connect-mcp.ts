@@ -12,7 +12,7 @@ import { safeUrl } from "../http/safe-url.ts";
 import { err, ok } from "../result-helpers.ts";
 import { asyncDispose } from "../session/async-dispose.ts";
 import type { JsonObject } from "../types.ts";
-import { McpClient, type McpProgress } from "./mcp-client.ts";
+import { McpClient, type McpCloseOptions, type McpProgress } from "./mcp-client.ts";
 import { MCP_PROVIDER } from "./mcp-failures.ts";
 import type { McpServerRecord } from "./mcp-metadata.ts";
 import { listMcpTools, type McpToolContext, type McpToolInfo, toWispTools } from "./mcp-tools.ts";
@@ -20,6 +20,12 @@ import { MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
 
 /** How long one MCP request may take by default (the official SDK's default too). */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+
+/** The default cap on one request however much progress it reports, as a multiple of `timeoutMs`. */
+export const DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR = 10;
+
+/** The longest delay timers take (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Options of {@link connectMcp}. */
 export interface ConnectMcpOptions {
@@ -31,8 +37,16 @@ export interface ConnectMcpOptions {
   fetch?: typeof globalThis.fetch;
   /** Aborts connecting; once connected, aborting it closes the connection. */
   signal?: AbortSignal | undefined;
-  /** Longest time one request may take, in ms; progress from the server restarts it (default 60 000). */
+  /**
+   * Longest time one request may wait for the server, in ms; progress from the server restarts it
+   * (default 60 000, at most 2 147 483 647).
+   */
   timeoutMs?: number;
+  /**
+   * Longest time one request may take in all, in ms, however much progress it reports (default 10 ×
+   * `timeoutMs`: 10 minutes with the default timeout).
+   */
+  maxTotalTimeoutMs?: number;
   /** Put before every tool name (`"notes_"` makes `add` into `notes_add`), to keep names apart. */
   prefix?: string;
   /** Which of the server's tools to offer (default: all). */
@@ -70,33 +84,77 @@ export interface McpConnection {
   record(): McpServerRecord;
   /** Reads the tool list again. */
   refreshTools(signal?: AbortSignal): Promise<Result<Tool<JsonObject>[], AnySdkError, undefined>>;
-  /** Ends the session on the server and stops listening; never throws. */
-  close(): Promise<void>;
+  /**
+   * Stops listening and ends the session on the server (DELETE); never throws. With
+   * `{ endSession: false }` it stops listening but keeps the server's session, so a {@link record}
+   * taken before can resume it later (a Worker between requests).
+   */
+  close(options?: McpCloseOptions): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-function checkOptions(options: ConnectMcpOptions): ConfigError | undefined {
-  const invalid = (message: string, path: string) =>
-    new ConfigError(message, { code: "CONFIG_INVALID", path });
-  if (typeof options?.url !== "string")
-    return invalid("connectMcp needs a url (the server's MCP endpoint)", "url");
+const invalid = (message: string, path: string): ConfigError =>
+  new ConfigError(message, { code: "CONFIG_INVALID", path });
+
+function checkUrl(url: unknown): ConfigError | undefined {
+  if (typeof url !== "string") return invalid("connectMcp needs a url (the server's MCP endpoint)", "url");
   let parsed: URL;
   try {
-    parsed = new URL(options.url);
+    parsed = new URL(url);
   } catch {
-    return invalid(`connectMcp: ${safeUrl(options.url)} is not a URL`, "url");
+    return invalid(`connectMcp: ${safeUrl(url)} is not a URL`, "url");
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
     return invalid(`connectMcp: the url must be http or https, not ${parsed.protocol}`, "url");
-  const { timeoutMs, resume } = options;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0))
-    return invalid("timeoutMs must be a positive number of milliseconds", "timeoutMs");
-  if (resume !== undefined && !MCP_PROTOCOL_VERSIONS.includes(resume.protocolVersion))
+  return undefined;
+}
+
+/** A delay timers can take: a finite number of ms, above 0 and at most {@link MAX_TIMER_MS}. */
+function checkDelay(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "number" && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)
+    return undefined;
+  return invalid(`${path} must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, path);
+}
+
+/** A record to resume: its version one Wisp speaks, its session id a string, its URL this one. */
+function checkResume(resume: unknown, url: string): ConfigError | undefined {
+  if (resume === undefined) return undefined;
+  if (typeof resume !== "object" || resume === null || Array.isArray(resume))
+    return invalid("resume must be a record from connection.record() or mcpServerRecord()", "resume");
+  const { protocolVersion, sessionId, url: recorded } = resume as Record<string, unknown>;
+  if (typeof protocolVersion !== "string" || !MCP_PROTOCOL_VERSIONS.includes(protocolVersion))
     return invalid(
-      `resume.protocolVersion ${JSON.stringify(resume.protocolVersion)} is not one Wisp speaks`,
+      `resume.protocolVersion ${JSON.stringify(protocolVersion)} is not one Wisp speaks`,
       "resume",
     );
+  if (sessionId !== undefined && typeof sessionId !== "string")
+    return invalid("resume.sessionId must be a string", "resume.sessionId");
+  if (recorded !== undefined && recorded !== safeUrl(url))
+    return invalid(
+      `resume was recorded for ${String(recorded)}, not ${safeUrl(url)}: a session id is never sent to another server`,
+      "resume.url",
+    );
   return undefined;
+}
+
+function checkOptions(options: ConnectMcpOptions): ConfigError | undefined {
+  if (typeof options !== "object" || options === null) return checkUrl(undefined);
+  return (
+    checkUrl(options.url) ??
+    checkDelay(options.timeoutMs, "timeoutMs") ??
+    checkDelay(options.maxTotalTimeoutMs, "maxTotalTimeoutMs") ??
+    checkResume(options.resume, options.url)
+  );
+}
+
+/** The request limits: `timeoutMs` and the total cap, defaults filled in. */
+function limitsOf(options: ConnectMcpOptions): { timeoutMs: number; maxTotalTimeoutMs: number } {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  return {
+    timeoutMs,
+    maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? timeoutMs * DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
+  };
 }
 
 /**
@@ -131,7 +189,7 @@ export async function connectMcp(
     url: options.url,
     headers,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    timeoutMs: options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+    ...limitsOf(options),
     clientName: options.clientName ?? "wisp-agent",
     onNotification: (method, params) => {
       if (method === "notifications/tools/list_changed") void refresh().catch(() => {});
@@ -163,13 +221,19 @@ export async function connectMcp(
     if (options.resume === undefined) await client.initialize(signal);
     else client.adopt(options.resume.sessionId, options.resume.protocolVersion);
     tools = await readTools(signal);
+    // An abort that landed after the last answer arrived, before the listener below is in place.
+    if (signal?.aborted) throw signal.reason;
   } catch (error) {
     void client.close(); // ends a session the server may have opened, without holding up the answer
     return err(isSdkError(error) ? error : classifyThrown(error, { provider: MCP_PROVIDER, signal }));
   }
   if (options.listen !== false) client.startListening();
-  const close = (): Promise<void> => client.close();
-  signal?.addEventListener("abort", () => void close(), { once: true });
+  const onAbort = (): void => void client.close();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const close = (closeOptions?: McpCloseOptions): Promise<void> => {
+    signal?.removeEventListener("abort", onAbort);
+    return client.close(closeOptions);
+  };
   const connection: McpConnection = {
     get tools() {
       return tools;
@@ -200,7 +264,7 @@ export async function connectMcp(
       }
     },
     close,
-    [asyncDispose]: close,
+    [asyncDispose]: () => close(),
   };
   return ok(connection);
 }

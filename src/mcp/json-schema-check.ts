@@ -22,12 +22,24 @@ export interface SchemaIssue {
 const MAX_DEPTH = 64;
 /** At most this many issues are reported; a model needs the first few, not thousands. */
 const MAX_ISSUES = 20;
+/**
+ * At most this many schema-against-value checks per call: `MAX_DEPTH` bounds how deep a hostile
+ * schema goes (`{ anyOf: [{ $ref: "#" }, { $ref: "#" }] }`), not how wide, so work is bounded too.
+ */
+const MAX_STEPS = 100_000;
+/** The one issue reported when {@link MAX_STEPS} ran out: no partial verdict is trusted then. */
+const TOO_COMPLEX: SchemaIssue = {
+  path: "",
+  message: `the schema is too complex to check (more than ${MAX_STEPS} steps)`,
+};
 
 type Schema = boolean | { readonly [key: string]: unknown };
 
 interface Walk {
   root: Schema;
   issues: SchemaIssue[];
+  /** Shared by the walks of one call, the combinators' inner walks included. */
+  budget: { steps: number };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -67,12 +79,27 @@ const shown = (value: unknown): string => {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 };
 
-/** Resolves a local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, JSON Pointer escapes). */
-function resolveRef(root: Schema, ref: string): Schema | undefined {
+/** One JSON Pointer segment of a `$ref`, unescaped; undefined for bad percent-encoding (`%E0`). */
+function pointerKey(raw: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  return decoded.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+/**
+ * Resolves a local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, JSON Pointer escapes):
+ * undefined for one that points nowhere (or elsewhere), `"malformed"` for one that cannot be decoded.
+ */
+function resolveRef(root: Schema, ref: string): Schema | undefined | "malformed" {
   if (!ref.startsWith("#")) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(1).split("/").slice(1)) {
-    const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    const key = pointerKey(raw);
+    if (key === undefined) return "malformed";
     node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
   }
   return typeof node === "boolean" || isObject(node) ? node : undefined;
@@ -80,7 +107,7 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
 
 /** Issues of `value` against `schema`, collected into a fresh list (for the combinators). */
 function issuesOf(walk: Walk, schema: unknown, value: unknown, path: string, depth: number): SchemaIssue[] {
-  const inner: Walk = { root: walk.root, issues: [] };
+  const inner: Walk = { root: walk.root, issues: [], budget: walk.budget };
   check(inner, schema, value, path, depth);
   return inner.issues;
 }
@@ -255,8 +282,15 @@ function checkCombinators(
   }
 }
 
+function checkRef(walk: Walk, ref: string, value: unknown, path: string, depth: number): void {
+  const target = resolveRef(walk.root, ref);
+  if (target === "malformed") report(walk, path, `the schema's $ref ${shown(ref)} cannot be decoded`);
+  else if (target !== undefined) check(walk, target, value, path, depth + 1);
+}
+
 function check(walk: Walk, schema: unknown, value: unknown, path: string, depth: number): void {
-  if (schema === true || schema === undefined) return;
+  if (schema === true || schema === undefined || walk.budget.steps > MAX_STEPS) return;
+  walk.budget.steps++;
   if (schema === false) {
     report(walk, path, "no value is allowed here");
     return;
@@ -266,10 +300,7 @@ function check(walk: Walk, schema: unknown, value: unknown, path: string, depth:
     report(walk, path, "the schema or value nests too deeply to check");
     return;
   }
-  if (typeof schema.$ref === "string") {
-    const target = resolveRef(walk.root, schema.$ref);
-    if (target !== undefined) check(walk, target, value, path, depth + 1);
-  }
+  if (typeof schema.$ref === "string") checkRef(walk, schema.$ref, value, path, depth);
   checkValue(walk, schema, value, path);
   if (checkType(walk, schema, value, path)) {
     if (typeof value === "string") checkString(walk, schema, value, path);
@@ -282,7 +313,9 @@ function check(walk: Walk, schema: unknown, value: unknown, path: string, depth:
 
 /**
  * Checks `value` against a JSON Schema (the subset above) and returns what is wrong, at most 20
- * issues; an empty list means it passes. Never throws, never generates code.
+ * issues; an empty list means it passes. A schema that would take more than 100 000 steps to check
+ * (a hostile one) gives the single issue "the schema is too complex to check": the value is refused,
+ * not checked for minutes. Never throws, never generates code.
  *
  * @example
  * ```ts
@@ -292,9 +325,9 @@ function check(walk: Walk, schema: unknown, value: unknown, path: string, depth:
  */
 export function checkJsonSchema(schema: unknown, value: unknown): SchemaIssue[] {
   const root: Schema = typeof schema === "boolean" || isObject(schema) ? schema : true;
-  const walk: Walk = { root, issues: [] };
+  const walk: Walk = { root, issues: [], budget: { steps: 0 } };
   check(walk, root, value, "", 0);
-  return walk.issues;
+  return walk.budget.steps > MAX_STEPS ? [{ ...TOO_COMPLEX }] : walk.issues;
 }
 
 /** Issues as one line a model can act on: `a: expected number, got string; b: required`. */

@@ -1,7 +1,8 @@
 /**
  * The MCP client: the `initialize` handshake with version negotiation, requests with a timeout that
  * always ends them, progress, `notifications/cancelled` when a request is given up, one transparent
- * re-initialization when the server forgot the session (404), answers to the server's own requests
+ * re-initialization when the server forgot the session (404), shared by every request that meets it
+ * or starts during it, answers to the server's own requests
  * (`ping`), and the GET stream for what the server says unprompted. Every failure is thrown as an
  * SdkError.
  *
@@ -10,7 +11,8 @@
 
 import { ConfigError, isSdkError, ProviderError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
-import type { JsonObject, JsonValue } from "../types.ts";
+import type { JsonObject } from "../types.ts";
+import { asObject } from "./as-object.ts";
 import {
   type IncomingMessage,
   type RequestId,
@@ -19,8 +21,9 @@ import {
   rpcRequest,
 } from "./json-rpc.ts";
 import { MCP_PROVIDER, rpcFailure, thrownFailure } from "./mcp-failures.ts";
-import { McpHttp, type McpHttpSettings, SessionExpired } from "./mcp-http.ts";
+import { McpHttp, type McpHttpSettings, type McpSession, SessionExpired } from "./mcp-http.ts";
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
+import { type RequestLimits, startRequestTimer } from "./request-timer.ts";
 
 /** A progress report of a request in flight (`notifications/progress`). */
 export interface McpProgress {
@@ -29,15 +32,28 @@ export interface McpProgress {
   message?: string;
 }
 
-/** Per request: the caller's signal, and where progress goes (its arrival restarts the timeout). */
+/**
+ * Per request: the caller's signal, and where progress goes (its arrival restarts the timeout, never
+ * past `maxTotalTimeoutMs`).
+ */
 export interface McpRequestOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: McpProgress) => void) | undefined;
 }
 
+/** A request as the client sends it: `initialize` goes out under the session it is building. */
+interface OutgoingRequest extends McpRequestOptions {
+  session?: McpSession | undefined;
+}
+
+/** Options of {@link McpClient.close}. */
+export interface McpCloseOptions {
+  /** `false` stops listening but keeps the server's session (no DELETE), to resume it later. */
+  endSession?: boolean | undefined;
+}
+
 /** What the client needs besides the transport settings. */
-export interface McpClientSettings extends McpHttpSettings {
-  timeoutMs: number;
+export interface McpClientSettings extends McpHttpSettings, RequestLimits {
   clientName: string;
   /** Every notification the server sends (after the client handled those it knows). */
   onNotification(method: string, params: JsonObject): void;
@@ -45,6 +61,10 @@ export interface McpClientSettings extends McpHttpSettings {
 
 /** How long a `notifications/cancelled` may take to send; it is never waited for by the caller. */
 const CANCEL_SEND_MS = 5_000;
+/** The pause between two GET streams for unprompted messages, times the failures in a row. */
+const LISTEN_PAUSE_MS = 250;
+/** The longest pause between two GET streams, however many came back empty. */
+const MAX_LISTEN_PAUSE_MS = 30_000;
 
 /** An MCP session with one server; `connectMcp` builds one per connection. */
 export class McpClient {
@@ -84,16 +104,19 @@ export class McpClient {
     this.#http.protocolVersion = protocolVersion;
   }
 
-  /** Runs the `initialize` handshake and sends `notifications/initialized`. */
+  /**
+   * Runs the `initialize` handshake and sends `notifications/initialized`. The new session is built
+   * aside and replaces the current one only when the whole handshake succeeded, so a failed one
+   * leaves the old session id in place (its next request meets the 404 and tries again).
+   */
   async initialize(signal?: AbortSignal): Promise<void> {
-    this.#http.sessionId = undefined;
-    this.#http.protocolVersion = undefined;
+    const session: McpSession = { sessionId: undefined, protocolVersion: undefined };
     const params = {
       protocolVersion: MCP_LATEST_PROTOCOL_VERSION,
       capabilities: {},
       clientInfo: { name: this.#settings.clientName, version: "1" },
     };
-    const result = await this.#request("initialize", params, { signal }, false);
+    const result = await this.#exchange("initialize", params, { signal, session });
     const version = result.protocolVersion;
     if (typeof version !== "string" || !MCP_PROTOCOL_VERSIONS.includes(version)) {
       throw new ProviderError(
@@ -101,11 +124,13 @@ export class McpClient {
         { code: "INVALID_REQUEST", provider: MCP_PROVIDER, providerCode: "unsupported_protocol_version" },
       );
     }
+    session.protocolVersion = version;
+    await this.notify("notifications/initialized", undefined, signal, session);
+    this.#http.sessionId = session.sessionId;
     this.#http.protocolVersion = version;
-    this.serverInfo = asObject(result.serverInfo);
-    this.capabilities = asObject(result.capabilities);
+    this.serverInfo = asObject(result.serverInfo) ?? {};
+    this.capabilities = asObject(result.capabilities) ?? {};
     this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
-    await this.notify("notifications/initialized", undefined, signal);
   }
 
   /** Sends a request and resolves with its result; throws an SdkError on any failure. */
@@ -118,19 +143,18 @@ export class McpClient {
       const message = `The MCP connection to ${this.#http.shownUrl} is closed: connect again`;
       return Promise.reject(new ConfigError(message, { code: "SESSION_CLOSED", provider: MCP_PROVIDER }));
     }
-    return this.#request(method, params, options, true);
+    return this.#request(method, params, options);
   }
 
   async #request(
     method: string,
     params: JsonObject | undefined,
     options: McpRequestOptions,
-    mayReinitialize: boolean,
   ): Promise<JsonObject> {
     try {
       return await this.#exchange(method, params, options);
     } catch (error) {
-      if (!(error instanceof SessionExpired) || !mayReinitialize) throw expiredAgain(error, this.#http);
+      if (!(error instanceof SessionExpired)) throw error;
       await this.#reinitialize(options.signal);
       try {
         return await this.#exchange(method, params, options);
@@ -140,48 +164,68 @@ export class McpClient {
     }
   }
 
-  /** One initialize for every request that met the 404 at the same time. */
+  /**
+   * One initialize for every request that met the 404 at the same time. It runs under its own
+   * timeout, not under any caller's signal: each caller stops waiting when its own signal aborts.
+   */
   #reinitialize(signal: AbortSignal | undefined): Promise<void> {
-    this.#reinitializing ??= this.initialize(signal)
+    this.#reinitializing ??= this.initialize()
       .then(() => this.#restartListening())
       .finally(() => {
         this.#reinitializing = undefined;
       });
-    return this.#reinitializing;
+    return this.#untilAborted(this.#reinitializing, signal);
+  }
+
+  /** Waits for a re-handshake in flight (failed or not), so a request goes out under the newest session. */
+  async #afterReinitializing(signal: AbortSignal | undefined): Promise<void> {
+    const pending = this.#reinitializing;
+    if (pending !== undefined)
+      await this.#untilAborted(
+        pending.catch(() => {}),
+        signal,
+      );
+  }
+
+  /** `promise`, or the caller's AbortError as soon as `signal` aborts (the promise goes on for others). */
+  async #untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    if (signal === undefined) return promise;
+    const aborted = (): unknown =>
+      thrownFailure(signal.reason, signal, undefined, this.#http.described("POST"));
+    if (signal.aborted) throw aborted();
+    let onAbort = (): void => {};
+    const abort = new Promise<never>((_, reject) => {
+      onAbort = () => reject(aborted());
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([promise, abort]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   async #exchange(
     method: string,
     params: JsonObject | undefined,
-    options: McpRequestOptions,
+    options: OutgoingRequest,
   ): Promise<JsonObject> {
     const caller = options.signal;
+    if (options.session === undefined) await this.#afterReinitializing(caller);
     // Aborted before it was sent: nothing to cancel on the server.
     if (caller?.aborted) throw thrownFailure(caller.reason, caller, undefined, this.#http.described("POST"));
     const id = this.#nextId++;
     const controller = new AbortController();
-    let timedOut: string | undefined;
-    const fire = (): void => {
-      timedOut = `MCP ${method} took longer than ${this.#settings.timeoutMs} ms`;
-      controller.abort(new DOMException(timedOut, "TimeoutError"));
-    };
-    let timer = setTimeout(fire, this.#settings.timeoutMs);
+    const timer = startRequestTimer(method, this.#settings, controller);
     const onAbort = (): void => controller.abort(caller?.reason);
     caller?.addEventListener("abort", onAbort, { once: true });
     const token = String(id);
-    let sent = params;
-    if (options.onProgress !== undefined) {
-      this.#progressHandlers.set(token, options.onProgress);
-      this.#progress.set(token, () => {
-        clearTimeout(timer);
-        timer = setTimeout(fire, this.#settings.timeoutMs);
-      });
-      sent = { ...params, _meta: { ...asObject(params?._meta), progressToken: token } };
-    }
+    const sent = this.#withProgress(token, params, options.onProgress, timer.restart);
     try {
       const answer = await this.#http.post(rpcRequest(id, method, sent), {
         signal: controller.signal,
         awaiting: id,
+        session: options.session,
         onMessage: (message) => this.#handle(message),
       });
       if (answer?.kind === "error") throw rpcFailure(answer.error, method, this.#http.described("POST"));
@@ -191,14 +235,28 @@ export class McpClient {
       if (error instanceof SessionExpired || isSdkError(error)) {
         if (!controller.signal.aborted) throw error;
       }
-      if (controller.signal.aborted && method !== "initialize") this.#sendCancel(id, timedOut ?? "aborted");
-      throw thrownFailure(error, caller, timedOut, this.#http.described("POST"));
+      if (controller.signal.aborted && method !== "initialize")
+        this.#sendCancel(id, timer.reason ?? "aborted");
+      throw thrownFailure(error, caller, timer.reason, this.#http.described("POST"));
     } finally {
-      clearTimeout(timer);
+      timer.stop();
       caller?.removeEventListener("abort", onAbort);
       this.#progress.delete(token);
       this.#progressHandlers.delete(token);
     }
+  }
+
+  /** With `onProgress`, registers it under `token` and puts the token in the params' `_meta`. */
+  #withProgress(
+    token: string,
+    params: JsonObject | undefined,
+    onProgress: ((progress: McpProgress) => void) | undefined,
+    restart: () => void,
+  ): JsonObject | undefined {
+    if (onProgress === undefined) return params;
+    this.#progressHandlers.set(token, onProgress);
+    this.#progress.set(token, restart);
+    return { ...params, _meta: { ...asObject(params?._meta), progressToken: token } };
   }
 
   /** Tells the server a request was given up, without making anyone wait for it. */
@@ -207,12 +265,21 @@ export class McpClient {
     this.notify("notifications/cancelled", { requestId, reason }, signal).catch(() => {});
   }
 
-  /** Sends a notification (answered 202, nothing awaited). */
-  async notify(method: string, params?: JsonObject, signal?: AbortSignal): Promise<void> {
+  /** Sends a notification (answered 202, nothing awaited), under `session` when given. */
+  async notify(
+    method: string,
+    params?: JsonObject,
+    signal?: AbortSignal,
+    session?: McpSession,
+  ): Promise<void> {
     const limit = AbortSignal.timeout(this.#settings.timeoutMs);
     const combined = signal === undefined ? limit : AbortSignal.any([signal, limit]);
     try {
-      await this.#http.post(rpcNotification(method, params), { signal: combined, onMessage: () => {} });
+      await this.#http.post(rpcNotification(method, params), {
+        signal: combined,
+        session,
+        onMessage: () => {},
+      });
     } catch (error) {
       if (error instanceof SessionExpired) throw error;
       const timeout = limit.aborted
@@ -259,27 +326,31 @@ export class McpClient {
 
   /**
    * Keeps the GET stream open while the session lives, for notifications the server sends unprompted
-   * (`notifications/tools/list_changed`). Stops when the server has none (405) or on {@link close}.
+   * (`notifications/tools/list_changed`). Stops when the server has none (405, or an answer that is
+   * not an event stream) or on {@link close}; waits longer and longer while streams end empty.
    */
   startListening(): void {
     if (this.#listening !== undefined || this.#http.sessionId === undefined) return;
     const controller = new AbortController();
     this.#listening = controller;
-    const loop = async (): Promise<void> => {
-      let failures = 0;
-      while (!controller.signal.aborted && failures < 3) {
-        try {
-          const offered = await this.#http.listen(controller.signal, (message) => this.#handle(message));
-          if (!offered) return;
-          failures = 0;
-        } catch (error) {
-          if (error instanceof SessionExpired) return; // the next request initializes again
-          failures++;
-        }
-        await abortableSleep(250 * (failures + 1), controller.signal);
+    void this.#listen(controller.signal);
+  }
+
+  async #listen(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    let empty = 0;
+    while (!signal.aborted && failures < 3) {
+      try {
+        const outcome = await this.#http.listen(signal, (message) => this.#handle(message));
+        if (outcome === "not-offered") return;
+        failures = 0;
+        empty = outcome === "ended-empty" ? empty + 1 : 0;
+      } catch (error) {
+        if (error instanceof SessionExpired) return; // the next request initializes again
+        failures++;
       }
-    };
-    void loop();
+      await abortableSleep(listenPause(failures, empty), signal);
+    }
   }
 
   #restartListening(): void {
@@ -289,17 +360,26 @@ export class McpClient {
     this.startListening();
   }
 
-  /** Stops listening and ends the session on the server (DELETE), within the timeout; never throws. */
-  async close(): Promise<void> {
+  /**
+   * Stops listening and, unless `endSession: false`, ends the session on the server (DELETE) within
+   * the timeout. Never throws, never rejects.
+   */
+  async close(options: McpCloseOptions = {}): Promise<void> {
     this.#closed = true;
     this.#listening?.abort();
     this.#listening = undefined;
-    await this.#http.terminate(AbortSignal.timeout(this.#settings.timeoutMs)).catch(() => {});
+    if (options.endSession === false) return;
+    try {
+      await this.#http.terminate(AbortSignal.timeout(this.#settings.timeoutMs));
+    } catch {
+      // a session the server could not be told to end expires there by itself
+    }
   }
 }
 
-function asObject(value: JsonValue | undefined): JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+/** The pause before the next GET stream: longer after failures, doubling while streams end empty. */
+function listenPause(failures: number, empty: number): number {
+  return Math.min(LISTEN_PAUSE_MS * (failures + 1) * 2 ** empty, MAX_LISTEN_PAUSE_MS);
 }
 
 /** A second 404 in a row (after a fresh initialize) is a ProviderError, not another retry. */

@@ -35,9 +35,23 @@ interface StreamState {
 /** The most text a JSON answer or an error body may take before it is refused. */
 const MAX_BODY_CHARS = 16 * 1024 * 1024;
 
+/** The session a message goes out under: its id (if the server keeps sessions) and the version. */
+export interface McpSession {
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+}
+
+/** What one GET stream for unprompted messages came to. */
+export type ListenOutcome = "not-offered" | "ended-empty" | "ended";
+
 /** How one POST goes: its signal, the response it waits for, and where other messages go. */
 export interface ExchangeOptions {
   signal: AbortSignal;
+  /**
+   * The session to send under and to store a new session id in, when not the transport's own: the
+   * one `initialize` builds, which becomes the transport's only once the handshake succeeded.
+   */
+  session?: McpSession | undefined;
   /** The id of the request whose response ends the exchange; undefined for notifications and replies. */
   awaiting?: RequestId | undefined;
   /** Every other message the answer carries (notifications, the server's requests), in order. */
@@ -52,7 +66,7 @@ export interface McpHttpSettings {
 }
 
 /** One server's transport state: the URL, the caller's headers, the session and the version. */
-export class McpHttp {
+export class McpHttp implements McpSession {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
   readonly #settings: McpHttpSettings;
@@ -69,24 +83,30 @@ export class McpHttp {
     return { method, url: this.shownUrl };
   }
 
-  #headers(accept: string): Headers {
+  #headers(accept: string, session: McpSession = this): Headers {
     const headers = new Headers(this.#settings.headers);
     headers.set("accept", accept);
-    if (this.sessionId !== undefined) headers.set("mcp-session-id", this.sessionId);
-    if (this.protocolVersion !== undefined) headers.set("mcp-protocol-version", this.protocolVersion);
+    if (session.sessionId !== undefined) headers.set("mcp-session-id", session.sessionId);
+    if (session.protocolVersion !== undefined) headers.set("mcp-protocol-version", session.protocolVersion);
     return headers;
   }
 
-  async #send(method: string, accept: string, signal: AbortSignal, body?: string): Promise<Response> {
-    const headers = this.#headers(accept);
+  async #send(
+    method: string,
+    accept: string,
+    signal: AbortSignal,
+    body?: string,
+    session: McpSession = this,
+  ): Promise<Response> {
+    const headers = this.#headers(accept, session);
     if (body !== undefined) headers.set("content-type", "application/json");
     const init: RequestInit = { method, headers, signal };
     if (body !== undefined) init.body = body;
-    const hadSession = this.sessionId !== undefined;
+    const sentId = session.sessionId;
     const response = await this.#settings.fetch(this.#settings.url, init);
-    if (response.status === 404 && hadSession) {
+    if (response.status === 404 && sentId !== undefined) {
       await response.body?.cancel().catch(() => {});
-      throw new SessionExpired(`The MCP server no longer knows session ${this.sessionId}`);
+      throw new SessionExpired(`The MCP server no longer knows session ${sentId}`);
     }
     return response;
   }
@@ -97,15 +117,17 @@ export class McpHttp {
    */
   async post(message: JsonObject, options: ExchangeOptions): Promise<IncomingMessage | undefined> {
     const request = this.described("POST");
+    const session = options.session ?? this;
     const response = await this.#send(
       "POST",
       "application/json, text/event-stream",
       options.signal,
       JSON.stringify(message),
+      session,
     );
     if (!response.ok) throw httpFailure(response, await boundedText(response), request);
     const sessionId = response.headers.get("mcp-session-id");
-    if (sessionId !== null && sessionId !== "") this.sessionId = sessionId;
+    if (sessionId !== null && sessionId !== "") session.sessionId = sessionId;
     if (options.awaiting === undefined || response.status === 202) {
       await response.body?.cancel().catch(() => {});
       if (options.awaiting !== undefined)
@@ -185,7 +207,7 @@ export class McpHttp {
     headers.set("last-event-id", lastEventId);
     const response = await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal });
     if (!response.ok) throw httpFailure(response, await boundedText(response), request);
-    if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    if (!isEventStream(response)) {
       await response.body?.cancel().catch(() => {});
       throw protocolFailure("The MCP server resumed a stream with something other than events", request);
     }
@@ -194,28 +216,28 @@ export class McpHttp {
 
   /**
    * Opens the GET stream for messages the server sends unprompted and reads it until it ends or
-   * `signal` aborts. Resolves false when the server offers no such stream (405), true when one ended.
+   * `signal` aborts. `"not-offered"` when the server has no such stream: a 405, or a success that is
+   * not an event stream (an HTML page, an empty body); `"ended-empty"` when a stream ended without
+   * delivering a message, `"ended"` when one ended after some.
    */
-  async listen(signal: AbortSignal, onMessage: (message: IncomingMessage) => void): Promise<boolean> {
+  async listen(signal: AbortSignal, onMessage: (message: IncomingMessage) => void): Promise<ListenOutcome> {
     const request = this.described("GET");
     const response = await this.#send("GET", "text/event-stream", signal);
-    if (response.status === 405) {
+    if (response.status === 405 || (response.ok && !isEventStream(response))) {
       await response.body?.cancel().catch(() => {});
-      return false;
+      return "not-offered";
     }
     if (!response.ok) throw httpFailure(response, await boundedText(response), request);
-    if (response.body === null) return true;
-    await readSse(
-      response.body,
-      {
-        onEvent: (event) => {
-          if (event.data.trim() === "") return;
-          for (const message of parseMessages(event.data, request)) onMessage(message);
-        },
-      },
-      signal,
-    );
-    return true;
+    let delivered = 0;
+    const onEvent = (event: { data: string }): void => {
+      if (event.data.trim() === "") return;
+      for (const message of parseMessages(event.data, request)) {
+        delivered++;
+        onMessage(message);
+      }
+    };
+    if (response.body !== null) await readSse(response.body, { onEvent }, signal);
+    return delivered === 0 ? "ended-empty" : "ended";
   }
 
   /** Ends the session on the server (DELETE); a server that does not allow it (405) is fine. */
@@ -225,6 +247,10 @@ export class McpHttp {
     await response.body?.cancel().catch(() => {});
     this.sessionId = undefined;
   }
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").includes("text/event-stream");
 }
 
 function isAnswerTo(message: IncomingMessage, id: RequestId | undefined): boolean {

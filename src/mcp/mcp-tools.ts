@@ -9,6 +9,7 @@
 import type { Tool } from "../agent/define-tool.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
+import { asObject } from "./as-object.ts";
 import { callResultText } from "./call-result.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
 import type { McpClient, McpProgress } from "./mcp-client.ts";
@@ -35,9 +36,6 @@ export interface McpToolContext {
 
 /** How many `tools/list` pages are read at most (a server that never stops paging is cut off). */
 const MAX_PAGES = 100;
-
-const asObject = (value: JsonValue | undefined): JsonObject | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
 
 /** Reads one tool descriptor; undefined for one without a name. */
 function toolInfo(value: JsonValue): McpToolInfo | undefined {

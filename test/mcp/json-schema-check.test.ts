@@ -97,4 +97,24 @@ describe("checkJsonSchema", () => {
       ),
     ).toHaveLength(20);
   });
+
+  it("refuses a schema whose combinators branch beyond a step budget, instead of checking it for minutes", () => {
+    const levels = 18;
+    const $defs: Record<string, unknown> = { [`d${levels}`]: { type: "string" } };
+    for (let level = 0; level < levels; level++) {
+      const next = { $ref: `#/$defs/d${level + 1}` };
+      $defs[`d${level}`] = { anyOf: [next, next] };
+    }
+    const tooComplex = [{ path: "", message: "the schema is too complex to check (more than 100000 steps)" }];
+    expect(checkJsonSchema({ $defs, $ref: "#/$defs/d0" }, 1)).toEqual(tooComplex);
+    expect(checkJsonSchema({ anyOf: [{ $ref: "#" }, { $ref: "#" }] }, 1)).toEqual(tooComplex);
+    expect(check({ $defs, $ref: "#/$defs/d17" }, 1)).toBe("expected string, got number");
+  });
+
+  it("reports a $ref with bad percent-encoding as an issue instead of throwing", () => {
+    const schema = { $defs: { a: { type: "string" } }, properties: { x: { $ref: "#/$defs/%E0" } } };
+    expect(checkJsonSchema(schema, { x: 1 })).toEqual([
+      { path: "x", message: 'the schema\'s $ref "#/$defs/%E0" cannot be decoded' },
+    ]);
+  });
 });
