@@ -39,8 +39,13 @@ export function parseMcpServers(value: string | undefined, warnings: string[] = 
     }
   } else {
     entries = source.split(",").map((part) => {
-      const [first, ...rest] = part.trim().split("=");
-      return rest.length === 0 ? { url: first } : { prefix: first, url: rest.join("=") };
+      const entry = part.trim();
+      // `prefix=url`, where the prefix comes before any "://" (a url's own query may hold "=").
+      const equals = entry.indexOf("=");
+      const scheme = entry.indexOf("://");
+      return equals > 0 && (scheme === -1 || equals < scheme)
+        ? { prefix: entry.slice(0, equals), url: entry.slice(equals + 1) }
+        : { url: entry };
     });
   }
   const servers: McpServerConfig[] = [];
@@ -65,11 +70,20 @@ export interface RunMcpTools {
   close(): Promise<void>;
 }
 
+/** How long a run waits for its MCP servers, all of them together (each request has its own limit too). */
+export const MCP_CONNECT_DEADLINE_MS = 10_000;
+
 /**
- * Connects to the notes server and to `MCP_SERVERS` (in parallel, each within 10 s). A tool whose name
- * is taken (by a local tool in `reserved`, or an earlier server) is left out with a warning.
+ * Connects to the notes server and to `MCP_SERVERS` in parallel, all within
+ * {@link MCP_CONNECT_DEADLINE_MS} (a server's handshake and its pages of tools together); `signal` (the
+ * run's cancel) ends the wait at once. A server not connected by then is left out with a warning, as is
+ * a tool whose name is taken (by a local tool in `reserved`, or an earlier server).
  */
-export async function connectRunMcp(env: Env, reserved: readonly string[] = []): Promise<RunMcpTools> {
+export async function connectRunMcp(
+  env: Env,
+  reserved: readonly string[] = [],
+  signal?: AbortSignal,
+): Promise<RunMcpTools> {
   const warnings: string[] = [];
   const notes: ConnectMcpOptions = {
     url: NOTES_MCP_URL,
@@ -87,7 +101,24 @@ export async function connectRunMcp(env: Env, reserved: readonly string[] = []):
       ...(server.headers === undefined ? {} : { headers: server.headers }),
     }),
   );
-  const results = await Promise.all([notes, ...others].map((options) => connectMcp(options)));
+  // Connecting is bounded as a whole; once connected, aborting this closes the connections (close()).
+  const connecting = new AbortController();
+  const timer = setTimeout(
+    () =>
+      connecting.abort(
+        new DOMException(`not connected within ${MCP_CONNECT_DEADLINE_MS} ms`, "TimeoutError"),
+      ),
+    MCP_CONNECT_DEADLINE_MS,
+  );
+  const cancel = (): void => connecting.abort(signal?.reason);
+  if (signal?.aborted) cancel();
+  signal?.addEventListener("abort", cancel, { once: true });
+  const results = await Promise.all(
+    [notes, ...others].map((options) => connectMcp({ ...options, signal: connecting.signal })),
+  ).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", cancel);
+  });
   const connections: McpConnection[] = [];
   results.forEach((result, index) => {
     if (result.ok) connections.push(result.value);

@@ -305,7 +305,10 @@ export class SessionRunner extends DurableObject<Env> {
     try {
       record = await this.#record(sessionId);
       const options = agentOptions(this.env);
-      mcp = await connectRunMcp(this.env, options.tools?.map((tool) => tool.name) ?? []);
+      // A cancel while the MCP servers connect ends that wait at once.
+      const connecting = new AbortController();
+      abort = (reason) => connecting.abort(reason);
+      mcp = await connectRunMcp(this.env, options.tools?.map((tool) => tool.name) ?? [], connecting.signal);
       const tools = [...(options.tools ?? []), ...mcp.tools];
       session = await createAgentSession({ ...options, tools, restore: record.state });
       start.messagesBefore = session.snapshot().messageCount;

@@ -3,9 +3,10 @@
  * answering Wisp's `connectMcp` (through the Worker's own fetch), a run that saves and lists notes
  * through the `notes_` tools next to the calculator, MCP_SERVERS parsing, and the route's refusals.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { connectMcp } from "wisp-agent/mcp";
-import { parseMcpServers } from "../mcp-tools.ts";
+import { connectRunMcp, parseMcpServers } from "../mcp-tools.ts";
 import { call, createSession, readEvents, send } from "./api.ts";
 
 const context = {
@@ -123,5 +124,22 @@ describe("MCP_SERVERS", () => {
       ),
     ).toEqual([{ url: "https://c.example/mcp", prefix: "c_", headers: { authorization: "Bearer t" } }]);
     expect(parseMcpServers(undefined)).toEqual([]);
+    expect(parseMcpServers("https://d.example/mcp?key=abc, e_=https://e.example/mcp?a=b")).toEqual([
+      { url: "https://d.example/mcp?key=abc" },
+      { url: "https://e.example/mcp?a=b", prefix: "e_" },
+    ]);
+  });
+
+  it("a run's cancel ends the wait for its MCP servers: none connected, each named in a warning", async () => {
+    const cancelled = await connectRunMcp(
+      env,
+      [],
+      AbortSignal.abort(new DOMException("Cancelled", "AbortError")),
+    );
+    expect(cancelled.tools).toEqual([]);
+    expect(cancelled.warnings).toEqual([expect.stringMatching(/^MCP server notes: /)]);
+    const connected = await connectRunMcp(env);
+    expect(connected.tools.map((tool) => tool.name)).toContain("notes_add");
+    await connected.close();
   });
 });
