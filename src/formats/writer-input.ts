@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isPlainObject } from "../config/option-checks.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { SessionState } from "../session/session-state.ts";
 import { checkShape } from "../state/check-messages.ts";
@@ -16,9 +17,6 @@ function refuse(message: string, path: string): never {
   throw new ConfigError(message, { code: "CONFIG_INVALID", path });
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** `message` if it is a Wisp message (as a session holds it); else throws ConfigError at `message`. */
 export function checkedMessage(message: unknown): Message {
   const checked = checkShape(checkMessage, message, ["message"]);
@@ -28,7 +26,7 @@ export function checkedMessage(message: unknown): Message {
 
 /** `state` if it has a SessionState's shape (`session.export()`, or a read transcript's state). */
 export function checkedState(state: unknown): SessionState {
-  if (!isObject(state) || typeof state.sessionId !== "string")
+  if (!isPlainObject(state) || typeof state.sessionId !== "string")
     refuse("Expected a SessionState (session.export(), or the state a transcript was read into)", "state");
   const checked = checkShape(checkSessionStateShape, state, []);
   if (checked instanceof ConfigError) throw checked;
@@ -45,17 +43,17 @@ export function checkedSessionId(sessionId: unknown): string {
 /** A Claude Code writer's cursor: `{ parentUuid: string | null, calls: { [callId]: uuid } }`. */
 export function checkClaudeCodeCursor(cursor: unknown): void {
   if (cursor === undefined) return;
-  if (!isObject(cursor)) refuse("cursor must be a Claude Code writer's cursor", "cursor");
+  if (!isPlainObject(cursor)) refuse("cursor must be a Claude Code writer's cursor", "cursor");
   if (cursor.parentUuid !== null && typeof cursor.parentUuid !== "string")
     refuse("cursor.parentUuid must be the uuid of the last line written, or null", "cursor.parentUuid");
-  if (!isObject(cursor.calls) || Object.values(cursor.calls).some((uuid) => typeof uuid !== "string"))
+  if (!isPlainObject(cursor.calls) || Object.values(cursor.calls).some((uuid) => typeof uuid !== "string"))
     refuse("cursor.calls must map tool call ids to the uuids of their lines", "cursor.calls");
 }
 
 /** A pi writer's cursor: `{ version: 1 | 2 | 3, parentId: string | null }`. */
 export function checkPiCursor(cursor: unknown, newest: number): void {
   if (cursor === undefined) return;
-  if (!isObject(cursor)) refuse("cursor must be a pi writer's cursor", "cursor");
+  if (!isPlainObject(cursor)) refuse("cursor must be a pi writer's cursor", "cursor");
   if (
     typeof cursor.version !== "number" ||
     !Number.isInteger(cursor.version) ||
