@@ -312,6 +312,22 @@ describe("a stateful server answering with SSE", () => {
     await connection.close();
     await vi.waitFor(() => expect(server.sessions.has(id)).toBe(false));
   });
+
+  it("close({ endSession: false }) keeps the server's session, which a later connection resumes", async () => {
+    const first = await connected({ url: server.url });
+    const record = first.record();
+    const before = server.log.methods.length;
+    await first.close({ endSession: false });
+    expect(server.sessions.has(record.sessionId as string)).toBe(true);
+    await expect(toolNamed(first, "add").execute({ a: 1, b: 1 }, context())).rejects.toMatchObject({
+      code: "SESSION_CLOSED",
+    });
+    const second = await connected({ url: server.url, resume: record, listen: false });
+    expect(await toolNamed(second, "add").execute({ a: 2, b: 3 }, context())).toBe("5");
+    expect(server.log.methods.slice(before)).toEqual(["tools/list", "tools/call"]);
+    await second.close();
+    await vi.waitFor(() => expect(server.sessions.has(record.sessionId as string)).toBe(false));
+  });
 });
 
 describe("a stateful server answering with JSON", () => {
