@@ -8,9 +8,10 @@ import { createServer, type Server as HttpServer } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Message } from "../../src/index.ts";
-import { connectMcp, McpToolFailure } from "../../src/mcp/index.ts";
+import { connectMcp, type McpServerRecord, McpToolFailure } from "../../src/mcp/index.ts";
+import { McpClient } from "../../src/mcp/mcp-client.ts";
 import type { JsonObject } from "../../src/types.ts";
 
 const context = {
@@ -59,6 +60,61 @@ describe("failures are typed SdkErrors", () => {
   it("a bad url is a ConfigError naming the option, before any request", async () => {
     const result = await connectMcp({ url: "ftp://example.com/mcp" });
     expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "ConfigError", path: "url" });
+  });
+
+  it("a timeoutMs no timer can take (Infinity, NaN, 2^31 and above, 0) is a ConfigError naming the option", async () => {
+    const posted: unknown[] = [];
+    const fetch = basicServer((message) => {
+      posted.push(message);
+      return undefined;
+    });
+    for (const timeoutMs of [Number.POSITIVE_INFINITY, Number.NaN, 2 ** 31, 2 ** 32 - 1, 0]) {
+      const result = await connectMcp({ url: "http://mcp.test/mcp", fetch, timeoutMs });
+      expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "ConfigError", path: "timeoutMs" });
+    }
+    const total = await connectMcp({ url: "http://mcp.test/mcp", fetch, maxTotalTimeoutMs: Number.NaN });
+    expect(total.ok ? undefined : total.error).toMatchObject({
+      _tag: "ConfigError",
+      path: "maxTotalTimeoutMs",
+    });
+    expect(posted).toEqual([]);
+  });
+
+  it("close never rejects, even when its timeout cannot be made into a signal", async () => {
+    const client = new McpClient({
+      url: "http://mcp.test/mcp",
+      headers: new Headers(),
+      fetch: async () => new Response(null, { status: 200 }),
+      timeoutMs: Number.POSITIVE_INFINITY,
+      maxTotalTimeoutMs: Number.POSITIVE_INFINITY,
+      clientName: "test",
+      onNotification: () => {},
+    });
+    client.adopt("s-1", "2025-06-18");
+    await expect(client.close()).resolves.toBeUndefined();
+  });
+
+  it("a resume that is not a record, has a session id that is not text, or was kept for another server is a ConfigError", async () => {
+    let requests = 0;
+    const fetch: typeof globalThis.fetch = async () => {
+      requests++;
+      return new Response(null, { status: 500 });
+    };
+    const url = "http://mcp.test/mcp?token=abc";
+    const cases: Array<[unknown, string]> = [
+      [null, "resume"],
+      ["s-1", "resume"],
+      [
+        { url: "http://mcp.test/mcp?token=[redacted]", protocolVersion: "2025-06-18", sessionId: 7 },
+        "resume.sessionId",
+      ],
+      [{ url: "http://other.test/mcp", protocolVersion: "2025-06-18", sessionId: "s-1" }, "resume.url"],
+    ];
+    for (const [resume, path] of cases) {
+      const result = await connectMcp({ url, fetch, resume: resume as McpServerRecord });
+      expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "ConfigError", path });
+    }
+    expect(requests).toBe(0);
   });
 
   it("headers that cannot be sent are a ConfigError naming the option", async () => {
@@ -252,6 +308,7 @@ describe("a server that never answers", () => {
       provider: "mcp",
     });
     expect(held.length).toBe(1);
+    await vi.waitFor(() => expect(held[0]?.destroyed).toBe(true));
   });
 
   it("an abort while connecting gives an AbortError", async () => {
