@@ -18,10 +18,11 @@ export {
   type ConnectMcpOptions,
   connectMcp,
   DEFAULT_MCP_TIMEOUT_MS,
+  DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
   type McpConnection,
 } from "./connect-mcp.ts";
 export { checkJsonSchema, formatSchemaIssues, type SchemaIssue } from "./json-schema-check.ts";
-export type { McpProgress } from "./mcp-client.ts";
+export type { McpCloseOptions, McpProgress } from "./mcp-client.ts";
 export { MCP_METADATA_KEY, type McpServerRecord, mcpMetadata, mcpServerRecord } from "./mcp-metadata.ts";
 export { type McpToolInfo, wispToolName } from "./mcp-tools.ts";
 export { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
