@@ -155,7 +155,8 @@ export class McpClient {
       return await this.#exchange(method, params, options);
     } catch (error) {
       if (!(error instanceof SessionExpired)) throw error;
-      await this.#reinitialize(options.signal);
+      // A handshake that ended while this request was out already replaced the session it used.
+      if (error.sessionId === this.#http.sessionId) await this.#reinitialize(options.signal);
       try {
         return await this.#exchange(method, params, options);
       } catch (again) {
@@ -165,7 +166,7 @@ export class McpClient {
   }
 
   /**
-   * One initialize for every request that met the 404 at the same time. It runs under its own
+   * One initialize for every request that met the 404 at the same time (or while it ran). It runs under its own
    * timeout, not under any caller's signal: each caller stops waiting when its own signal aborts.
    */
   #reinitialize(signal: AbortSignal | undefined): Promise<void> {

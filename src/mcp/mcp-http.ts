@@ -19,6 +19,13 @@ import { httpFailure, protocolFailure } from "./mcp-failures.ts";
 /** Thrown when the server no longer knows the session id sent (HTTP 404): initialize again. */
 export class SessionExpired extends Error {
   override readonly name = "SessionExpired";
+  /** The session id the server no longer knows. */
+  readonly sessionId: string;
+
+  constructor(sessionId: string) {
+    super(`The MCP server no longer knows session ${sessionId}`);
+    this.sessionId = sessionId;
+  }
 }
 
 /** How many times in a row a request's stream is resumed without receiving a new event. */
@@ -106,7 +113,7 @@ export class McpHttp implements McpSession {
     const response = await this.#settings.fetch(this.#settings.url, init);
     if (response.status === 404 && sentId !== undefined) {
       await response.body?.cancel().catch(() => {});
-      throw new SessionExpired(`The MCP server no longer knows session ${sentId}`);
+      throw new SessionExpired(sentId);
     }
     return response;
   }

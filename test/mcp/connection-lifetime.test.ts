@@ -147,14 +147,14 @@ describe("a request that keeps reporting progress", () => {
       url: "http://mcp.test/mcp",
       fetch,
       listen: false,
-      timeoutMs: 100,
-      maxTotalTimeoutMs: 400,
+      timeoutMs: 300,
+      maxTotalTimeoutMs: 900,
       onProgress: (_tool, progress) => reports.push(progress.progress),
     });
     await expect(connection.tools[0]?.execute({}, context)).rejects.toMatchObject({
       _tag: "RequestError",
       code: "TIMEOUT",
-      message: expect.stringContaining("took longer than 400 ms in all"),
+      message: expect.stringContaining("took longer than 900 ms in all"),
     });
     expect(reports.length).toBeGreaterThan(1);
     await connection.close();

@@ -44,6 +44,7 @@ function heldGate(): { gate: Gate; arrived: Promise<void>; release: () => void }
 function restartingServer() {
   let current: string | undefined;
   const gates: Gate[] = [];
+  const callGates: Gate[] = [];
   const log = { initializes: 0, callSessions: [] as Array<string | null> };
   const answer = (id: JsonValueId, result: JsonObject, session?: string) =>
     Response.json({ jsonrpc: "2.0", id, result }, { headers: session ? { "mcp-session-id": session } : {} });
@@ -58,6 +59,7 @@ function restartingServer() {
       current = `s-${log.initializes}`;
       return answer(id, { protocolVersion: "2025-06-18", capabilities: { tools: {} } }, current);
     }
+    if (message.method === "tools/call") await callGates.shift()?.(init.signal);
     if (session === null) return new Response("no session id", { status: 400 });
     if (session !== current) return new Response("unknown session", { status: 404 });
     if (id === undefined) return new Response(null, { status: 202 });
@@ -73,6 +75,8 @@ function restartingServer() {
       current = undefined;
     },
     nextInitialize: (gate: Gate) => gates.push(gate),
+    /** Holds the next tools/call at the server before it looks at the session id. */
+    nextCall: (gate: Gate) => callGates.push(gate),
   };
 }
 
@@ -136,6 +140,20 @@ describe("after the server forgot the session", () => {
     await expect(aborted).rejects.toMatchObject({ _tag: "AbortError", code: "ABORTED" });
     held.release();
     expect(await other).toBe("ran under s-2");
+    expect(server.log.initializes).toBe(2);
+  });
+
+  it("a request whose 404 comes back after the new handshake ended retries under the new session, without another handshake", async () => {
+    const server = restartingServer();
+    const connection = await connected(server);
+    server.restart();
+    const held = heldGate();
+    server.nextCall(held.gate);
+    const late = call(connection);
+    await held.arrived;
+    expect(await call(connection)).toBe("ran under s-2");
+    held.release();
+    expect(await late).toBe("ran under s-2");
     expect(server.log.initializes).toBe(2);
   });
 });
