@@ -289,9 +289,12 @@ describe("the session's calls", () => {
     const foreign = new EventTarget() as EventTarget & { aborted: boolean; reason: unknown };
     Object.assign(foreign, { aborted: false, reason: undefined, throwIfAborted() {}, onabort: null });
     const exit = await Effect.runPromiseExit(
-      runAgentEffect({ ...options, prompt: "go", signal: foreign as unknown as AbortSignal }).pipe(
-        Effect.timeout("50 millis"),
-      ),
+      runAgentEffect({
+        ...options,
+        model: "anthropic/claude-sonnet-4-5",
+        prompt: "go",
+        signal: foreign as unknown as AbortSignal,
+      }).pipe(Effect.timeout("50 millis")),
     );
     expect(Exit.isFailure(exit) && String(exit.cause)).toMatch(/Timeout/);
   });
