@@ -363,18 +363,17 @@ const CLASSES: Record<ErrorTag, new (message: string, fields: SdkErrorFields) =>
   BudgetError,
 };
 
-/** Each error class's tag, for `instanceof` across copies of the package. */
-const TAGS = new Map<unknown, ErrorTag>(
-  Object.entries(CLASSES).map(([tag, Class]) => [Class, tag as ErrorTag]),
-);
-
-/** Whether `value` is an instance of the error class `Class`, by marker and tag (see `SdkError`). */
+/**
+ * Whether `value` is an instance of the error class `Class`: any Wisp error for SdkError; for a Wisp
+ * class, a Wisp error with its tag (from any copy of the package); for a class of your own, by prototype.
+ */
 function isInstance(Class: unknown, value: unknown): boolean {
-  if (!isSdkError(value)) return false;
-  if (Class === SdkError) return true;
-  const tag = TAGS.get(Class);
-  if (tag !== undefined) return value._tag === tag;
-  return typeof Class === "function" && Function.prototype[Symbol.hasInstance].call(Class, value);
+  return (
+    isSdkError(value) &&
+    (Class === SdkError ||
+      CLASSES[value._tag] === Class ||
+      Function.prototype[Symbol.hasInstance].call(Class, value))
+  );
 }
 
 /** True for any Wisp error, including one made by another copy of the package. */
