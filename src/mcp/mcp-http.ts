@@ -133,8 +133,11 @@ export class McpHttp implements McpSession {
       session,
     );
     if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    // The server names the session when it answers `initialize`, and only then: a later answer
+    // carrying another id (a stale or hostile one) does not move the session.
     const sessionId = response.headers.get("mcp-session-id");
-    if (sessionId !== null && sessionId !== "") session.sessionId = sessionId;
+    if (message.method === "initialize" && sessionId !== null && sessionId !== "")
+      session.sessionId = sessionId;
     if (options.awaiting === undefined || response.status === 202) {
       await response.body?.cancel().catch(() => {});
       if (options.awaiting !== undefined)

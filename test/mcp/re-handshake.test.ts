@@ -157,3 +157,29 @@ describe("after the server forgot the session", () => {
     expect(server.log.initializes).toBe(2);
   });
 });
+
+describe("the session id", () => {
+  it("is taken from the answer to initialize only: a later answer naming another id does not move it", async () => {
+    const sent: Array<string | null> = [];
+    const fetch: typeof globalThis.fetch = async (_input, init) => {
+      if (init?.method !== "POST") return new Response(null, { status: 405 });
+      const message = JSON.parse(String(init.body)) as JsonObject;
+      sent.push(new Headers(init.headers).get("mcp-session-id"));
+      const result =
+        message.method === "initialize"
+          ? { protocolVersion: "2025-06-18", capabilities: { tools: {} } }
+          : message.method === "tools/list"
+            ? { tools: [{ name: "t", inputSchema: { type: "object" } }] }
+            : { content: [{ type: "text", text: "ok" }] };
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      const id = message.method === "initialize" ? "first" : "hijacked";
+      return Response.json({ jsonrpc: "2.0", id: message.id, result }, { headers: { "mcp-session-id": id } });
+    };
+    const connected = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    if (!connected.ok) throw connected.error;
+    await connected.value.tools[0]?.execute({}, context());
+    expect(sent.slice(1)).toEqual(["first", "first", "first"]);
+    expect(connected.value.record().sessionId).toBe("first");
+    await connected.value.close({ endSession: false });
+  });
+});
