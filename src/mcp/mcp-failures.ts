@@ -10,11 +10,13 @@
 import { classifyThrown, retryAfterFromHeaders } from "../errors/classify.ts";
 import {
   type AnySdkError,
+  ConfigError,
   type FailedRequest,
   ParseError,
   ProviderError,
   type ProviderErrorCode,
 } from "../errors/sdk-error.ts";
+import { safeUrl } from "../http/safe-url.ts";
 import type { RpcErrorObject } from "./json-rpc.ts";
 
 /** The `provider` every MCP error carries. */
@@ -31,6 +33,26 @@ function codeOfStatus(status: number): ProviderErrorCode {
   if (status === 503 || status === 529) return "OVERLOADED";
   if (status >= 500) return "SERVER_ERROR";
   return status === 400 || status === 422 ? "INVALID_REQUEST" : "UNKNOWN";
+}
+
+/**
+ * A redirect from the MCP endpoint: a ConfigError at `url` naming where it points (when the runtime
+ * shows it), as following it would send the connection's headers to another address.
+ */
+export function redirected(response: Response, request: FailedRequest): ConfigError {
+  const location = response.headers.get("location");
+  let target = "";
+  if (location !== null) {
+    try {
+      target = ` to ${safeUrl(new URL(location, request.url).href)}`;
+    } catch {
+      target = " to an address that is not a URL";
+    }
+  }
+  return new ConfigError(
+    `The MCP server answered with a redirect${target} (${request.method} ${request.url}); Wisp does not follow it, so the connection's headers stay with the address you gave: pass the final URL as url`,
+    { code: "CONFIG_INVALID", path: "url", provider: MCP_PROVIDER, request },
+  );
 }
 
 /** A ProviderError for a non-2xx answer; `body` is its text (a JSON-RPC error in it is read). */

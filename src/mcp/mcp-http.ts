@@ -14,7 +14,7 @@ import { readSse, type SseHandlers } from "../http/read-sse.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
-import { httpFailure, protocolFailure } from "./mcp-failures.ts";
+import { httpFailure, protocolFailure, redirected } from "./mcp-failures.ts";
 
 /** Thrown when the server no longer knows the session id sent (HTTP 404): initialize again. */
 export class SessionExpired extends Error {
@@ -107,10 +107,15 @@ export class McpHttp implements McpSession {
   ): Promise<Response> {
     const headers = this.#headers(accept, session);
     if (body !== undefined) headers.set("content-type", "application/json");
-    const init: RequestInit = { method, headers, signal };
+    // Redirects are not followed: the headers (API keys, tokens) would go wherever the server points.
+    const init: RequestInit = { method, headers, signal, redirect: "manual" };
     if (body !== undefined) init.body = body;
     const sentId = session.sessionId;
     const response = await this.#settings.fetch(this.#settings.url, init);
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+      await response.body?.cancel().catch(() => {});
+      throw redirected(response, this.described(method));
+    }
     if (response.status === 404 && sentId !== undefined) {
       await response.body?.cancel().catch(() => {});
       throw new SessionExpired(sentId);

@@ -342,3 +342,40 @@ describe("pagination", () => {
     await server.close();
   });
 });
+
+describe("a server that redirects", () => {
+  let redirecting: HttpServer;
+  let url = "";
+  const seenElsewhere: Array<string | undefined> = [];
+  beforeAll(async () => {
+    redirecting = createServer((request, response) => {
+      if (request.url === "/elsewhere") {
+        seenElsewhere.push(request.headers["x-api-key"] as string | undefined);
+        response.writeHead(200, { "content-type": "application/json" }).end("{}");
+        return;
+      }
+      response.writeHead(307, { location: "/elsewhere?token=secret" }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    const address = redirecting.address();
+    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+  });
+  afterAll(async () => {
+    redirecting.closeAllConnections();
+    await new Promise((resolve) => redirecting.close(resolve));
+  });
+
+  it("is not followed, so the headers never reach the other address: a ConfigError at url names it", async () => {
+    const result = await connectMcp({ url, headers: { "x-api-key": "k-123" } });
+    const error = result.ok ? undefined : result.error;
+    expect(error).toMatchObject({
+      _tag: "ConfigError",
+      code: "CONFIG_INVALID",
+      path: "url",
+      provider: "mcp",
+    });
+    expect(error?.message).toContain("redirect to http://127.0.0.1:");
+    expect(error?.message).not.toContain("secret");
+    expect(seenElsewhere).toEqual([]);
+  });
+});
