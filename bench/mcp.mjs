@@ -6,6 +6,7 @@
 // time, after a warm-up.
 import { connectMcp } from "wisp-agent/mcp";
 import { startOfficialServer } from "../test/mcp/support/official-server.mjs";
+import { toolContext } from "../test/support/tool-context.ts";
 import { median, quantile } from "./stats.mjs";
 
 const CALLS = 400;
@@ -44,13 +45,7 @@ async function measure(json) {
       "mcp-session-id": record.sessionId,
       "mcp-protocol-version": record.protocolVersion,
     };
-    const context = {
-      signal: new AbortController().signal,
-      toolCallId: "c",
-      sessionId: "s",
-      turn: 1,
-      messages: [],
-    };
+    const context = toolContext();
     const wisp = [];
     const raw = [];
     for (let n = 0; n < WARM_UP + CALLS; n++) {

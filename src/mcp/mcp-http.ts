@@ -112,7 +112,7 @@ export class McpHttp implements McpSession {
     if (body !== undefined) init.body = body;
     const sentId = session.sessionId;
     const response = await this.#settings.fetch(this.#settings.url, init);
-    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+    if ((response.type as string) === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => {});
       throw redirected(response, this.described(method));
     }

@@ -4,17 +4,11 @@
  * on a request that keeps reporting progress. The servers are fetch functions that stop by themselves.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { Message } from "../../src/index.ts";
 import { connectMcp, type McpConnection } from "../../src/mcp/index.ts";
 import type { JsonObject } from "../../src/types.ts";
+import { toolContext } from "../support/tool-context.ts";
 
-const context = {
-  signal: new AbortController().signal,
-  toolCallId: "c",
-  sessionId: "s",
-  turn: 1,
-  messages: [] as Message[],
-};
+const context = toolContext();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -9,18 +9,12 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Message } from "../../src/index.ts";
 import { connectMcp, type McpServerRecord, McpToolFailure } from "../../src/mcp/index.ts";
 import { McpClient } from "../../src/mcp/mcp-client.ts";
 import type { JsonObject } from "../../src/types.ts";
+import { toolContext } from "../support/tool-context.ts";
 
-const context = {
-  signal: new AbortController().signal,
-  toolCallId: "c",
-  sessionId: "s",
-  turn: 1,
-  messages: [] as Message[],
-};
+const context = toolContext();
 
 type Answer = JsonObject | JsonObject[] | Response | undefined;
 

@@ -5,17 +5,11 @@
  * and holds or fails the next `initialize` as told.
  */
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../src/index.ts";
 import { connectMcp, type McpConnection } from "../../src/mcp/index.ts";
 import type { JsonObject } from "../../src/types.ts";
+import { toolContext } from "../support/tool-context.ts";
 
-const context = (signal: AbortSignal = new AbortController().signal) => ({
-  signal,
-  toolCallId: "c",
-  sessionId: "s",
-  turn: 1,
-  messages: [] as Message[],
-});
+const context = toolContext;
 
 /** What the next `initialize` does before it answers: wait (it may reject), or nothing. */
 type Gate = (signal: AbortSignal | null | undefined) => Promise<void>;

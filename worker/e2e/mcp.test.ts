@@ -5,17 +5,12 @@
  */
 import { expect, it } from "vitest";
 import { connectMcp } from "../../src/mcp/index.ts";
+import { toolContext } from "../../test/support/tool-context.ts";
 import { useDemo } from "./use-demo.ts";
 
 const demo = useDemo();
 
-const context = {
-  signal: new AbortController().signal,
-  toolCallId: "c",
-  sessionId: "s",
-  turn: 1,
-  messages: [],
-};
+const context = toolContext();
 
 it("connectMcp reaches the Worker's /mcp over HTTP and saves a note there", async () => {
   const connected = await connectMcp({ url: `${demo.worker.url}/mcp`, prefix: "notes_" });

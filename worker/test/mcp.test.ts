@@ -6,16 +6,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { connectMcp } from "wisp-agent/mcp";
+import { toolContext } from "../../test/support/tool-context.ts";
 import { connectRunMcp, parseMcpServers } from "../mcp-tools.ts";
 import { call, createSession, readEvents, send } from "./api.ts";
 
-const context = {
-  signal: new AbortController().signal,
-  toolCallId: "c",
-  sessionId: "s",
-  turn: 1,
-  messages: [],
-};
+const context = toolContext();
 
 describe("the demo's MCP server", () => {
   it("speaks MCP to connectMcp: tools listed, a note saved with structured content, then listed and read", async () => {
