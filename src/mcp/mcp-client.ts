@@ -11,6 +11,7 @@
 
 import { ConfigError, isSdkError, ProviderError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
+import { AttemptTimer } from "../http/attempt-timer.ts";
 import type { JsonObject } from "../types.ts";
 import { asObject } from "./as-object.ts";
 import {
@@ -23,7 +24,6 @@ import {
 import { MCP_PROVIDER, rpcFailure, thrownFailure } from "./mcp-failures.ts";
 import { McpHttp, type McpHttpSettings, type McpSession, SessionExpired } from "./mcp-http.ts";
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
-import { type RequestLimits, startRequestTimer } from "./request-timer.ts";
 
 /** A progress report of a request in flight (`notifications/progress`). */
 export interface McpProgress {
@@ -53,7 +53,11 @@ export interface McpCloseOptions {
 }
 
 /** What the client needs besides the transport settings. */
-export interface McpClientSettings extends McpHttpSettings, RequestLimits {
+export interface McpClientSettings extends McpHttpSettings {
+  /** Silence (no answer, no progress) that ends a request, in ms. */
+  timeoutMs: number;
+  /** The longest a request may take however much progress keeps coming, in ms. */
+  maxTotalTimeoutMs: number;
   clientName: string;
   /** Every notification the server sends (after the client handled those it knows). */
   onNotification(method: string, params: JsonObject): void;
@@ -217,11 +221,16 @@ export class McpClient {
     if (caller?.aborted) throw thrownFailure(caller.reason, caller, undefined, this.#http.described("POST"));
     const id = this.#nextId++;
     const controller = new AbortController();
-    const timer = startRequestTimer(method, this.#settings, controller);
+    // `timeoutMs` of silence ends the request (progress counts as sound), `maxTotalTimeoutMs` in all.
+    const { timeoutMs, maxTotalTimeoutMs } = this.#settings;
+    const timer = new AttemptTimer(controller, maxTotalTimeoutMs, timeoutMs, {
+      total: `MCP ${method} took longer than ${maxTotalTimeoutMs} ms in all, progress notwithstanding`,
+      idle: `MCP ${method} took longer than ${timeoutMs} ms`,
+    });
     const onAbort = (): void => controller.abort(caller?.reason);
     caller?.addEventListener("abort", onAbort, { once: true });
     const token = String(id);
-    const sent = this.#withProgress(token, params, options.onProgress, timer.restart);
+    const sent = this.#withProgress(token, params, options.onProgress, () => timer.touch());
     try {
       const answer = await this.#http.post(rpcRequest(id, method, sent), {
         signal: controller.signal,
@@ -237,10 +246,10 @@ export class McpClient {
         if (!controller.signal.aborted) throw error;
       }
       if (controller.signal.aborted && method !== "initialize")
-        this.#sendCancel(id, timer.reason ?? "aborted");
-      throw thrownFailure(error, caller, timer.reason, this.#http.described("POST"));
+        this.#sendCancel(id, timer.fired ?? "aborted");
+      throw thrownFailure(error, caller, timer.fired, this.#http.described("POST"));
     } finally {
-      timer.stop();
+      timer.clear();
       caller?.removeEventListener("abort", onAbort);
       this.#progress.delete(token);
       this.#progressHandlers.delete(token);
