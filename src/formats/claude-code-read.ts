@@ -134,7 +134,6 @@ export async function fromClaudeCode(
   const continued = continueWith(
     last?.role === "assistant" ? { provider: last.provider, model: last.model } : {},
     options.model,
-    "anthropic",
   );
   const state = importedState(
     {

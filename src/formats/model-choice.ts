@@ -36,15 +36,15 @@ export function qualifiedModel(provider: ProviderId, model: string): string {
 
 /**
  * The session's provider and model: what the file names, else the caller's `model` option
- * (`"provider/model"`, or a bare id of `fallbackProvider`), else Anthropic's {@link FALLBACK_MODEL}.
- * A provider the file names without a model is kept only with a model named for it.
+ * (`"provider/model"`, or a bare id of the provider the file names, else Anthropic's), else
+ * Anthropic's {@link FALLBACK_MODEL}. A provider the file names without a model is kept only with a
+ * model named for it.
  */
 export function continueWith(
   found: ModelChoice,
   option: string | undefined,
-  fallbackProvider: ProviderId,
 ): { provider: ProviderId; model: string } {
   const chosen = found.model !== undefined ? found : option !== undefined ? splitModel(option) : undefined;
   if (chosen?.model === undefined) return { provider: "anthropic", model: FALLBACK_MODEL };
-  return { provider: chosen.provider ?? found.provider ?? fallbackProvider, model: chosen.model };
+  return { provider: chosen.provider ?? found.provider ?? "anthropic", model: chosen.model };
 }

@@ -79,7 +79,6 @@ export async function fromPi(
       model: read.model ?? stringField(header.value, "modelId"),
     },
     options.model,
-    "anthropic",
   );
   const state = importedState(
     {

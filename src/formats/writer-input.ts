@@ -10,7 +10,7 @@ import { isPlainObject } from "../config/option-checks.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { SessionState } from "../session/session-state.ts";
 import { checkShape } from "../state/check-messages.ts";
-import { checkMessage, checkSessionStateShape } from "../state/state-shape.ts";
+import { checkMessage } from "../state/state-shape.ts";
 import type { Message } from "../types.ts";
 
 function refuse(message: string, path: string): never {
@@ -24,12 +24,21 @@ export function checkedMessage(message: unknown): Message {
   return checked;
 }
 
-/** `state` if it has a SessionState's shape (`session.export()`, or a read transcript's state). */
+const PROVIDERS: readonly unknown[] = ["anthropic", "openai-chat", "openai-responses", "google"];
+
+/**
+ * `state` if the fields a writer reads of it are there (`session.export()`, or a read transcript's
+ * state). Its messages are checked one by one as they are written (see {@link checkedMessage}), not
+ * here as well.
+ */
 export function checkedState(state: unknown): SessionState {
   if (!isPlainObject(state) || typeof state.sessionId !== "string")
     refuse("Expected a SessionState (session.export(), or the state a transcript was read into)", "state");
-  const checked = checkShape(checkSessionStateShape, state, []);
-  if (checked instanceof ConfigError) throw checked;
+  if (!Array.isArray(state.messages)) refuse("messages must be an array of messages", "messages");
+  if (!isPlainObject(state.metadata)) refuse("metadata must be an object", "metadata");
+  if (!PROVIDERS.includes(state.provider))
+    refuse(`provider must be one of ${PROVIDERS.join(", ")}`, "provider");
+  if (typeof state.model !== "string") refuse("model must be a string", "model");
   return state as unknown as SessionState;
 }
 

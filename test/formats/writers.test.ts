@@ -169,7 +169,7 @@ describe("what the writers refuse", () => {
       ["ConfigError", "CONFIG_INVALID", "cursor.parentUuid"],
       ["ConfigError", "CONFIG_INVALID", "cursor.version"],
       ["ConfigError", "CONFIG_INVALID", "state"],
-      ["ConfigError", "CONFIG_INVALID", "version"],
+      ["ConfigError", "CONFIG_INVALID", "metadata"],
     ]);
   });
 
