@@ -6,12 +6,6 @@
  * @module
  */
 
-/** What a timer says when it fires (default: a request's total time, and a stream's silence). */
-export interface TimeoutWords {
-  total?: string;
-  idle?: string;
-}
-
 /** Watches one attempt; call `touch()` on activity and `clear()` when the attempt ends. */
 export class AttemptTimer {
   /** A description of the timeout that fired, if one did. */
@@ -21,20 +15,12 @@ export class AttemptTimer {
   #idle: ReturnType<typeof setTimeout> | undefined;
   readonly #idleMs: number;
   readonly #controller: AbortController;
-  readonly #idleWords: string;
 
-  constructor(
-    controller: AbortController,
-    timeoutMs: number,
-    idleTimeoutMs: number,
-    words: TimeoutWords = {},
-  ) {
+  constructor(controller: AbortController, timeoutMs: number, idleTimeoutMs: number) {
     this.#controller = controller;
     this.#idleMs = idleTimeoutMs;
-    this.#idleWords = words.idle ?? `No data arrived for ${idleTimeoutMs} ms`;
     if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
-      const total = words.total ?? `The request took longer than ${timeoutMs} ms`;
-      this.#total = setTimeout(() => this.#fire(total), timeoutMs);
+      this.#total = setTimeout(() => this.#fire(`The request took longer than ${timeoutMs} ms`), timeoutMs);
     }
     if (Number.isFinite(idleTimeoutMs) && idleTimeoutMs > 0) this.#armIdle(idleTimeoutMs);
   }
@@ -42,7 +28,7 @@ export class AttemptTimer {
   #armIdle(ms: number): void {
     this.#idle = setTimeout(() => {
       const quiet = Date.now() - this.#last;
-      if (quiet >= this.#idleMs) this.#fire(this.#idleWords);
+      if (quiet >= this.#idleMs) this.#fire(`No data arrived for ${this.#idleMs} ms`);
       else this.#armIdle(this.#idleMs - quiet);
     }, ms);
   }

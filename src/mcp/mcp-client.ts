@@ -223,10 +223,7 @@ export class McpClient {
     const controller = new AbortController();
     // `timeoutMs` of silence ends the request (progress counts as sound), `maxTotalTimeoutMs` in all.
     const { timeoutMs, maxTotalTimeoutMs } = this.#settings;
-    const timer = new AttemptTimer(controller, maxTotalTimeoutMs, timeoutMs, {
-      total: `MCP ${method} took longer than ${maxTotalTimeoutMs} ms in all, progress notwithstanding`,
-      idle: `MCP ${method} took longer than ${timeoutMs} ms`,
-    });
+    const timer = new AttemptTimer(controller, maxTotalTimeoutMs, timeoutMs);
     const onAbort = (): void => controller.abort(caller?.reason);
     caller?.addEventListener("abort", onAbort, { once: true });
     const token = String(id);
@@ -245,9 +242,9 @@ export class McpClient {
       if (error instanceof SessionExpired || isSdkError(error)) {
         if (!controller.signal.aborted) throw error;
       }
-      if (controller.signal.aborted && method !== "initialize")
-        this.#sendCancel(id, timer.fired ?? "aborted");
-      throw thrownFailure(error, caller, timer.fired, this.#http.described("POST"));
+      const timedOut = timer.fired === undefined ? undefined : `MCP ${method}: ${timer.fired}`;
+      if (controller.signal.aborted && method !== "initialize") this.#sendCancel(id, timedOut ?? "aborted");
+      throw thrownFailure(error, caller, timedOut, this.#http.described("POST"));
     } finally {
       timer.clear();
       caller?.removeEventListener("abort", onAbort);

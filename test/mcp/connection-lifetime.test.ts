@@ -148,7 +148,7 @@ describe("a request that keeps reporting progress", () => {
     await expect(connection.tools[0]?.execute({}, context)).rejects.toMatchObject({
       _tag: "RequestError",
       code: "TIMEOUT",
-      message: expect.stringContaining("took longer than 900 ms in all"),
+      message: expect.stringContaining("MCP tools/call: The request took longer than 900 ms"),
     });
     expect(reports.length).toBeGreaterThan(1);
     await connection.close();
