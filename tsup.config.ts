@@ -54,7 +54,7 @@ export default defineConfig([
     target: "es2022",
     sourcemap: true,
     // Dependencies stay `require`s; the lazily loaded providers are inlined (one file per entry).
-    external: ["eventsource-parser", "zod", /^zod\//, "effect", /^effect\//, /^node:/],
+    external: ["zod", /^zod\//, "effect", /^effect\//, /^node:/],
   },
   {
     entry: ENTRIES,

@@ -15,12 +15,7 @@ import { JAVASCRIPT, staticFiles } from "../shared/static-files.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The only folders the pages may load from. */
-const staticFile = staticFiles(root, [
-  "dist/",
-  "examples/bridge/",
-  "examples/shared/page-outcome.js",
-  "node_modules/eventsource-parser/",
-]);
+const staticFile = staticFiles(root, ["dist/", "examples/bridge/", "examples/shared/page-outcome.js"]);
 const PAGE = "/examples/bridge/";
 const WORKER = "/examples/bridge/agent-worker.js";
 

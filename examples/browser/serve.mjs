@@ -1,7 +1,7 @@
 /**
- * Serves the browser example on loopback: the page, the built ES modules it imports (dist/, zod,
- * eventsource-parser), and the scripted model on the same origin (`/v1/messages`, plus
- * `/disconnects`). Each load of the page starts a fresh scripted model.
+ * Serves the browser example on loopback: the page, the built ES modules it imports (dist/ and zod)
+ * and the scripted model on the same origin (`/v1/messages`, plus `/disconnects`). Each load of the
+ * page starts a fresh scripted model.
  *
  * Run: npm run build && node examples/browser/serve.mjs   (then open the printed URL)
  */
@@ -12,13 +12,7 @@ import { staticFiles } from "../shared/static-files.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The only folders the page may load from. */
-const staticFile = staticFiles(root, [
-  "dist/",
-  "examples/browser/",
-  "examples/shared/",
-  "node_modules/zod/",
-  "node_modules/eventsource-parser/",
-]);
+const staticFile = staticFiles(root, ["dist/", "examples/browser/", "examples/shared/", "node_modules/zod/"]);
 
 const PAGE = "/examples/browser/";
 let model = createScenarioModel();

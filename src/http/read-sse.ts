@@ -1,19 +1,15 @@
 /**
  * Reads Server-Sent Events from a `Response.body`. Bytes are decoded incrementally, so a chunk may end
  * anywhere (inside a line, inside a UTF-8 sequence); `\n`, `\r\n` and a lone `\r` all end a line
- * (eventsource-parser follows the WHATWG rules). Comments (`: keep-alive`) are dropped.
+ * (see sse-parser.ts, which follows the WHATWG rules). Comments (`: keep-alive`) are dropped.
  *
  * @module
  */
 
-import { createParser } from "eventsource-parser";
 import { ParseError } from "../errors/sdk-error.ts";
+import { type SseEvent, SseParser } from "./sse-parser.ts";
 
-/** One SSE event: its `event:` name (if any) and its joined `data:` lines. */
-export interface SseEvent {
-  event?: string | undefined;
-  data: string;
-}
+export type { SseEvent } from "./sse-parser.ts";
 
 /** Callbacks of {@link readSse}. */
 export interface SseHandlers {
@@ -71,11 +67,9 @@ export async function readSse(
   const decoder = new TextDecoder();
   // Text fed since the last complete event (an upper bound on what the parser holds).
   let pending = 0;
-  const parser = createParser({
-    onEvent: (message) => {
-      pending = 0;
-      handlers.onEvent(message); // the parser's own object: no copy per event
-    },
+  const parser = new SseParser((event) => {
+    pending = 0;
+    handlers.onEvent(event); // the parser's own object: no copy per event
   });
   const reader = body.getReader();
   let bodyEnded = false;
@@ -108,7 +102,7 @@ export async function readSse(
     }
     const rest = decoder.decode();
     if (rest !== "") parser.feed(rest);
-    parser.reset({ consume: true });
+    parser.end();
   } finally {
     signal?.removeEventListener("abort", onAbort);
     if (bodyEnded) reader.releaseLock();

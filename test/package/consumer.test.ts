@@ -8,7 +8,15 @@
  * the scripted model).
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,9 +77,9 @@ const AGENT_OUTPUT = {
 };
 
 describe("the packed package in a fresh project", () => {
-  it("installs on Node 20.19 with dependencies whose engines accept it", () => {
+  it("installs on Node 20.19 with no dependencies of its own", () => {
     expect(installLog).not.toMatch(/EBADENGINE/);
-    expect(installed("eventsource-parser")).toMatch(/^3\./);
+    expect(existsSync(join(project, "node_modules", "eventsource-parser"))).toBe(false);
     expect(installed("wisp-agent")).toBe(JSON.parse(readFileSync("package.json", "utf8")).version);
   });
 
