@@ -61,6 +61,8 @@ export { DEFAULT_HOOK_FAILURE_POLICY, DEFAULT_HOOK_TIMEOUTS } from "./agent/hook
 export type { Err, Ok, Result } from "./agent/result.ts";
 export { runAgent, runAgentStream } from "./agent/run-agent.ts";
 export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from "./agent/standard-schema.ts";
+export type { ToolContent } from "./agent/tool-output.ts";
+export { toolContent } from "./agent/tool-output.ts";
 export type { AnyTool, ToolsOf, TypedToolCall } from "./agent/typed-tool-call.ts";
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";
 export {

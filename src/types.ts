@@ -53,6 +53,12 @@ export interface ToolResultPart {
   toolCallId: string;
   toolName?: string;
   output: string;
+  /**
+   * Images the tool returned beside its text (a screenshot, a chart, an MCP image), sent to the model
+   * after the text: inside the tool result where the API allows it (Anthropic, Responses, Gemini), in
+   * a user message right after the results on Chat Completions. Absent when there are none.
+   */
+  images?: ImagePart[];
   isError: boolean;
 }
 

@@ -2,7 +2,7 @@
  * The MCP scenario: the same checks in every runtime (Node, Deno, Bun, Chromium, workerd) against a
  * real MCP server (the official TypeScript SDK's, started by the test on 127.0.0.1 — see
  * test/mcp/runtimes.test.ts) through the built package. It connects, calls tools directly and from an
- * agent run on the scripted model, checks arguments, reads failures and structured content, aborts a
+ * agent run on the scripted model (an image result among them), checks arguments, reads failures and structured content, aborts a
  * call (the server then records the cancellation), times one out, follows a tool-list change, and
  * reports whether this runtime allows code generation from strings (it should not matter: Wisp never
  * asks for it). `runMcpScenario` returns the number of failed checks.
@@ -12,7 +12,7 @@ import { connectMcp } from "wisp-agent/mcp";
 import { createScriptedModel } from "wisp-agent/testing";
 
 /** The number of checks the scenario makes. */
-export const MCP_CHECKS = 9;
+export const MCP_CHECKS = 10;
 
 /** @param {unknown} error */
 const describe = (error) =>
@@ -129,6 +129,27 @@ export async function runMcpScenario({ url, log }) {
       result.ok &&
       result.value.toolCalls[0]?.result.output === "42" &&
       result.value.toolCalls[0]?.result.isError === false
+    );
+  });
+  await check("an image result reaches the model as an image in the tool result", async () => {
+    const model = createScriptedModel({
+      script: [
+        { content: [{ type: "tool_call", name: "picture", args: {} }] },
+        { content: [{ type: "text", text: "A tiny image." }] },
+      ],
+    });
+    const result = await runAgent({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "x",
+      fetch: model.fetch,
+      prompt: "picture",
+      tools: mcp.tools,
+    });
+    const sent = JSON.stringify(model.requests[1]?.body ?? {});
+    return (
+      result.ok &&
+      result.value.toolCalls[0]?.result.images?.[0]?.mimeType === "image/png" &&
+      sent.includes('"type":"image","source":{"type":"base64","media_type":"image/png"')
     );
   });
   await check("an abort settles a running call at once as ABORTED", async () => {

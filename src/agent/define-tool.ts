@@ -10,6 +10,7 @@ import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
 import type { InferInput, InferOutput, StandardIssue, StandardSchema } from "./standard-schema.ts";
 import { toolJsonSchema } from "./tool-json-schema.ts";
+import type { ToolContent } from "./tool-output.ts";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -23,9 +24,12 @@ export interface ToolContext {
   messages: readonly Message[];
 }
 
-/** What `execute` may return: text is sent as is, any other JSON value as its JSON text. */
+/**
+ * What `execute` may return: text is sent as is, text with images as {@link toolContent} builds it,
+ * any other JSON value as its JSON text.
+ */
 // biome-ignore lint/suspicious/noConfusingVoidType: lets `execute` be a function that returns nothing
-export type ToolOutput = string | JsonValue | undefined | void;
+export type ToolOutput = string | JsonValue | ToolContent | undefined | void;
 
 /** The arguments after validation, or what was wrong with them. */
 export type ParsedArgs<Args> = { ok: true; args: Args } | { ok: false; message: string };

@@ -73,7 +73,10 @@ export type PreToolUseDecision =
   | { decision: "ask"; reason?: string }
   | StopRunDecision;
 
-/** Decisions of `postToolUse`: replace the output, append context, or stop the run. */
+/**
+ * Decisions of `postToolUse`: replace the output (the whole answer: images the tool returned are
+ * dropped with its text), append context, or stop the run.
+ */
 export type PostToolUseDecision = { output?: string; context?: string } | StopRunDecision;
 
 /** Decisions of `postToolUseFailure`: append context to the error result, or stop the run. */

@@ -21,7 +21,7 @@ import type { RunControl } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { RunContext } from "./run-context.ts";
 import { type HookOutcome, runHooks } from "./run-hooks.ts";
-import { toolOutputText } from "./tool-output.ts";
+import { type ToolAnswer, toolAnswer } from "./tool-output.ts";
 
 /** The results, in the model's order, whether the run goes on, and the calls that wait for approval. */
 export interface ToolRunOutcome {
@@ -40,14 +40,16 @@ type CallOutcome =
   | { record: ToolCallRecord; control: RunControl; pending?: undefined }
   | { pending: HeldApproval; control: RunControl; record?: undefined };
 
-function resultOf(toolCall: ToolCallPart, output: string, isError: boolean): ToolResultPart {
-  return {
+function resultOf(toolCall: ToolCallPart, output: string, isError: boolean, images?: ToolAnswer["images"]) {
+  const result: ToolResultPart = {
     type: "tool_result",
     toolCallId: toolCall.id,
     toolName: toolCall.name,
     output: storableText(output),
     isError,
   };
+  if (images !== undefined) result.images = images;
+  return result;
 }
 
 /** The run-level meaning of a hook outcome that does not let the call go on. */
@@ -258,7 +260,7 @@ class CallRun {
     this.run.emit({ type: "tool-start", toolCall: call });
     const timeoutMs = tool.timeoutMs ?? this.run.toolTimeoutMs;
     const outcome = await runWithDeadline(
-      async (signal) => toolOutputText(await tool.execute(args, { ...this.#context(), signal })),
+      async (signal) => toolAnswer(await tool.execute(args, { ...this.#context(), signal })),
       this.run.signal,
       timeoutMs,
     );
@@ -272,11 +274,13 @@ class CallRun {
         return this.#fail("TOOL_FAILED", `Tool "${call.name}" failed: ${message}`, context, outcome.error);
       }
     }
-    const result = resultOf(call, outcome.value, false);
+    const { text, images } = outcome.value;
+    const result = resultOf(call, text, false, images);
     const post = await runHooks("postToolUse", { ...this.#base(), toolCall: call, result }, this.run);
     if (post.kind !== "go") return this.#finish(result, controlOf(post));
-    const output = withContext(post.output ?? outcome.value, [...context, ...post.context]);
-    return this.#finish(resultOf(call, output, false), post);
+    // A replaced output replaces the whole answer, images too (a hook that redacts must be able to).
+    const output = withContext(post.output ?? text, [...context, ...post.context]);
+    return this.#finish(resultOf(call, output, false, post.output === undefined ? images : undefined), post);
   }
 }
 

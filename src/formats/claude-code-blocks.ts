@@ -6,9 +6,11 @@
  * @module
  */
 
+import { imageProblem } from "../agent/tool-output.ts";
 import { storableId } from "../stream/storable-values.ts";
 import type {
   AssistantContentPart,
+  ImagePart,
   JsonObject,
   JsonValue,
   ToolResultPart,
@@ -75,17 +77,25 @@ export function userPart(block: JsonObject): UserContentPart | undefined {
   return url !== undefined ? { type: "image", url } : undefined;
 }
 
-/** The text of a tool result's `content` (a string or blocks); images become a note saying so. */
-function resultText(content: JsonValue | undefined): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((block) => {
-      const part = typeof block === "object" && block !== null && !Array.isArray(block) ? block : {};
-      if (typeof part.text === "string") return part.text;
-      return `[${stringField(part, "type") ?? "block"} omitted: Wisp tool results hold text]`;
-    })
-    .join("\n");
+/**
+ * A tool result's `content` (a string or blocks) as text and images; other blocks, and images a
+ * provider would refuse, become a note saying so.
+ */
+function resultContent(content: JsonValue | undefined): { output: string; images?: ImagePart[] } {
+  if (typeof content === "string") return { output: content };
+  if (!Array.isArray(content)) return { output: "" };
+  const texts: string[] = [];
+  const images: ImagePart[] = [];
+  for (const block of content) {
+    const part = typeof block === "object" && block !== null && !Array.isArray(block) ? block : {};
+    const image = userPart(part);
+    const problem = image?.type === "image" ? imageProblem(image) : "not a part Wisp keeps";
+    if (typeof part.text === "string") texts.push(part.text);
+    else if (problem === undefined) images.push(image as ImagePart);
+    else texts.push(`[${stringField(part, "type") ?? "block"} omitted: ${problem}]`);
+  }
+  const output = texts.join("\n");
+  return images.length === 0 ? { output } : { output, images };
 }
 
 /** A `tool_result` block as a Wisp result part. */
@@ -94,7 +104,7 @@ export function toolResultPart(block: JsonObject, toolName: string | undefined):
     type: "tool_result",
     toolCallId: storableId(stringField(block, "tool_use_id") ?? ""),
     ...(toolName !== undefined ? { toolName } : {}),
-    output: resultText(block.content),
+    ...resultContent(block.content),
     isError: block.is_error === true,
   };
 }

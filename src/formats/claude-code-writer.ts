@@ -6,7 +6,7 @@
  * @module
  */
 
-import { TOOL_USE_ID } from "../providers/anthropic/request.ts";
+import { imageBlock, TOOL_USE_ID } from "../providers/anthropic/request.ts";
 import { toolCallIdFor } from "../providers/tool-call-ids.ts";
 import type {
   AssistantContentPart,
@@ -115,14 +115,7 @@ export function claudeCodeWriter(options: ClaudeCodeWriterOptions): TranscriptWr
         ? only.text
         : message.content.map(
             (part): JsonObject =>
-              part.type === "text"
-                ? { type: "text", text: part.text }
-                : part.data !== undefined
-                  ? {
-                      type: "image",
-                      source: { type: "base64", media_type: part.mimeType ?? "image/png", data: part.data },
-                    }
-                  : { type: "image", source: { type: "url", url: part.url ?? "" } },
+              part.type === "text" ? { type: "text", text: part.text } : imageBlock(part),
           );
     const uuid = derivedUuid(options.sessionId, message.id);
     line(parentUuid, uuid, { type: "user", message: { role: "user", content } }, message.timestamp);
@@ -168,7 +161,12 @@ export function claudeCodeWriter(options: ClaudeCodeWriterOptions): TranscriptWr
       const result: JsonObject = {
         tool_use_id: id,
         type: "tool_result",
-        content: part.output,
+        content: part.images
+          ? [
+              ...(part.output === "" ? [] : [{ type: "text", text: part.output }]),
+              ...part.images.map(imageBlock),
+            ]
+          : part.output,
         is_error: part.isError,
       };
       line(

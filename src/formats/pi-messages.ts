@@ -6,11 +6,13 @@
  * @module
  */
 
+import { imageProblem } from "../agent/tool-output.ts";
 import type { SerializedSdkError } from "../errors/sdk-error.ts";
 import { storableId, storableUsage } from "../stream/storable-values.ts";
 import type {
   AssistantContentPart,
   AssistantMessage,
+  ImagePart,
   JsonObject,
   JsonValue,
   ProviderId,
@@ -77,11 +79,22 @@ export function piUserContent(content: JsonValue | undefined): UserContentPart[]
   });
 }
 
-/** Text of pi content, images as a note (Wisp tool results hold text). */
-export function piText(content: JsonValue | undefined): string {
-  return blocksOf(content)
-    .map((block) => (typeof block.text === "string" ? block.text : `[${String(block.type)} omitted]`))
-    .join("\n");
+/**
+ * A pi tool result's content as text and images; other blocks, and images a provider would refuse,
+ * become a note.
+ */
+function piResultContent(content: JsonValue | undefined): { output: string; images?: ImagePart[] } {
+  const texts: string[] = [];
+  const images: ImagePart[] = [];
+  for (const block of blocksOf(content)) {
+    const [image] = block.type === "image" ? piUserContent([block]) : [];
+    const problem = image?.type === "image" ? imageProblem(image) : "not a part Wisp keeps";
+    if (typeof block.text === "string") texts.push(block.text);
+    else if (problem === undefined) images.push(image as ImagePart);
+    else texts.push(`[${String(block.type)} omitted: ${problem}]`);
+  }
+  const output = texts.join("\n");
+  return images.length === 0 ? { output } : { output, images };
 }
 
 function assistantPart(block: JsonObject, provider: ProviderId): AssistantContentPart | undefined {
@@ -168,7 +181,7 @@ export function piToolResult(message: JsonObject): ToolResultPart {
     type: "tool_result",
     toolCallId: storableId(stringField(message, "toolCallId") ?? ""),
     ...(toolName !== undefined ? { toolName } : {}),
-    output: piText(message.content),
+    ...piResultContent(message.content),
     isError: message.isError === true,
   };
 }

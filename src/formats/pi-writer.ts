@@ -8,6 +8,7 @@
 
 import type {
   AssistantMessage,
+  ImagePart,
   JsonObject,
   Message,
   ThinkingLevel,
@@ -100,16 +101,19 @@ function assistantContent(message: AssistantMessage): JsonObject[] {
   });
 }
 
+/** An image as pi keeps it: inline data; pi has no URL images, so one becomes a text note of its URL. */
+function piImage(part: ImagePart): JsonObject {
+  return part.data !== undefined
+    ? { type: "image", data: part.data, mimeType: part.mimeType ?? "image/png" }
+    : { type: "text", text: `[image: ${part.url ?? ""}]` };
+}
+
 function piMessage(message: UserMessage | AssistantMessage): JsonObject {
   if (message.role === "user")
     return {
       role: "user",
       content: message.content.map((part) =>
-        part.type === "text"
-          ? { type: "text", text: part.text }
-          : part.data !== undefined
-            ? { type: "image", data: part.data, mimeType: part.mimeType ?? "image/png" }
-            : { type: "text", text: `[image: ${part.url ?? ""}]` },
+        part.type === "text" ? { type: "text", text: part.text } : piImage(part),
       ),
       timestamp: message.timestamp,
     };
@@ -194,7 +198,7 @@ export function piWriter(options: PiWriterOptions): TranscriptWriter<PiCursor> {
             role: "toolResult",
             toolCallId: part.toolCallId,
             toolName: part.toolName ?? names.get(part.toolCallId) ?? "unknown",
-            content: [{ type: "text", text: part.output }],
+            content: [{ type: "text", text: part.output }, ...(part.images ?? []).map(piImage)],
             isError: part.isError,
             timestamp: message.timestamp,
           },

@@ -1,15 +1,16 @@
 /**
- * What an MCP `tools/call` result becomes for the model. Wisp's tool results are text, so text
- * content is sent as is, an embedded text resource with its URI, and what text cannot carry (images,
- * audio, binary resources) as a one-line note of its kind and size; the whole result still reaches
- * the application through `onResult`. `structuredContent` is checked against the tool's
+ * What an MCP `tools/call` result becomes for the model. Text content is sent as is, an embedded text
+ * resource with its URI, images (and embedded image resources) as the tool result's images, and what
+ * a model cannot take (audio, other binary resources, an image a provider would refuse) as a one-line
+ * note of its kind and size; the whole result still reaches the application through `onResult`. `structuredContent` is checked against the tool's
  * `outputSchema` and sent as JSON when the content has no text. `isError` results are thrown, so the
  * run reports them to the model as an error tool result.
  *
  * @module
  */
 
-import type { JsonObject, JsonValue } from "../types.ts";
+import { imageProblem, type ToolContent, toolContent } from "../agent/tool-output.ts";
+import type { ImagePart, JsonObject, JsonValue } from "../types.ts";
 import { asObject } from "./as-object.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
 
@@ -30,6 +31,15 @@ function sizeOf(base64: JsonValue | undefined): string {
   const length = typeof base64 === "string" ? base64.length - paddingLength(base64) : 0;
   const bytes = Math.floor((length * 3) / 4);
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+}
+
+/** The image a block holds, when it is one a provider takes. */
+function blockImage(block: JsonObject): ImagePart | undefined {
+  const source = block.type === "resource" ? (asObject(block.resource) ?? {}) : block;
+  const data = block.type === "image" ? source.data : block.type === "resource" ? source.blob : undefined;
+  if (typeof data !== "string" || typeof source.mimeType !== "string") return undefined;
+  const image: ImagePart = { type: "image", data, mimeType: source.mimeType };
+  return imageProblem(image) === undefined ? image : undefined;
 }
 
 /** One content block as text. */
@@ -54,14 +64,27 @@ function blockText(block: JsonObject): string {
 }
 
 /**
- * The text the model gets for a `tools/call` result. Throws {@link McpToolFailure} for `isError`, and
- * for structured content that does not match `outputSchema` (or is missing when the schema asks for it).
+ * What the model gets for a `tools/call` result: its text, or its text and images. Throws
+ * {@link McpToolFailure} for `isError`, and for structured content that does not match `outputSchema`
+ * (or is missing when the schema asks for it).
  */
-export function callResultText(result: JsonObject, outputSchema: JsonObject | undefined): string {
+export function callResultOutput(
+  result: JsonObject,
+  outputSchema: JsonObject | undefined,
+): string | ToolContent {
   const content = Array.isArray(result.content) ? result.content.map((block) => asObject(block) ?? {}) : [];
-  const text = content.map(blockText).join("\n");
-  if (result.isError === true)
-    throw new McpToolFailure(text === "" ? "the MCP server reported an error" : text);
+  const images: ImagePart[] = [];
+  const texts: string[] = [];
+  for (const block of content) {
+    const image = blockImage(block);
+    if (image === undefined) texts.push(blockText(block));
+    else images.push(image);
+  }
+  const text = texts.join("\n");
+  if (result.isError === true) {
+    const failure = content.map(blockText).join("\n");
+    throw new McpToolFailure(failure === "" ? "the MCP server reported an error" : failure);
+  }
   const structured = result.structuredContent;
   if (outputSchema !== undefined) {
     if (structured === undefined)
@@ -74,6 +97,6 @@ export function callResultText(result: JsonObject, outputSchema: JsonObject | un
         `the MCP server's structuredContent does not match the tool's outputSchema: ${formatSchemaIssues(issues)}`,
       );
   }
-  if (text === "" && structured !== undefined) return JSON.stringify(structured);
-  return text;
+  const answer = text === "" && structured !== undefined ? JSON.stringify(structured) : text;
+  return images.length === 0 ? answer : toolContent({ text: answer, images });
 }

@@ -10,7 +10,7 @@ import type { Tool } from "../agent/define-tool.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 import { asObject } from "./as-object.ts";
-import { callResultText } from "./call-result.ts";
+import { callResultOutput } from "./call-result.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
 import type { McpClient, McpProgress } from "./mcp-client.ts";
 
@@ -99,7 +99,7 @@ export function toWispTool(info: McpToolInfo, context: McpToolContext): Tool<Jso
         },
       );
       context.onResult?.(name, result);
-      return callResultText(result, info.outputSchema);
+      return callResultOutput(result, info.outputSchema);
     },
   };
 }

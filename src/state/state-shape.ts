@@ -7,7 +7,7 @@
  */
 
 import { isPlainJson, MAX_ID_LENGTH } from "../stream/storable-values.ts";
-import type { Message } from "../types.ts";
+import type { ImagePart, Message } from "../types.ts";
 import {
   array,
   boolean,
@@ -57,12 +57,16 @@ const textPart = object({
   citations: optional(array((value) => value)),
   signature: optional(text),
 });
-const imagePart = object({
-  type: oneOf(["image"]),
-  data: optional(text),
-  mimeType: optional(anyString),
-  url: optional(text),
-});
+const imagePart = refine(
+  object<ImagePart>({
+    type: oneOf(["image"]),
+    data: optional(text),
+    mimeType: optional(anyString),
+    url: optional(text),
+  }),
+  (image) => image.data !== undefined || image.url !== undefined,
+  "an image with data or a url",
+);
 const toolCallPart = object({
   type: oneOf(["tool_call"]),
   id,
@@ -76,6 +80,7 @@ const toolResultPart = object({
   toolCallId: id,
   toolName: optional(anyString),
   output: text,
+  images: optional(array(imagePart)),
   isError: boolean,
 });
 const thinkingPart = object({ type: oneOf(["thinking"]), text, signature: optional(text) });

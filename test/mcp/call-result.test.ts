@@ -1,23 +1,54 @@
 /**
- * The text a `tools/call` result becomes: the size notes for binary content, on hostile data too.
+ * What a `tools/call` result becomes: images as images, and size notes for binary content the model
+ * cannot take (audio, other blobs, an image a provider would refuse), on hostile data too.
  */
 import { describe, expect, it } from "vitest";
-import { callResultText } from "../../src/mcp/call-result.ts";
+import { toolAnswer } from "../../src/agent/tool-output.ts";
+import { callResultOutput } from "../../src/mcp/call-result.ts";
 
+const audio = (data: string) => ({ content: [{ type: "audio", mimeType: "audio/wav", data }] });
 const image = (data: string) => ({ content: [{ type: "image", mimeType: "image/png", data }] });
 
-describe("callResultText", () => {
+describe("callResultOutput", () => {
   it("gives the size of base64 data without its padding", () => {
-    expect(callResultText(image("QUJD"), undefined)).toBe("[image image/png, 3 bytes, not shown as text]");
-    expect(callResultText(image("QUI="), undefined)).toBe("[image image/png, 2 bytes, not shown as text]");
-    expect(callResultText(image("QQ=="), undefined)).toBe("[image image/png, 1 bytes, not shown as text]");
+    expect(callResultOutput(audio("QUJD"), undefined)).toBe("[audio audio/wav, 3 bytes, not shown as text]");
+    expect(callResultOutput(audio("QUI="), undefined)).toBe("[audio audio/wav, 2 bytes, not shown as text]");
+    expect(callResultOutput(audio("QQ=="), undefined)).toBe("[audio audio/wav, 1 bytes, not shown as text]");
+  });
+
+  it("keeps images and embedded image resources as images, after the text", () => {
+    const result = {
+      content: [
+        { type: "text", text: "two pictures" },
+        { type: "image", mimeType: "image/png", data: "QUJD" },
+        { type: "resource", resource: { uri: "pic://2", mimeType: "image/jpeg", blob: "QUI=" } },
+      ],
+    };
+    expect(toolAnswer(callResultOutput(result, undefined))).toEqual({
+      text: "two pictures",
+      images: [
+        { type: "image", data: "QUJD", mimeType: "image/png" },
+        { type: "image", data: "QUI=", mimeType: "image/jpeg" },
+      ],
+    });
+  });
+
+  it("notes an image a provider would refuse instead of sending it, and an error result's images", () => {
+    const notImage = { content: [{ type: "image", mimeType: "text/html", data: "QUJD" }] };
+    expect(callResultOutput(notImage, undefined)).toBe("[image text/html, 3 bytes, not shown as text]");
+    expect(callResultOutput(image("not base64!"), undefined)).toMatch(/^\[image image\/png, \d+ bytes/);
+    expect(() => callResultOutput({ ...image("QUJD"), isError: true }, undefined)).toThrow(
+      "[image image/png, 3 bytes, not shown as text]",
+    );
   });
 
   it("sizes data of many = followed by another character in one pass (it used to take quadratic time)", () => {
     const hostile = `${"=".repeat(400_000)}A`;
-    expect(callResultText(image(hostile), undefined)).toBe("[image image/png, 293.0 KiB, not shown as text]");
+    expect(callResultOutput(image(hostile), undefined)).toBe(
+      "[image image/png, 293.0 KiB, not shown as text]",
+    );
     const blob = { type: "resource", resource: { uri: "x:/b", blob: "=".repeat(400_000) } };
-    expect(callResultText({ content: [blob] }, undefined)).toBe(
+    expect(callResultOutput({ content: [blob] }, undefined)).toBe(
       "[resource x:/b, 0 bytes of binary data, not shown as text]",
     );
   });

@@ -3,6 +3,7 @@
  * (sessions, the GET stream, SSE answers), stateful with JSON answers, and stateless.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { toolAnswer } from "../../src/agent/tool-output.ts";
 import {
   createAgentSession,
   defineTool,
@@ -128,13 +129,14 @@ describe("a stateful server answering with SSE", () => {
     expect(JSON.parse(output as string)).toEqual({ city: "Oslo", celsius: 21 });
   });
 
-  it("gives text, a note for an image and an embedded text resource, and the whole result to onResult", async () => {
+  it("gives text, the image and an embedded text resource, and the whole result to onResult", async () => {
     const results: JsonObject[] = [];
     const connection = await connect({ onResult: (_tool, result) => results.push(result) });
     const output = await toolNamed(connection, "picture").execute({}, context());
-    expect(output).toBe(
-      "here it is\n[image image/png, 8 bytes, not shown as text]\n[resource note://1 (text/plain)]\nnote one",
-    );
+    expect(toolAnswer(output)).toEqual({
+      text: "here it is\n[resource note://1 (text/plain)]\nnote one",
+      images: [{ type: "image", data: expect.any(String), mimeType: "image/png" }],
+    });
     expect(results[0]?.content).toHaveLength(3);
   });
 

@@ -16,7 +16,7 @@ import { launchChromium } from "../support/chromium.ts";
 import { minimumNode } from "../support/minimum-node.ts";
 import { startOfficialServer } from "./support/official-server.mjs";
 
-const CHECKS = 9;
+const CHECKS = 10;
 const BIN = "node_modules/.bin";
 
 /** Runs `body` against a fresh server, then checks the server saw two calls cancelled. */
@@ -85,11 +85,7 @@ describe("the MCP scenario, each in its real runtime", () => {
     afterAll(() => browser?.close());
 
     it("a module page under a CSP without 'unsafe-eval', same origin as the server", async () => {
-      const files = staticFiles(process.cwd(), [
-        "dist/",
-        "examples/mcp/",
-        "node_modules/eventsource-parser/",
-      ]);
+      const files = staticFiles(process.cwd(), ["dist/", "examples/mcp/"]);
       const fallback = (req: IncomingMessage, res: ServerResponse): void => {
         void files(req.url ?? "/").then(async (response) => {
           res.writeHead(response.status, {

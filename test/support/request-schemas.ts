@@ -151,36 +151,50 @@ export const chatRequest = z
   })
   .strict()
   .superRefine((body, ctx) => {
-    // A tool message answers a call of the latest assistant message with tool_calls.
+    // A tool message answers a call of the latest assistant message with tool_calls, and those calls
+    // are all answered by the tool messages right after it, before any other message.
     let open = new Set<string>();
+    let unanswered = new Set<string>();
     body.messages.forEach((message, index) => {
-      if (message.role === "assistant") open = new Set(message.tool_calls?.map((call) => call.id) ?? []);
-      else if (message.role === "tool" && !open.has(message.tool_call_id)) {
+      if (message.role !== "tool" && unanswered.size > 0) {
         ctx.addIssue({
           code: "custom",
-          message: `tool message ${message.tool_call_id} answers no call`,
+          message: `tool calls ${[...unanswered].join(", ")} are not answered right after the assistant message`,
           path: ["messages", index],
         });
       }
+      if (message.role === "assistant") {
+        open = new Set(message.tool_calls?.map((call) => call.id) ?? []);
+        unanswered = new Set(open);
+      } else if (message.role === "tool") {
+        if (!open.has(message.tool_call_id)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `tool message ${message.tool_call_id} answers no call`,
+            path: ["messages", index],
+          });
+        }
+        unanswered.delete(message.tool_call_id);
+      } else unanswered = new Set();
     });
   });
+
+const responsesInput = z.union([
+  z.object({ type: z.literal("input_text"), text: z.string() }).strict(),
+  z
+    .object({
+      type: z.literal("input_image"),
+      image_url: z.string(),
+      detail: z.enum(["low", "high", "auto"]),
+    })
+    .strict(),
+]);
 
 const responsesItem = z.union([
   z
     .object({
       role: z.literal("user"),
-      content: z.array(
-        z.union([
-          z.object({ type: z.literal("input_text"), text: z.string() }).strict(),
-          z
-            .object({
-              type: z.literal("input_image"),
-              image_url: z.string(),
-              detail: z.enum(["low", "high", "auto"]),
-            })
-            .strict(),
-        ]),
-      ),
+      content: z.array(responsesInput),
     })
     .strict(),
   z.object({ role: z.literal("assistant"), content: z.string() }).strict(),
@@ -193,7 +207,12 @@ const responsesItem = z.union([
     })
     .strict(),
   z
-    .object({ type: z.literal("function_call_output"), call_id: z.string().min(1), output: z.string() })
+    .object({
+      type: z.literal("function_call_output"),
+      call_id: z.string().min(1),
+      // Text, or text, image and file inputs (a tool that returns images).
+      output: z.union([z.string(), z.array(responsesInput).min(1)]),
+    })
     .strict(),
   // A reasoning item goes back as the API produced it: its id, summary and encrypted content.
   z
@@ -236,12 +255,19 @@ export const responsesRequest = z
     });
   });
 
+const geminiInline = z
+  .object({ inlineData: z.object({ mimeType: z.string(), data: z.string() }).strict() })
+  .strict();
+const geminiFile = z
+  .object({ fileData: z.object({ fileUri: z.string(), mimeType: z.string() }).strict() })
+  .strict();
+
 const geminiPart = z.union([
   z
     .object({ text: z.string(), thought: z.boolean().optional(), thoughtSignature: z.string().optional() })
     .strict(),
-  z.object({ inlineData: z.object({ mimeType: z.string(), data: z.string() }).strict() }).strict(),
-  z.object({ fileData: z.object({ fileUri: z.string(), mimeType: z.string() }).strict() }).strict(),
+  geminiInline,
+  geminiFile,
   z
     .object({
       functionCall: z
@@ -253,7 +279,16 @@ const geminiPart = z.union([
   z
     .object({
       functionResponse: z
-        .object({ name: z.string(), response: z.record(z.string(), z.unknown()), id: z.string().optional() })
+        .object({
+          name: z.string(),
+          response: z.record(z.string(), z.unknown()),
+          id: z.string().optional(),
+          // A multimodal function response's media (Gemini 3): inline data or a file URI each.
+          parts: z
+            .array(z.union([geminiInline, geminiFile]))
+            .min(1)
+            .optional(),
+        })
         .strict(),
     })
     .strict(),

@@ -12,12 +12,13 @@
 import { ConfigError } from "../../errors/sdk-error.ts";
 import type {
   AssistantMessage,
+  ImagePart,
   JsonObject,
   JsonValue,
   Message,
   ModelRequest,
+  TextPart,
   ToolResultMessage,
-  UserMessage,
 } from "../../types.ts";
 import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
@@ -37,19 +38,20 @@ const sendable = (text: string): boolean => text.trim() !== "";
 /** The output limit sent when the caller sets none (Anthropic requires one). */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
-function userContent(message: UserMessage): JsonObject[] {
+/** An image as an Anthropic `image` block: base64 data, or a URL. */
+export function imageBlock(part: ImagePart): JsonObject {
+  return part.data !== undefined
+    ? { type: "image", source: { type: "base64", media_type: part.mimeType ?? "image/png", data: part.data } }
+    : { type: "image", source: { type: "url", url: part.url ?? "" } };
+}
+
+/** Text and image parts as content blocks, leaving out blank text and images with nothing in them. */
+function contentBlocks(parts: (TextPart | ImagePart)[]): JsonObject[] {
   const blocks: JsonObject[] = [];
-  for (const part of message.content) {
+  for (const part of parts) {
     if (part.type === "text") {
       if (sendable(part.text)) blocks.push({ type: "text", text: part.text });
-    } else if (part.data !== undefined) {
-      blocks.push({
-        type: "image",
-        source: { type: "base64", media_type: part.mimeType ?? "image/png", data: part.data },
-      });
-    } else if (part.url !== undefined) {
-      blocks.push({ type: "image", source: { type: "url", url: part.url } });
-    }
+    } else if (part.data !== undefined || part.url !== undefined) blocks.push(imageBlock(part));
   }
   return blocks;
 }
@@ -91,7 +93,7 @@ function toolResultContent(message: ToolResultMessage): JsonObject[] {
   return message.content.map((part) => ({
     type: "tool_result",
     tool_use_id: toolCallIdFor(part.toolCallId, TOOL_USE_ID),
-    content: part.output,
+    content: part.images ? contentBlocks([{ type: "text", text: part.output }, ...part.images]) : part.output,
     is_error: part.isError,
   }));
 }
@@ -103,7 +105,7 @@ export function toAnthropicMessages(messages: Message[]): JsonObject[] {
     const role = message.role === "assistant" ? "assistant" : "user";
     const content =
       message.role === "user"
-        ? userContent(message)
+        ? contentBlocks(message.content)
         : message.role === "assistant"
           ? assistantContent(message)
           : toolResultContent(message);

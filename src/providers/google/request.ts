@@ -17,6 +17,7 @@
 
 import type {
   AssistantMessage,
+  ImagePart,
   JsonObject,
   JsonValue,
   Message,
@@ -55,13 +56,15 @@ function thinkingConfig(level: ThinkingLevel, model: string): JsonObject {
   return { thinkingBudget: GEMINI_25_BUDGET[level], includeThoughts: true };
 }
 
+/** An image as a part: its data inline, or its URL as file data. */
+function imagePart(part: ImagePart): JsonObject {
+  if (part.data !== undefined)
+    return { inlineData: { mimeType: part.mimeType ?? "image/png", data: part.data } };
+  return { fileData: { fileUri: part.url ?? "", mimeType: part.mimeType ?? "image/png" } };
+}
+
 function userContent(message: UserMessage): JsonObject {
-  const parts: JsonValue[] = message.content.map((part) => {
-    if (part.type === "text") return { text: part.text };
-    if (part.data !== undefined)
-      return { inlineData: { mimeType: part.mimeType ?? "image/png", data: part.data } };
-    return { fileData: { fileUri: part.url ?? "", mimeType: part.mimeType ?? "image/png" } };
-  });
+  const parts = message.content.map((part) => (part.type === "text" ? { text: part.text } : imagePart(part)));
   return { role: "user", parts };
 }
 
@@ -83,12 +86,15 @@ function modelContent(message: AssistantMessage): JsonObject | undefined {
 }
 
 function functionResponses(message: ToolResultMessage, names: Map<string, string>): JsonObject {
-  const parts: JsonValue[] = message.content.map((part) => ({
-    functionResponse: {
+  const parts: JsonValue[] = message.content.map((part) => {
+    const response: JsonObject = {
       name: part.toolName ?? names.get(part.toolCallId) ?? "unknown",
       response: part.isError ? { error: part.output } : { output: part.output },
-    },
-  }));
+    };
+    // A multimodal function response: the images ride inside it (Gemini 3 and later).
+    if (part.images) response.parts = part.images.map(imagePart);
+    return { functionResponse: response };
+  });
   return { role: "user", parts };
 }
 

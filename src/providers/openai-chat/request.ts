@@ -14,14 +14,17 @@
 
 import type {
   AssistantMessage,
+  ImagePart,
   JsonObject,
   JsonValue,
   Message,
   ModelRequest,
+  TextPart,
   ThinkingLevel,
   UserMessage,
 } from "../../types.ts";
 import { endpointUrl } from "../endpoint-url.ts";
+import { imageUrl } from "../image-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
@@ -45,13 +48,13 @@ function userMessage(message: UserMessage): JsonObject {
       content: message.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
     };
   }
-  const content: JsonValue[] = message.content.map((part) => {
-    if (part.type === "text") return { type: "text", text: part.text };
-    const url =
-      part.data !== undefined ? `data:${part.mimeType ?? "image/png"};base64,${part.data}` : (part.url ?? "");
-    return { type: "image_url", image_url: { url } };
-  });
-  return { role: "user", content };
+  return { role: "user", content: message.content.map(contentPart) };
+}
+
+function contentPart(part: TextPart | ImagePart): JsonValue {
+  return part.type === "text"
+    ? { type: "text", text: part.text }
+    : { type: "image_url", image_url: { url: imageUrl(part) } };
 }
 
 function assistantMessage(message: AssistantMessage): JsonObject | undefined {
@@ -74,24 +77,38 @@ function assistantMessage(message: AssistantMessage): JsonObject | undefined {
   return out;
 }
 
-/** Converts the conversation to Chat Completions `messages` (without the system message). */
+/**
+ * Converts the conversation to Chat Completions `messages` (without the system message). A tool
+ * message holds text only, so the images tool results returned follow the turn's tool messages in one
+ * user message, each group introduced by the call it answers (tool messages must come right after the
+ * assistant message that made the calls, so nothing may stand between them).
+ */
 export function toOpenAIChatMessages(messages: Message[]): JsonObject[] {
   const out: JsonObject[] = [];
+  let images: JsonValue[] = [];
+  const flushImages = (): void => {
+    if (images.length > 0) out.push({ role: "user", content: images });
+    images = [];
+  };
   for (const message of messages) {
+    if (message.role !== "tool_result") flushImages();
     if (message.role === "user") out.push(userMessage(message));
     else if (message.role === "assistant") {
       const converted = assistantMessage(message);
       if (converted !== undefined) out.push(converted);
     } else {
       for (const part of message.content) {
-        out.push({
-          role: "tool",
-          tool_call_id: toolCallIdFor(part.toolCallId, TOOL_CALL_ID),
-          content: part.output,
-        });
+        const id = toolCallIdFor(part.toolCallId, TOOL_CALL_ID);
+        out.push({ role: "tool", tool_call_id: id, content: part.output });
+        if (part.images)
+          images.push(
+            { type: "text", text: `Images returned by the tool call ${id}:` },
+            ...part.images.map(contentPart),
+          );
       }
     }
   }
+  flushImages();
   return out;
 }
 

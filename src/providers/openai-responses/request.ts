@@ -15,14 +15,18 @@
 import { ConfigError } from "../../errors/sdk-error.ts";
 import type {
   AssistantMessage,
+  ImagePart,
   JsonObject,
   JsonValue,
   Message,
   ModelRequest,
+  TextPart,
   ThinkingLevel,
+  ToolResultPart,
   UserMessage,
 } from "../../types.ts";
 import { endpointUrl } from "../endpoint-url.ts";
+import { imageUrl } from "../image-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
@@ -39,13 +43,21 @@ export const RESPONSES_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, s
 const CALL_ID = { pattern: /^[\w-]+$/, maxLength: 64 };
 
 function userItem(message: UserMessage): JsonObject {
-  const content: JsonValue[] = message.content.map((part) => {
-    if (part.type === "text") return { type: "input_text", text: part.text };
-    const url =
-      part.data !== undefined ? `data:${part.mimeType ?? "image/png"};base64,${part.data}` : (part.url ?? "");
-    return { type: "input_image", image_url: url, detail: "auto" };
-  });
-  return { role: "user", content };
+  return { role: "user", content: message.content.map(inputPart) };
+}
+
+function inputPart(part: TextPart | ImagePart): JsonValue {
+  return part.type === "text"
+    ? { type: "input_text", text: part.text }
+    : { type: "input_image", image_url: imageUrl(part), detail: "auto" };
+}
+
+/** A tool result's `output`: its text, or its text and images as input parts. */
+function toolOutput(part: ToolResultPart): JsonValue {
+  if (!part.images) return part.output;
+  const parts: JsonValue[] = part.images.map(inputPart);
+  if (part.output !== "") parts.unshift(inputPart({ type: "text", text: part.output }));
+  return parts;
 }
 
 /** A stored reasoning item, if the thinking part came from this API. */
@@ -103,7 +115,7 @@ export function toResponsesInput(messages: Message[]): JsonObject[] {
         out.push({
           type: "function_call_output",
           call_id: toolCallIdFor(part.toolCallId, CALL_ID),
-          output: part.output,
+          output: toolOutput(part),
         });
       }
     }
