@@ -9,6 +9,7 @@ import { bundleSizeSection } from "./bundle-size.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { formatsSection } from "./formats.mjs";
 import { mcpSection } from "./mcp.mjs";
+import { partialJsonSection } from "./partial-json.mjs";
 import { sessionStateSection } from "./session-state.mjs";
 import { workerSection } from "./worker.mjs";
 
@@ -22,6 +23,7 @@ for (const section of [
   bridgeSection,
   formatsSection,
   mcpSection,
+  partialJsonSection,
   workerSection,
   bundleSizeSection,
 ]) {
