@@ -160,6 +160,7 @@ export type {
   JsonValue,
   Message,
   ModelRequest,
+  PromptCache,
   ProviderId,
   ProviderPart,
   RedactedThinkingPart,

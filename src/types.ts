@@ -196,6 +196,25 @@ export interface ModelRequest {
   temperature?: number;
   thinking?: ThinkingLevel;
   stopSequences?: string[];
+  /** Prompt caching: on unless `false` (see {@link PromptCache}). */
+  cache?: PromptCache | false;
+}
+
+/**
+ * Prompt caching, on by default. Anthropic caches only what a request marks, so Wisp marks the tools,
+ * the system prompt, and the end of the conversation (rolling: the previous request's end is marked
+ * too, so each turn reads what the one before wrote) — four breakpoints at most, the API's limit.
+ * OpenAI caches long prefixes by itself; Wisp sends a stable `prompt_cache_key` (the session's id in
+ * an agent run) so a session's requests reach the same cache. Gemini caches implicitly; nothing is
+ * sent. Cache reads and writes are priced in `costUsd` and count in budgets.
+ */
+export interface PromptCache {
+  /** Anthropic: how long an entry lives, `"5m"` (default) or `"1h"` (its writes cost twice the input price). */
+  ttl?: "5m" | "1h";
+  /** OpenAI: the `prompt_cache_key`. An agent run sends its session id unless this is set. */
+  key?: string;
+  /** OpenAI: `prompt_cache_retention`, `"in_memory"` (the API's default) or `"24h"`. */
+  retention?: "in_memory" | "24h";
 }
 
 /**

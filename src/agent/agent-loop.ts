@@ -12,6 +12,7 @@ import { streamTurn, type TurnOptions } from "../stream/stream-turn.ts";
 import type {
   AssistantMessage,
   ModelRequest,
+  PromptCache,
   ToolCallPart,
   ToolResultPart,
   TurnEvent,
@@ -90,11 +91,23 @@ async function modelTurn(
   };
   const turn = streamTurn(
     // No copy: nothing appends to the conversation while a turn (and its retries) is in flight.
-    { ...setup.request, messages: run.messages },
+    { ...setup.request, cache: sessionCache(setup, run.sessionId), messages: run.messages },
     { ...setup.turnOptions, signal: run.signal, onEvent },
   );
   const message = await turn.message;
   return error === undefined ? { message } : { message, error };
+}
+
+/**
+ * The run's cache option: off stays off; otherwise, on OpenAI's own endpoint, the cache key is the
+ * session's id unless one is set (a compatible server, reached through `baseURL`, may refuse a field
+ * it does not know, so it gets only a key the caller set).
+ */
+function sessionCache(setup: LoopSetup, sessionId: string): PromptCache | false {
+  const { cache = {} } = setup.request;
+  const baseURL = setup.turnOptions.baseURL;
+  const official = baseURL === undefined || baseURL.startsWith("https://api.openai.com");
+  return cache === false || cache.key !== undefined || !official ? cache : { key: sessionId, ...cache };
 }
 
 /** Runs turns until the run ends; appends every message to `run.messages` and sums into `tally`. */

@@ -7,7 +7,7 @@
 
 import type { ModelOption } from "../providers/model-name.ts";
 import type { TurnOptions } from "../stream/stream-turn.ts";
-import type { ImagePart, Message, ThinkingLevel, UserContentPart } from "../types.ts";
+import type { ImagePart, Message, PromptCache, ThinkingLevel, UserContentPart } from "../types.ts";
 import type { Budget } from "./budget.ts";
 import type { Hooks } from "./hooks.ts";
 import type { AnyTool } from "./typed-tool-call.ts";
@@ -28,6 +28,8 @@ export interface AgentConfig<T extends AnyTool = AnyTool> extends Omit<TurnOptio
   maxTokens?: number;
   temperature?: number;
   stopSequences?: string[];
+  /** Prompt caching: on unless `false`; see {@link PromptCache} for what each API gets. */
+  cache?: PromptCache | false;
   /** Model turns per run; default {@link DEFAULT_MAX_TURNS}. Reaching it ends the run with stopReason `maxTurns`. */
   maxTurns?: number;
   budget?: Budget;

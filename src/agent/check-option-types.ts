@@ -8,6 +8,7 @@
  */
 
 import { checkConnection } from "../config/check-connection.ts";
+import { cacheProblem } from "../config/check-turn-request.ts";
 import {
   invalidOption,
   isPlainObject,
@@ -124,7 +125,7 @@ function checkToolExecution(value: unknown): ConfigError | undefined {
 /**
  * The first option of an agent's configuration (or `runAgent`'s options) whose type is wrong, or
  * undefined: how to reach the model ({@link checkConnection}), `systemPrompt`, `tools`, `hooks`,
- * `stopSequences`, `toolExecution`, `budget` and `sessionId`. Unknown top-level keys are the caller's
+ * `stopSequences`, `toolExecution`, `budget`, `cache` and `sessionId`. Unknown top-level keys are the caller's
  * check (each entry point knows its own list).
  */
 export function checkOptionTypes(options: object): ConfigError | undefined {
@@ -137,6 +138,7 @@ export function checkOptionTypes(options: object): ConfigError | undefined {
     notStringsOption(config.stopSequences, "stopSequences") ??
     checkToolExecution(config.toolExecution) ??
     nestedOptions(config.budget, "budget", BUDGET_KEYS) ??
+    cacheProblem(config.cache) ??
     notStringOption(config.sessionId, "sessionId")
   );
 }

@@ -17,6 +17,7 @@ const REQUEST_KEYS = [
   "temperature",
   "thinking",
   "stopSequences",
+  "cache",
 ] as const satisfies ReadonlyArray<keyof ModelRequest & keyof AgentConfig>;
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {

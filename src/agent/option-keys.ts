@@ -20,6 +20,7 @@ export const AGENT_CONFIG_KEYS = [
   "maxTokens",
   "temperature",
   "stopSequences",
+  "cache",
   "maxTurns",
   "budget",
   "toolTimeoutMs",

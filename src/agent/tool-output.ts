@@ -5,9 +5,9 @@
  * @module
  */
 
-import { MAX_STRING_LENGTH } from "../stream/storable-values.ts";
 import type { ImagePart } from "../types.ts";
 import type { ToolOutput } from "./define-tool.ts";
+import { imageProblem, storedImage } from "./tool-image.ts";
 
 /** Marks a {@link ToolContent}; `Symbol.for`, so every bundled copy of Wisp knows it. */
 const TOOL_CONTENT: unique symbol = Symbol.for("wisp.toolContent") as never;
@@ -44,36 +44,11 @@ export interface ToolAnswer {
   images?: ImagePart[];
 }
 
-/** Base64 as the providers accept it (a `data:` URL prefix is not part of it). */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/**
- * What is wrong with an image a tool returned, or `undefined` when a provider would take it. An
- * image a provider would refuse must not enter the conversation: every later request of the session
- * would fail with it.
- */
-export function imageProblem(image: ImagePart): string | undefined {
-  const { data, url, mimeType } = (image ?? {}) as ImagePart;
-  const value = data ?? url;
-  if (image?.type !== "image" || typeof value !== "string")
-    return 'an image that is not { type: "image", data or url }';
-  if (value.length > MAX_STRING_LENGTH) return `an image larger than ${MAX_STRING_LENGTH} characters`;
-  if (typeof data === "string" && !BASE64.test(data))
-    return "image data that is not base64 (without a data: prefix)";
-  if (mimeType !== undefined && !/^image\/[\w.+-]+$/.test(String(mimeType)))
-    return `an image whose mimeType is not image/…: ${String(mimeType).slice(0, 40)}`;
-  return undefined;
-}
-
-/** An image as stored (only its own fields), or a TypeError saying what is wrong with it. */
+/** An image as stored, or a TypeError saying what is wrong with it (see tool-image.ts). */
 function checkedImage(image: ImagePart): ImagePart {
   const problem = imageProblem(image);
   if (problem !== undefined) throw new TypeError(`The tool returned ${problem}`);
-  const kept: ImagePart = { type: "image" };
-  if (image.data !== undefined) kept.data = image.data;
-  else kept.url = image.url as string;
-  if (image.mimeType !== undefined) kept.mimeType = image.mimeType;
-  return kept;
+  return storedImage(image);
 }
 
 /**

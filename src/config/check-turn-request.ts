@@ -22,11 +22,36 @@ export const MODEL_REQUEST_KEYS = [
   "temperature",
   "thinking",
   "stopSequences",
+  "cache",
 ] as const satisfies ReadonlyArray<keyof ModelRequest>;
 
 // Adding a field to ModelRequest without listing it above fails to compile here.
 const _everyField: ListsEvery<ModelRequest, (typeof MODEL_REQUEST_KEYS)[number]> = true;
 void _everyField;
+
+const CACHE_VALUES = { ttl: ["5m", "1h"], retention: ["in_memory", "24h"] } as const;
+
+/** What is wrong with a `cache` option (`false`, or `{ ttl?, key?, retention? }`), or undefined. */
+export function cacheProblem(cache: unknown): ConfigError | undefined {
+  if (cache === undefined || cache === false) return undefined;
+  if (typeof cache !== "object" || cache === null || Array.isArray(cache))
+    return invalidOption(
+      `cache must be false or { ttl?, key?, retention? }, got ${showValue(cache)}`,
+      "cache",
+    );
+  const fields = cache as Record<string, unknown>;
+  const unknown = unknownOption(cache, ["ttl", "key", "retention"], "cache option");
+  if (unknown !== undefined) return unknown;
+  for (const name of ["ttl", "retention"] as const) {
+    const value = fields[name];
+    if (value !== undefined && !(CACHE_VALUES[name] as readonly unknown[]).includes(value))
+      return invalidOption(
+        `cache.${name} must be ${CACHE_VALUES[name].map((v) => `"${v}"`).join(" or ")}, got ${showValue(value)}`,
+        `cache.${name}`,
+      );
+  }
+  return notStringOption(fields.key, "cache.key");
+}
 
 /**
  * The first problem with the shape of a turn's request (`request` already known to be an object), or
@@ -43,7 +68,8 @@ export function checkTurnRequest(request: object): ConfigError | undefined {
           "messages",
         )) ??
     notStringOption(fields.systemPrompt, "systemPrompt") ??
-    notStringsOption(fields.stopSequences, "stopSequences");
+    notStringsOption(fields.stopSequences, "stopSequences") ??
+    cacheProblem(fields.cache);
   if (problem !== undefined || fields.tools === undefined) return problem;
   if (!Array.isArray(fields.tools)) {
     return invalidOption(`tools must be an array of tool specs, got ${showValue(fields.tools)}`, "tools");

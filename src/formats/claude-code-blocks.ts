@@ -6,7 +6,7 @@
  * @module
  */
 
-import { imageProblem } from "../agent/tool-output.ts";
+import { imageProblem, storedImage } from "../agent/tool-image.ts";
 import { storableId } from "../stream/storable-values.ts";
 import type {
   AssistantContentPart,
@@ -91,7 +91,7 @@ function resultContent(content: JsonValue | undefined): { output: string; images
     const image = userPart(part);
     const problem = image?.type === "image" ? imageProblem(image) : "not a part Wisp keeps";
     if (typeof part.text === "string") texts.push(part.text);
-    else if (problem === undefined) images.push(image as ImagePart);
+    else if (problem === undefined) images.push(storedImage(image as ImagePart));
     else texts.push(`[${stringField(part, "type") ?? "block"} omitted: ${problem}]`);
   }
   const output = texts.join("\n");

@@ -161,7 +161,7 @@ export function claudeCodeWriter(options: ClaudeCodeWriterOptions): TranscriptWr
       const result: JsonObject = {
         tool_use_id: id,
         type: "tool_result",
-        content: part.images
+        content: part.images?.length
           ? [
               ...(part.output === "" ? [] : [{ type: "text", text: part.output }]),
               ...part.images.map(imageBlock),

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { imageProblem } from "../agent/tool-output.ts";
+import { imageProblem, storedImage } from "../agent/tool-image.ts";
 import type { SerializedSdkError } from "../errors/sdk-error.ts";
 import { storableId, storableUsage } from "../stream/storable-values.ts";
 import type {
@@ -90,7 +90,7 @@ function piResultContent(content: JsonValue | undefined): { output: string; imag
     const [image] = block.type === "image" ? piUserContent([block]) : [];
     const problem = image?.type === "image" ? imageProblem(image) : "not a part Wisp keeps";
     if (typeof block.text === "string") texts.push(block.text);
-    else if (problem === undefined) images.push(image as ImagePart);
+    else if (problem === undefined) images.push(storedImage(image as ImagePart));
     else texts.push(`[${String(block.type)} omitted: ${problem}]`);
   }
   const output = texts.join("\n");

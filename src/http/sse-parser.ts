@@ -3,7 +3,8 @@
  * `\r\n` and a lone `\r` end a line (a `\r\n` split across two chunks is one ending), `field: value`
  * lines with one leading space of the value dropped, `data` lines joined with `\n`, comments (`:`) and
  * unknown fields ignored, an id holding U+0000 ignored, and an event dispatched at a blank line when
- * it has data. It is fed decoded text (a `TextDecoder` already drops the byte order mark) in chunks
+ * it has data. One difference, shared with eventsource-parser: an event's `id` is its own (the
+ * standard's last-event-ID buffer would carry it to later events); Wisp's readers track it themselves. It is fed decoded text (a `TextDecoder` already drops the byte order mark) in chunks
  * split anywhere.
  *
  * Linear in the input, however it is chunked: a line spread over many chunks is kept as fragments
@@ -54,6 +55,8 @@ export class SseParser {
 
   /** Parses `chunk`, calling `onEvent` for each event it completes. */
   feed(chunk: string): void {
+    // An empty chunk (a zero-length body read) must not end a `\r\n` split across chunks.
+    if (chunk === "") return;
     let start = 0;
     if (this.#skipLineFeed) {
       this.#skipLineFeed = false;

@@ -9,7 +9,8 @@
  * @module
  */
 
-import { imageProblem, type ToolContent, toolContent } from "../agent/tool-output.ts";
+import { imageProblem, storedImage } from "../agent/tool-image.ts";
+import { type ToolContent, toolContent } from "../agent/tool-output.ts";
 import type { ImagePart, JsonObject, JsonValue } from "../types.ts";
 import { asObject } from "./as-object.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
@@ -39,7 +40,7 @@ function blockImage(block: JsonObject): ImagePart | undefined {
   const data = block.type === "image" ? source.data : block.type === "resource" ? source.blob : undefined;
   if (typeof data !== "string" || typeof source.mimeType !== "string") return undefined;
   const image: ImagePart = { type: "image", data, mimeType: source.mimeType };
-  return imageProblem(image) === undefined ? image : undefined;
+  return imageProblem(image) === undefined ? storedImage(image) : undefined;
 }
 
 /** One content block as text. */

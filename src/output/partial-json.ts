@@ -138,7 +138,11 @@ export class PartialJson {
 
   #endScalar(at: number): void {
     const text = this.#text;
-    const value = text in LITERALS ? LITERALS[text] : NUMBER.test(text) ? Number(text) : undefined;
+    const value = Object.hasOwn(LITERALS, text)
+      ? LITERALS[text]
+      : NUMBER.test(text)
+        ? Number(text)
+        : undefined;
     if (value === undefined) {
       this.#fail(`"${text.slice(0, 20)}" is not a JSON value`, at);
       return;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { imageProblem } from "../agent/tool-image.ts";
 import { isPlainJson, MAX_ID_LENGTH } from "../stream/storable-values.ts";
 import type { ImagePart, Message } from "../types.ts";
 import {
@@ -80,7 +81,13 @@ const toolResultPart = object({
   toolCallId: id,
   toolName: optional(anyString),
   output: text,
-  images: optional(array(imagePart)),
+  images: optional(
+    refine(
+      array(refine(imagePart, (image) => imageProblem(image) === undefined, "an image every provider takes")),
+      (images) => images.length > 0,
+      "at least one image",
+    ),
+  ),
   isError: boolean,
 });
 const thinkingPart = object({ type: oneOf(["thinking"]), text, signature: optional(text) });

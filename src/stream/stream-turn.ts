@@ -216,10 +216,13 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
       const builder = new MessageBuilder(resolved.provider, model, emit);
       return builder.fail(classifyThrown(error, { provider: resolved.provider, signal: run.signal }));
     }
-    const price = findPrice(
+    let price = findPrice(
       model,
       options.prices ? { ...provider.prices, ...options.prices } : provider.prices,
     );
+    // Anthropic's one-hour cache entries are written at twice the input price (the table has five minutes').
+    if (price && request.cache && request.cache.ttl === "1h" && provider.id === "anthropic")
+      price = { ...price, cacheWrite: price.input * 2 };
     const config: ProviderConfig = { model, baseURL: options.baseURL ?? provider.defaultBaseURL };
     if (options.apiKey !== undefined) config.apiKey = options.apiKey;
     if (options.headers !== undefined) config.headers = options.headers;

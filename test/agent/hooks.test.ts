@@ -313,7 +313,9 @@ describe("stop", () => {
     );
     expect(result.ok && result.value.text).toBe("Final, with tests.");
     expect(asked).toBe(2);
-    expect(lastUserBlocks(requestBody(model))).toEqual([{ type: "text", text: "Add tests first." }]);
+    expect(lastUserBlocks(requestBody(model))).toEqual([
+      { type: "text", text: "Add tests first.", cache_control: { type: "ephemeral" } },
+    ]);
   });
 
   it("a stop hook past its timeout fails open: the run ends normally and says so", async () => {

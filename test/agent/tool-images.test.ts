@@ -166,6 +166,9 @@ it("a restored state whose tool result holds a malformed image is refused with a
   const state = JSON.parse(JSON.stringify(session.export()));
   for (const images of [
     "x",
+    [],
+    [{ type: "image", data: "PHN2Zz48L3N2Zz4=", mimeType: "image/svg+xml" }],
+    [{ type: "image", url: "" }],
     [{ type: "image" }],
     [{ type: "text", text: "no" }],
     [{ type: "image", data: 5 }],
@@ -183,6 +186,20 @@ describe("an image a provider would refuse fails the call and stays out of the c
     ["neither data nor url", { type: "image", mimeType: "image/png" }, /data or url/],
     ["a mimeType that is not an image", { type: "image", data: PNG, mimeType: "text/html" }, /mimeType/],
     ["something that is not an image", { type: "text", text: "hi" }, /data or url/],
+    ["empty data", { type: "image", data: "" }, /without data/],
+    ["data of a wrong length", { type: "image", data: "iVBORw0KGgoAA" }, /not base64/],
+    [
+      "an SVG",
+      { type: "image", data: "PHN2Zz48L3N2Zz4=", mimeType: "image/svg+xml" },
+      /not PNG, JPEG, GIF or WebP/,
+    ],
+    [
+      "a JPEG called a PNG",
+      { type: "image", data: "/9j/4AAQSkZJRg==", mimeType: "image/png" },
+      /is not its type, image\/jpeg/,
+    ],
+    ["more than 5 MB", { type: "image", data: `iVBORw0KGgo${"A".repeat(6_999_989)}` }, /larger than 5 MB/],
+    ["a URL that is not http(s)", { type: "image", url: "not a url" }, /not http\(s\)/],
   ])("%s", async (_what, image, message) => {
     const bad = defineTool({
       name: "bad",
@@ -228,7 +245,8 @@ it("toolContent with no images is plain text, and a url image is kept as a url",
     execute: (_args, context) =>
       context.turn === 1
         ? toolContent({ text: "nothing", images: [] })
-        : toolContent({ images: [{ type: "image", url: "https://example.com/a.png" }] }),
+        : // data: null beside the URL (plain JavaScript): the URL is what is kept.
+          toolContent({ images: [{ type: "image", data: null as never, url: "https://example.com/a.png" }] }),
   });
   const { options } = scripted([calls(["pic", {}]), calls(["pic", {}]), says("Ok.")]);
   const result = await runAgent(options({ tools: [tool] }));
@@ -242,4 +260,42 @@ it("toolContent with no images is plain text, and a url image is kept as a url",
     output: "",
     images: [{ type: "image", url: "https://example.com/a.png" }],
   });
+});
+
+it("Anthropic gets only the text of an error result that holds images (it refuses images there)", async () => {
+  const first = scripted([calls(["screenshot", {}]), says("Blank.")]);
+  const source = await createAgentSession({
+    model: "anthropic/claude-sonnet-4-5",
+    apiKey: "k",
+    fetch: first.model.fetch,
+    tools: [screenshot],
+  });
+  await source.chat("Look");
+  const state = JSON.parse(JSON.stringify(source.export()));
+  state.messages[2].content[0].isError = true;
+  const { model } = scripted([says("Seen.")]);
+  const restored = await createAgentSession({
+    model: "anthropic/claude-sonnet-4-5",
+    apiKey: "k",
+    fetch: model.fetch,
+    restore: state,
+  });
+  expect((await restored.chat("Again")).ok).toBe(true);
+  const body = requestBody(model, 0);
+  expect(anthropicRequest.safeParse(body).success).toBe(true);
+  expect(JSON.stringify(body)).not.toContain(PNG);
+});
+
+it("Gemini before 3 gets the images after the function responses, not inside them", async () => {
+  const { model: scriptedModel, options } = scripted(
+    [calls(["screenshot", {}]), says("Blank.")],
+    "google/gemini-2.5-flash",
+  );
+  expect((await runAgent(options({ tools: [screenshot] }))).ok).toBe(true);
+  const body = requestBody(scriptedModel, 1) as { contents: { parts: Record<string, unknown>[] }[] };
+  expect(geminiRequest(false).safeParse(body).success).toBe(true);
+  const parts = body.contents.at(-1)?.parts ?? [];
+  expect(parts.map((part) => Object.keys(part)[0])).toEqual(["functionResponse", "inlineData"]);
+  expect(parts[0]?.functionResponse).not.toHaveProperty("parts");
+  expect(parts[1]).toEqual({ inlineData: { mimeType: "image/png", data: PNG } });
 });

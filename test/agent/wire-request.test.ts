@@ -38,14 +38,18 @@ describe("the Anthropic request", () => {
     const { model, options } = scripted([says("ok")]);
     await runAgent(options(PARAMETERS));
     const body = requestBody(model);
+    // Prompt caching is on: the tools, the system prompt and the conversation's end are marked.
+    const mark = { type: "ephemeral" };
     expect(body).toMatchObject({
       model: "claude-sonnet-4-5",
-      system: "You are terse.",
+      system: [{ type: "text", text: "You are terse.", cache_control: mark }],
       max_tokens: 1000,
       temperature: 0.2,
       stop_sequences: ["END"],
       stream: true,
-      tools: [{ name: "lookup", description: "Looks a word up", input_schema: LOOKUP_SCHEMA }],
+      tools: [
+        { name: "lookup", description: "Looks a word up", input_schema: LOOKUP_SCHEMA, cache_control: mark },
+      ],
     });
     expect(body.thinking).toBeUndefined();
     expect(body.messages).toEqual([
@@ -54,7 +58,7 @@ describe("the Anthropic request", () => {
         content: [
           { type: "text", text: "Describe these." },
           { type: "image", source: { type: "base64", media_type: "image/png", data: PIXEL } },
-          { type: "image", source: { type: "url", url: "https://example.com/cat.jpg" } },
+          { type: "image", source: { type: "url", url: "https://example.com/cat.jpg" }, cache_control: mark },
         ],
       },
     ]);
@@ -192,6 +196,8 @@ describe("the OpenAI Responses request", () => {
       stream: true,
       store: false,
       include: ["reasoning.encrypted_content"],
+      // The run's session id: a session's requests reach the same cache.
+      prompt_cache_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
       tools: [
         {
           type: "function",

@@ -96,6 +96,10 @@ describe("random streams", () => {
       expect(ours([text]), JSON.stringify(text)).toEqual(expected);
       expect(ours(pieces(text, seed, 5)), JSON.stringify(text)).toEqual(expected);
       expect(ours(pieces(text, seed + 1000, 1)), JSON.stringify(text)).toEqual(expected);
+      // Empty chunks between the pieces (a zero-length read) change nothing.
+      expect(ours(pieces(text, seed, 3).flatMap((piece) => ["", piece, ""])), JSON.stringify(text)).toEqual(
+        expected,
+      );
     }
   });
 });
@@ -103,6 +107,9 @@ describe("random streams", () => {
 describe("the rules, spelled out", () => {
   it("a \\r\\n split across chunks is one line ending, not a blank line", () => {
     expect(ours(["data: a\r", "\ndata: b\r\n\r\n"])).toEqual([
+      { id: undefined, event: undefined, data: "a\nb" },
+    ]);
+    expect(ours(["data: a\r", "", "\ndata: b\r\n\r\n"])).toEqual([
       { id: undefined, event: undefined, data: "a\nb" },
     ]);
   });

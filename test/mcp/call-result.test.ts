@@ -20,15 +20,15 @@ describe("callResultOutput", () => {
     const result = {
       content: [
         { type: "text", text: "two pictures" },
-        { type: "image", mimeType: "image/png", data: "QUJD" },
-        { type: "resource", resource: { uri: "pic://2", mimeType: "image/jpeg", blob: "QUI=" } },
+        { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+        { type: "resource", resource: { uri: "pic://2", mimeType: "image/jpeg", blob: "/9j/4AAQSkZJRg==" } },
       ],
     };
     expect(toolAnswer(callResultOutput(result, undefined))).toEqual({
       text: "two pictures",
       images: [
-        { type: "image", data: "QUJD", mimeType: "image/png" },
-        { type: "image", data: "QUI=", mimeType: "image/jpeg" },
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+        { type: "image", data: "/9j/4AAQSkZJRg==", mimeType: "image/jpeg" },
       ],
     });
   });
@@ -37,6 +37,14 @@ describe("callResultOutput", () => {
     const notImage = { content: [{ type: "image", mimeType: "text/html", data: "QUJD" }] };
     expect(callResultOutput(notImage, undefined)).toBe("[image text/html, 3 bytes, not shown as text]");
     expect(callResultOutput(image("not base64!"), undefined)).toMatch(/^\[image image\/png, \d+ bytes/);
+    const svg = { content: [{ type: "image", mimeType: "image/svg+xml", data: "PHN2Zz48L3N2Zz4=" }] };
+    expect(callResultOutput(svg, undefined)).toBe("[image image/svg+xml, 11 bytes, not shown as text]");
+    const empty = {
+      content: [{ type: "resource", resource: { uri: "x:/e", mimeType: "image/png", blob: "" } }],
+    };
+    expect(callResultOutput(empty, undefined)).toBe(
+      "[resource x:/e (image/png), 0 bytes of binary data, not shown as text]",
+    );
     expect(() => callResultOutput({ ...image("QUJD"), isError: true }, undefined)).toThrow(
       "[image image/png, 3 bytes, not shown as text]",
     );

@@ -124,7 +124,6 @@ describe("PartialJson", () => {
       const parser = parseAll(pieces(corrupted, random, 4));
       expect(parser.complete, JSON.stringify(corrupted)).toBe(expected.ok);
       if (expected.ok) expect(parser.value).toEqual(expected.value);
-      else if (parser.error === undefined) expect(parser.complete).toBe(false);
     }
   });
 
@@ -144,6 +143,10 @@ describe("PartialJson", () => {
     "[}",
     '"cut',
     "",
+    "toString",
+    '{"a": toString}',
+    "[constructor]",
+    "__proto__",
   ])("refuses %j, as JSON.parse does", (text) => {
     expect(() => JSON.parse(text)).toThrow();
     expect(parseAll([text]).complete).toBe(false);
@@ -155,7 +158,8 @@ describe("PartialJson", () => {
     parser.push('{"name": "Pel');
     expect(parser.value).toEqual({ name: "Pel" });
     parser.push('ican", "size": 12');
-    expect(parser.value).toEqual({ name: "Pelican", size: undefined });
+    expect(parser.value).toEqual({ name: "Pelican" });
+    expect(Object.hasOwn(parser.value as object, "size")).toBe(false);
     parser.push('3, "tags": ["bird", tr');
     expect(parser.value).toEqual({ name: "Pelican", size: 123, tags: ["bird"] });
     parser.push("ue]}");

@@ -91,7 +91,7 @@ describe("export and restore", () => {
       "opaque==",
       "iVBORw0KGgo=",
       "found pelicans",
-      '"system":"Be brief."',
+      '"system":[{"type":"text","text":"Be brief."',
       '"stop_sequences":["###"]',
     ])
       expect(sent).toContain(needle);

@@ -9,20 +9,34 @@
 import * as z from "zod";
 
 const text = z.object({ type: z.literal("text"), text: z.string().min(1) }).strict();
+/** Anthropic's cache breakpoint: `ephemeral`, with a five-minute (default) or one-hour life. */
+const cacheControl = z
+  .object({ type: z.literal("ephemeral"), ttl: z.enum(["5m", "1h"]).optional() })
+  .strict()
+  .optional();
 /** Anthropic answers 400 "text content blocks must contain non-whitespace text" to an empty or blank block. */
 const anthropicText = z
   .object({
     type: z.literal("text"),
     text: z.string().regex(/\S/, "text content blocks must contain non-whitespace text"),
+    cache_control: cacheControl,
   })
   .strict();
 const anthropicImage = z
   .object({
     type: z.literal("image"),
     source: z.union([
-      z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }).strict(),
+      z
+        .object({
+          type: z.literal("base64"),
+          // The types Anthropic takes; data it cannot read is a 400.
+          media_type: z.enum(["image/jpeg", "image/png", "image/gif", "image/webp"]),
+          data: z.string().min(1),
+        })
+        .strict(),
       z.object({ type: z.literal("url"), url: z.string() }).strict(),
     ]),
+    cache_control: cacheControl,
   })
   .strict();
 /** Anthropic's documented tool_use id form. */
@@ -36,6 +50,7 @@ const anthropicBlock = z.discriminatedUnion("type", [
       id: toolUseId,
       name: z.string(),
       input: z.record(z.string(), z.unknown()),
+      cache_control: cacheControl,
     })
     .strict(),
   z
@@ -44,8 +59,17 @@ const anthropicBlock = z.discriminatedUnion("type", [
       tool_use_id: toolUseId,
       content: z.union([z.string(), z.array(z.union([anthropicText, anthropicImage]))]),
       is_error: z.boolean().optional(),
+      cache_control: cacheControl,
     })
-    .strict(),
+    .strict()
+    // "all content must be type 'text' if 'is_error' is true"
+    .refine(
+      (block) =>
+        block.is_error !== true ||
+        typeof block.content === "string" ||
+        block.content.every((part) => part.type === "text"),
+      "an error tool_result holds only text",
+    ),
   z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string().min(1) }).strict(),
   z.object({ type: z.literal("redacted_thinking"), data: z.string().min(1) }).strict(),
 ]);
@@ -73,6 +97,9 @@ export const anthropicRequest = z
   })
   .strict()
   .superRefine((body, ctx) => {
+    // At most four cache breakpoints in a request (tools, system and messages together).
+    const marks = JSON.stringify(body).split('"cache_control":').length - 1;
+    if (marks > 4) ctx.addIssue({ code: "custom", message: `${marks} cache_control blocks; at most 4` });
     // Every tool_result answers a tool_use of the assistant message just before it.
     body.messages.forEach((message, index) => {
       if (message.role !== "user" || typeof message.content === "string") return;
@@ -146,6 +173,8 @@ export const chatRequest = z
     max_completion_tokens: z.number().optional(),
     temperature: z.number().optional(),
     reasoning_effort: z.string().optional(),
+    prompt_cache_key: z.string().max(1024).optional(),
+    prompt_cache_retention: z.enum(["in_memory", "24h"]).optional(),
     stop: z.array(z.string()).optional(),
     tools: z.array(z.unknown()).optional(),
   })
@@ -238,6 +267,8 @@ export const responsesRequest = z
     max_output_tokens: z.number().optional(),
     temperature: z.number().optional(),
     reasoning: z.object({ effort: z.string(), summary: z.string() }).strict().optional(),
+    prompt_cache_key: z.string().max(1024).optional(),
+    prompt_cache_retention: z.enum(["in_memory", "24h"]).optional(),
     tools: z.array(z.unknown()).optional(),
   })
   .strict()

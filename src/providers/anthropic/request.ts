@@ -23,6 +23,7 @@ import type {
 import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { type IdRule, toolCallIdFor } from "../tool-call-ids.ts";
+import { markCacheBreakpoints } from "./cache-breakpoints.ts";
 import { anthropicThinking } from "./thinking.ts";
 
 /** Anthropic's `tool_use` ids: `^[a-zA-Z0-9_-]+$` (and we keep them to 64 characters). */
@@ -93,7 +94,11 @@ function toolResultContent(message: ToolResultMessage): JsonObject[] {
   return message.content.map((part) => ({
     type: "tool_result",
     tool_use_id: toolCallIdFor(part.toolCallId, TOOL_USE_ID),
-    content: part.images ? contentBlocks([{ type: "text", text: part.output }, ...part.images]) : part.output,
+    // Anthropic takes only text in an error result.
+    content:
+      part.images?.length && !part.isError
+        ? contentBlocks([{ type: "text", text: part.output }, ...part.images])
+        : part.output,
     is_error: part.isError,
   }));
 }
@@ -140,7 +145,7 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
     }
     body.temperature = request.temperature;
   }
-  if (request.systemPrompt) body.system = request.systemPrompt;
+  if (request.systemPrompt && sendable(request.systemPrompt)) body.system = request.systemPrompt;
   if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
   if (request.tools?.length) {
     body.tools = request.tools.map(
@@ -151,6 +156,7 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
       }),
     );
   }
+  if (request.cache !== false) markCacheBreakpoints(body, request.cache);
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "text/event-stream",

@@ -50,8 +50,11 @@ const GEMINI_25_BUDGET: Record<ThinkingLevel, number> = {
   high: 24576,
 };
 
+/** Gemini 3 and later: thinking levels, and images inside a function response. */
+const GEMINI_3 = /^gemini-[3-9]/;
+
 function thinkingConfig(level: ThinkingLevel, model: string): JsonObject {
-  if (/^gemini-[3-9]/.test(model)) return { thinkingLevel: GEMINI_3_LEVEL[level], includeThoughts: true };
+  if (GEMINI_3.test(model)) return { thinkingLevel: GEMINI_3_LEVEL[level], includeThoughts: true };
   if (level === "off") return { thinkingBudget: 0 };
   return { thinkingBudget: GEMINI_25_BUDGET[level], includeThoughts: true };
 }
@@ -85,21 +88,32 @@ function modelContent(message: AssistantMessage): JsonObject | undefined {
   return parts.length === 0 ? undefined : { role: "model", parts };
 }
 
-function functionResponses(message: ToolResultMessage, names: Map<string, string>): JsonObject {
+/**
+ * Tool results as `functionResponse` parts. Their images ride inside the response on Gemini 3 (a
+ * multimodal function response); earlier models refuse that, so there they follow the responses as
+ * parts of the same turn.
+ */
+function functionResponses(
+  message: ToolResultMessage,
+  names: Map<string, string>,
+  model: string,
+): JsonObject {
+  const inside = GEMINI_3.test(model);
+  const after: JsonValue[] = [];
   const parts: JsonValue[] = message.content.map((part) => {
     const response: JsonObject = {
       name: part.toolName ?? names.get(part.toolCallId) ?? "unknown",
       response: part.isError ? { error: part.output } : { output: part.output },
     };
-    // A multimodal function response: the images ride inside it (Gemini 3 and later).
-    if (part.images) response.parts = part.images.map(imagePart);
+    if (part.images?.length && inside) response.parts = part.images.map(imagePart);
+    else if (part.images?.length) after.push(...part.images.map(imagePart));
     return { functionResponse: response };
   });
-  return { role: "user", parts };
+  return { role: "user", parts: [...parts, ...after] };
 }
 
-/** Converts the conversation to Gemini `contents`. */
-export function toGeminiContents(messages: Message[]): JsonObject[] {
+/** Converts the conversation to Gemini `contents` for `model` (its id without `models/`). */
+export function toGeminiContents(messages: Message[], model = ""): JsonObject[] {
   const names = new Map<string, string>();
   const out: JsonObject[] = [];
   for (const message of messages) {
@@ -108,7 +122,7 @@ export function toGeminiContents(messages: Message[]): JsonObject[] {
       for (const part of message.content) if (part.type === "tool_call") names.set(part.id, part.name);
       const content = modelContent(message);
       if (content !== undefined) out.push(content);
-    } else out.push(functionResponses(message, names));
+    } else out.push(functionResponses(message, names, model));
   }
   return out;
 }
@@ -116,7 +130,7 @@ export function toGeminiContents(messages: Message[]): JsonObject[] {
 /** Builds the HTTP request for one streamed Gemini turn. */
 export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
   const model = config.model.replace(/^models\//, "");
-  const body: JsonObject = { contents: toGeminiContents(request.messages) };
+  const body: JsonObject = { contents: toGeminiContents(request.messages, model) };
   if (request.systemPrompt) body.systemInstruction = { parts: [{ text: request.systemPrompt }] };
   const generation: JsonObject = {};
   if (request.maxTokens !== undefined) generation.maxOutputTokens = request.maxTokens;

@@ -25,6 +25,7 @@ import type {
 } from "../../types.ts";
 import { endpointUrl } from "../endpoint-url.ts";
 import { imageUrl } from "../image-url.ts";
+import { addOpenAICache } from "../openai-cache.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
@@ -100,7 +101,7 @@ export function toOpenAIChatMessages(messages: Message[]): JsonObject[] {
       for (const part of message.content) {
         const id = toolCallIdFor(part.toolCallId, TOOL_CALL_ID);
         out.push({ role: "tool", tool_call_id: id, content: part.output });
-        if (part.images)
+        if (part.images?.length)
           images.push(
             { type: "text", text: `Images returned by the tool call ${id}:` },
             ...part.images.map(contentPart),
@@ -138,6 +139,7 @@ export function buildOpenAIChatRequest(request: ModelRequest, config: ProviderCo
       }),
     );
   }
+  addOpenAICache(body, request.cache);
   const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
   return { url: endpointUrl(config.baseURL, "/chat/completions"), headers, body };
 }

@@ -27,6 +27,7 @@ import type {
 } from "../../types.ts";
 import { endpointUrl } from "../endpoint-url.ts";
 import { imageUrl } from "../image-url.ts";
+import { addOpenAICache } from "../openai-cache.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 import { toolCallIdFor } from "../tool-call-ids.ts";
@@ -54,7 +55,7 @@ function inputPart(part: TextPart | ImagePart): JsonValue {
 
 /** A tool result's `output`: its text, or its text and images as input parts. */
 function toolOutput(part: ToolResultPart): JsonValue {
-  if (!part.images) return part.output;
+  if (!part.images?.length) return part.output;
   const parts: JsonValue[] = part.images.map(inputPart);
   if (part.output !== "") parts.unshift(inputPart({ type: "text", text: part.output }));
   return parts;
@@ -158,6 +159,7 @@ export function buildResponsesRequest(request: ModelRequest, config: ProviderCon
       }),
     );
   }
+  addOpenAICache(body, request.cache);
   const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
   return { url: endpointUrl(config.baseURL, "/responses"), headers, body };
 }
