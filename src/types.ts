@@ -198,6 +198,15 @@ export interface ModelRequest {
   stopSequences?: string[];
   /** Prompt caching: on unless `false` (see {@link PromptCache}). */
   cache?: PromptCache | false;
+  /** Structured output: the answer (a turn without tool calls) is JSON matching `schema`. */
+  output?: OutputFormat;
+}
+
+/** The JSON Schema a structured answer must match, sent in each API's native mode. */
+export interface OutputFormat {
+  /** A name for the schema, where the API asks for one (letters, digits, `_` and `-`). */
+  name: string;
+  schema: JsonObject;
 }
 
 /**

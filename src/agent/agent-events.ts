@@ -7,6 +7,7 @@
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import type {
   JsonObject,
+  JsonValue,
   Message,
   ProviderId,
   StopReason,
@@ -32,8 +33,11 @@ export interface ToolCallRecord<T extends AnyTool = AnyTool> {
   durationMs: number;
 }
 
-/** The outcome of a run, complete or partial. Plain JSON. `T` types its tool calls. */
-export interface AgentResult<T extends AnyTool = AnyTool> {
+/**
+ * The outcome of a run, complete or partial. Plain JSON. `T` types its tool calls, `O` its structured
+ * output.
+ */
+export interface AgentResult<T extends AnyTool = AnyTool, O = unknown> {
   /** The text of the last assistant message. */
   text: string;
   /** The whole conversation: the messages given, then everything this run added. */
@@ -56,10 +60,12 @@ export interface AgentResult<T extends AnyTool = AnyTool> {
    * them with `session.resume(decisions)`.
    */
   pendingApprovals?: PendingApproval[];
+  /** With `output: schema`: the final answer, parsed and validated by the schema. */
+  output?: O;
 }
 
 /** What `runAgent` resolves to: never a throw. A failure carries the partial result. */
-export type AgentRunResult<T extends AnyTool = AnyTool> = Result<AgentResult<T>, AnySdkError>;
+export type AgentRunResult<T extends AnyTool = AnyTool, O = unknown> = Result<AgentResult<T, O>, AnySdkError>;
 
 /**
  * The events of a run, in order: `run-start`; per turn, the turn's own events (`turn-start` …
@@ -69,7 +75,7 @@ export type AgentRunResult<T extends AnyTool = AnyTool> = Result<AgentResult<T>,
  * `run-end` last, always. With typed tools (`T`), `tool-start` and `tool-result` narrow on
  * `toolCall.name` to that tool's arguments.
  */
-export type AgentEvent<T extends AnyTool = AnyTool> =
+export type AgentEvent<T extends AnyTool = AnyTool, O = unknown> =
   | { type: "run-start"; sessionId: string; provider: ProviderId; model: string }
   | Exclude<TurnEvent, { type: "turn-start" }>
   | { type: "turn-start"; turn: number; provider: ProviderId; model: string }
@@ -85,12 +91,18 @@ export type AgentEvent<T extends AnyTool = AnyTool> =
   | { type: "hook-decision"; event: HookEvent; hook: string; decision: JsonObject }
   | { type: "hook-error"; event: HookEvent; hook: string; error: AnySdkError; policy: HookFailurePolicy }
   | { type: "message"; message: Message }
-  | { type: "run-end"; result: AgentRunResult<T> };
+  /**
+   * Structured output: the answer so far, after each text delta of a turn — objects and arrays with
+   * what has arrived, the string being written cut where it is. The same object, growing: copy it to
+   * keep a snapshot. The final value, validated, is `result.value.output`.
+   */
+  | { type: "output-partial"; turn: number; partial: JsonValue }
+  | { type: "run-end"; result: AgentRunResult<T, O> };
 
 /** A running agent: iterate it for events (once), await `.result`, or `.abort()` it. */
-export interface AgentRun<T extends AnyTool = AnyTool> extends AsyncIterable<AgentEvent<T>> {
+export interface AgentRun<T extends AnyTool = AnyTool, O = unknown> extends AsyncIterable<AgentEvent<T, O>> {
   /** Resolves when the run ends. Never rejects. */
-  readonly result: Promise<AgentRunResult<T>>;
+  readonly result: Promise<AgentRunResult<T, O>>;
   /** Aborts the run (idempotent): the turn, the tools and the hooks in flight all get the signal. */
   abort(reason?: unknown): void;
 }

@@ -8,6 +8,7 @@
 
 import { abortErrorFrom } from "../errors/classify.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
+import type { RunOutput } from "../output/run-output.ts";
 import { streamTurn, type TurnOptions } from "../stream/stream-turn.ts";
 import type {
   AssistantMessage,
@@ -37,12 +38,21 @@ export interface LoopSetup {
   budget: Budget | undefined;
   maxTurns: number;
   maxStopBlocks: number;
+  /** Structured output, when the run asks for it (loaded on demand). */
+  output?: RunOutput;
 }
 
 /** Totals the loop keeps as it goes. */
 export interface LoopTally {
   usage: Usage;
   toolCalls: ToolCallRecord[];
+  /** The validated structured answer, once there is one. */
+  output?: unknown;
+}
+
+/** The text of `message`. */
+function textOf(message: AssistantMessage): string {
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
 /** The tool calls of `message`, in the model's order. */
@@ -87,6 +97,10 @@ async function modelTurn(
     else {
       if (event.type === "error") error = event.error;
       run.emit(event);
+      if (event.type === "text-delta" && setup.output !== undefined) {
+        const partial = setup.output.partial(run.turn, event.delta);
+        if (partial !== undefined) run.emit({ type: "output-partial", turn: run.turn, partial });
+      }
     }
   };
   const turn = streamTurn(
@@ -113,6 +127,8 @@ function sessionCache(setup: LoopSetup, sessionId: string): PromptCache | false 
 /** Runs turns until the run ends; appends every message to `run.messages` and sums into `tally`. */
 export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<LoopEnd> {
   let stopBlocks = 0;
+  // Structured answers the schema refused so far.
+  let answers = 0;
   for (;;) {
     if (run.signal.aborted) return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
     run.turn++;
@@ -155,6 +171,19 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
     }
     if (wantsMore) continue; // pauseTurn: the provider paused a long turn; sending it back resumes it
     if (deliverSteering(run)) continue;
+    const { output } = setup;
+    if (output !== undefined) {
+      const text = textOf(message);
+      const verdict = await output.check(text);
+      if (!verdict.ok) {
+        if (answers >= output.retries || run.turn >= setup.maxTurns)
+          return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
+        answers++;
+        appendMessages(run, userMessage([{ type: "text", text: output.retryPrompt(verdict.problem) }]));
+        continue;
+      }
+      tally.output = verdict.value;
+    }
     if (stopBlocks >= setup.maxStopBlocks) return { stopReason: message.stopReason };
     const stop = await runHooks(
       "stop",

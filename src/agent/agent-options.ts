@@ -10,13 +10,15 @@ import type { TurnOptions } from "../stream/stream-turn.ts";
 import type { ImagePart, Message, PromptCache, ThinkingLevel, UserContentPart } from "../types.ts";
 import type { Budget } from "./budget.ts";
 import type { Hooks } from "./hooks.ts";
+import type { StandardSchema } from "./standard-schema.ts";
 import type { AnyTool } from "./typed-tool-call.ts";
 
 /**
  * Everything that configures runs, apart from their input. Sessions keep this between runs. `T`, the
  * union of the tools' types, is inferred from `tools` and types the run's tool calls.
  */
-export interface AgentConfig<T extends AnyTool = AnyTool> extends Omit<TurnOptions, "signal" | "onEvent"> {
+export interface AgentConfig<T extends AnyTool = AnyTool, O = unknown>
+  extends Omit<TurnOptions, "signal" | "onEvent"> {
   /** `"provider/model"`: `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, `"google/gemini-2.5-pro"`. */
   model: ModelOption;
   systemPrompt?: string;
@@ -30,6 +32,15 @@ export interface AgentConfig<T extends AnyTool = AnyTool> extends Omit<TurnOptio
   stopSequences?: string[];
   /** Prompt caching: on unless `false`; see {@link PromptCache} for what each API gets. */
   cache?: PromptCache | false;
+  /**
+   * Structured output: a Standard Schema (zod 4.2+, arktype) the run's answer must match. Each API's
+   * native JSON mode is used; the answer is validated by the schema and lands in `result.value.output`,
+   * and `output-partial` events show it while it streams. An answer the schema refuses goes back to
+   * the model with the reason, up to `outputRetries` times; then the run ends with OUTPUT_INVALID.
+   */
+  output?: StandardSchema<unknown, O>;
+  /** How often the model may answer again after an answer the schema refused (default 2). */
+  outputRetries?: number;
   /** Model turns per run; default {@link DEFAULT_MAX_TURNS}. Reaching it ends the run with stopReason `maxTurns`. */
   maxTurns?: number;
   budget?: Budget;
@@ -42,7 +53,7 @@ export interface AgentConfig<T extends AnyTool = AnyTool> extends Omit<TurnOptio
 }
 
 /** The options of {@link runAgent} and {@link runAgentStream}. */
-export interface AgentOptions<T extends AnyTool = AnyTool> extends AgentConfig<T> {
+export interface AgentOptions<T extends AnyTool = AnyTool, O = unknown> extends AgentConfig<T, O> {
   /** The user's message: text, or text and image parts. */
   prompt: string | UserContentPart[];
   /** Images added to the prompt. */

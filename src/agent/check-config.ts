@@ -51,6 +51,7 @@ export function checkSettings(
     checkModelParameters(config, provider) ??
     positiveInteger(config.maxTurns, "maxTurns") ??
     positiveInteger(config.maxStopBlocks, "maxStopBlocks", true) ??
+    positiveInteger(config.outputRetries, "outputRetries", true) ??
     positiveInteger(config.toolTimeoutMs, "toolTimeoutMs") ??
     nonNegative(config.budget?.maxTokens, "budget.maxTokens") ??
     nonNegative(config.budget?.maxCostUsd, "budget.maxCostUsd") ??

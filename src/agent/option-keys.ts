@@ -21,6 +21,8 @@ export const AGENT_CONFIG_KEYS = [
   "temperature",
   "stopSequences",
   "cache",
+  "output",
+  "outputRetries",
   "maxTurns",
   "budget",
   "toolTimeoutMs",

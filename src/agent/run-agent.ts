@@ -82,9 +82,13 @@ const ignore = (): void => {};
  * else console.error(result.error.code, result.error.message);
  * ```
  */
-export function runAgent<T extends AnyTool = AnyTool>(options: AgentOptions<T>): Promise<AgentRunResult<T>> {
+export function runAgent<T extends AnyTool = AnyTool, O = unknown>(
+  options: AgentOptions<T, O>,
+): Promise<AgentRunResult<T, O>> {
   // The loop is untyped; the tool calls it records are the tools' own, typed by `T` (see TypedToolCall).
-  return startRun(requestOf(options), ignore, new AbortController()) as Promise<AgentRunResult<T>>;
+  return startRun(requestOf(options as AgentOptions), ignore, new AbortController()) as Promise<
+    AgentRunResult<T, O>
+  >;
 }
 
 /** Wraps a run in an event stream: iterate it once; breaking out of the loop aborts the run. */
@@ -126,7 +130,9 @@ export function streamRun(
  * const result = await run.result;
  * ```
  */
-export function runAgentStream<T extends AnyTool = AnyTool>(options: AgentOptions<T>): AgentRun<T> {
-  const request = requestOf(options);
-  return streamRun((emit, controller) => startRun(request, emit, controller)) as AgentRun<T>;
+export function runAgentStream<T extends AnyTool = AnyTool, O = unknown>(
+  options: AgentOptions<T, O>,
+): AgentRun<T, O> {
+  const request = requestOf(options as AgentOptions);
+  return streamRun((emit, controller) => startRun(request, emit, controller)) as AgentRun<T, O>;
 }

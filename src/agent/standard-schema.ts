@@ -30,6 +30,8 @@ export interface StandardSchema<Input = unknown, Output = Input> {
     /** Present on schemas that implement Standard JSON Schema (zod 4.2 and later, classic). */
     readonly jsonSchema?: {
       readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+      /** The JSON Schema of what validation produces (structured output asks for this one). */
+      readonly output?: (options: { readonly target: string }) => Record<string, unknown>;
     };
   };
 }

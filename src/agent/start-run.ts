@@ -109,6 +109,7 @@ function agentResult(identity: Identity, run: RunContext, tally: LoopTally, end:
     durationMs: Date.now() - identity.started,
     turns: run.turn,
   };
+  if (tally.output !== undefined) value.output = tally.output;
   if (end.stopDetail !== undefined) value.stopDetail = end.stopDetail;
   if (end.paused !== undefined) value.pendingApprovals = end.paused.approvals.map(publicApproval);
   return end.error === undefined ? { ok: true, value } : { ok: false, error: end.error, partial: value };
@@ -152,6 +153,12 @@ async function execute(
     if (start.kind === "go") context = contextParts(start.context);
   }
   const setup = loopSetup(config);
+  if (config.output !== undefined) {
+    // Loaded only by runs that ask for structured output (a ConfigError for a schema it cannot send).
+    const { runOutput } = await import("../output/run-output.ts");
+    setup.output = runOutput(config.output, config.outputRetries);
+    setup.request.output = setup.output.format;
+  }
   const { resume } = request;
   // Aborted before the paused turn was touched: the pause stays as it was.
   if (resume !== undefined && run.signal.aborted)

@@ -23,6 +23,7 @@ export const MODEL_REQUEST_KEYS = [
   "thinking",
   "stopSequences",
   "cache",
+  "output",
 ] as const satisfies ReadonlyArray<keyof ModelRequest>;
 
 // Adding a field to ModelRequest without listing it above fails to compile here.
@@ -53,6 +54,18 @@ export function cacheProblem(cache: unknown): ConfigError | undefined {
   return notStringOption(fields.key, "cache.key");
 }
 
+/** What is wrong with a request's `output` (`{ name, schema }`), or undefined. */
+function outputProblem(output: unknown): ConfigError | undefined {
+  if (output === undefined) return undefined;
+  const { name, schema } = (output ?? {}) as Record<string, unknown>;
+  if (typeof name === "string" && /^[\w-]{1,64}$/.test(name) && typeof schema === "object" && schema !== null)
+    return undefined;
+  return invalidOption(
+    `output must be { name, schema } (a JSON Schema object), got ${showValue(output)}`,
+    "output",
+  );
+}
+
 /**
  * The first problem with the shape of a turn's request (`request` already known to be an object), or
  * undefined. `thinking`, `temperature` and `maxTokens` are checked once the provider is known.
@@ -69,7 +82,8 @@ export function checkTurnRequest(request: object): ConfigError | undefined {
         )) ??
     notStringOption(fields.systemPrompt, "systemPrompt") ??
     notStringsOption(fields.stopSequences, "stopSequences") ??
-    cacheProblem(fields.cache);
+    cacheProblem(fields.cache) ??
+    outputProblem(fields.output);
   if (problem !== undefined || fields.tools === undefined) return problem;
   if (!Array.isArray(fields.tools)) {
     return invalidOption(`tools must be an array of tool specs, got ${showValue(fields.tools)}`, "tools");

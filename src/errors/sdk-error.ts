@@ -78,7 +78,9 @@ export type ParseErrorCode =
   | "STREAM_TRUNCATED"
   | "CONFIG_INVALID"
   /** A session transcript of another runtime (Claude Code, pi) has nothing Wisp can read. */
-  | "TRANSCRIPT_INVALID";
+  | "TRANSCRIPT_INVALID"
+  /** A structured answer that is not JSON or does not match the output schema, after its retries. */
+  | "OUTPUT_INVALID";
 
 /** The codes a HookError carries. */
 export type HookErrorCode = "HOOK_FAILED" | "HOOK_TIMEOUT" | "HOOK_INVALID_DECISION";

@@ -15,6 +15,7 @@ import { checkOptionTypes } from "../agent/check-option-types.ts";
 import type { Tool } from "../agent/define-tool.ts";
 import { toolsByName } from "../agent/loop-setup.ts";
 import { streamRun } from "../agent/run-agent.ts";
+import type { StandardSchema } from "../agent/standard-schema.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
@@ -63,9 +64,12 @@ export interface ResumeOptions {
 export interface AgentSession<T extends AnyTool = AnyTool> extends AsyncDisposable {
   readonly sessionId: string;
   /** Runs a prompt (or steers or queues it, see {@link ChatOptions}). Never throws. */
-  chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult<T>>;
+  chat<O = unknown>(
+    input: string | UserContentPart[],
+    options?: ChatOptions<O>,
+  ): Promise<AgentRunResult<T, O>>;
   /** The same as `chat`, as a stream of events. */
-  stream(input: string | UserContentPart[], options?: ChatOptions): AgentRun<T>;
+  stream<O = unknown>(input: string | UserContentPart[], options?: ChatOptions<O>): AgentRun<T, O>;
   /**
    * Decides tool calls that wait for approval (the last run ended with stopReason `approval`) and
    * goes on: approved calls run — with the approver's `args` when given, checked by the tool's
@@ -94,6 +98,8 @@ export interface AgentSession<T extends AnyTool = AnyTool> extends AsyncDisposab
 
 interface PendingRun {
   prompt: QueuedPrompt;
+  /** The run's structured output, when its prompt asked for one. */
+  output?: StandardSchema;
   /** A resume: the decisions to run (then `prompt` is not sent). */
   resume?: CheckedDecisions;
   signal: AbortSignal | undefined;
@@ -248,6 +254,7 @@ class Session implements AgentSession {
       emit,
       controller,
     );
+    if (options.output !== undefined) pending.output = options.output;
     this.#queue.push(pending);
     this.#watchQueued(pending);
     this.#next();
@@ -280,7 +287,7 @@ class Session implements AgentSession {
     const { resume } = pending;
     const done = startRun(
       {
-        config: this.#config,
+        config: pending.output === undefined ? this.#config : { ...this.#config, output: pending.output },
         sessionId: this.sessionId,
         messages: this.#messages,
         content: pending.prompt.content,
@@ -343,13 +350,18 @@ class Session implements AgentSession {
     this.#next();
   }
 
-  chat(input: string | UserContentPart[], options: ChatOptions = {}): Promise<AgentRunResult> {
-    return this.#submit(input, options, ignore);
+  chat<O = unknown>(
+    input: string | UserContentPart[],
+    options: ChatOptions<O> = {},
+  ): Promise<AgentRunResult<AnyTool, O>> {
+    return this.#submit(input, options as ChatOptions, ignore) as Promise<AgentRunResult<AnyTool, O>>;
   }
 
-  stream(input: string | UserContentPart[], options: ChatOptions = {}): AgentRun {
+  stream<O = unknown>(input: string | UserContentPart[], options: ChatOptions<O> = {}): AgentRun<AnyTool, O> {
     // Breaking out of the stream (or its abort()) aborts this run only: the stream's controller is the run's.
-    return streamRun((emit, controller) => this.#submit(input, options, emit, controller));
+    return streamRun((emit, controller) =>
+      this.#submit(input, options as ChatOptions, emit, controller),
+    ) as AgentRun<AnyTool, O>;
   }
 
   resume(decisions: ApprovalDecision[], options: ResumeOptions = {}): Promise<AgentRunResult> {

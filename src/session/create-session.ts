@@ -140,6 +140,7 @@ function resultMessage(result: AgentRunResult, promptUuid: string): ResultMessag
     turns: value.turns,
     durationMs: value.durationMs,
   };
+  if (value.output !== undefined) message.output = value.output;
   if (value.stopDetail !== undefined) message.stopDetail = value.stopDetail;
   if (value.pendingApprovals !== undefined) message.pendingApprovals = value.pendingApprovals;
   if (value.usage.costUsd !== undefined) message.costUsd = value.usage.costUsd;

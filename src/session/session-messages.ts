@@ -84,6 +84,8 @@ export interface ResultMessage {
   promptUuid: string;
   /** The text of the run's last assistant message. */
   text: string;
+  /** With `output: schema`: the answer, parsed and validated by the schema. */
+  output?: unknown;
   stopReason: StopReason;
   stopDetail?: string;
   /** This request's usage, summed over its turns. */

@@ -6,6 +6,7 @@
  */
 
 import type { AgentConfig } from "../agent/agent-options.ts";
+import type { StandardSchema } from "../agent/standard-schema.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { didYouMean } from "../config/did-you-mean.ts";
 import { invalidOption, notSignalOption, notStringOption } from "../config/option-checks.ts";
@@ -41,7 +42,7 @@ export interface SessionOptions<T extends AnyTool = AnyTool> extends Omit<AgentC
 export type DeliveryMode = "steer" | "followUp";
 
 /** The options of one `chat` or `stream` call. */
-export interface ChatOptions {
+export interface ChatOptions<O = unknown> {
   signal?: AbortSignal | undefined;
   /**
    * While a run is in flight: `steer` delivers the prompt at the run's next safe point (after the
@@ -52,12 +53,21 @@ export interface ChatOptions {
   attachments?: ImagePart[];
   /** The id of the user message this prompt becomes (and of its queue entry). Default: a random UUID. */
   id?: string;
+  /**
+   * Structured output for this run (overrides the session's `output`): the answer lands validated in
+   * `result.value.output`. Not for a steered prompt, which joins the run in flight.
+   */
+  output?: StandardSchema<unknown, O>;
 }
 
 /** Every option of `chat` and `stream`, for the unknown-key check (see `checkChatOptions`). */
-export const CHAT_OPTION_KEYS = ["signal", "mode", "attachments", "id"] as const satisfies ReadonlyArray<
-  keyof ChatOptions
->;
+export const CHAT_OPTION_KEYS = [
+  "signal",
+  "mode",
+  "attachments",
+  "id",
+  "output",
+] as const satisfies ReadonlyArray<keyof ChatOptions>;
 
 // Adding an option to ChatOptions without listing it above fails to compile here.
 const _everyChatOption: [Exclude<keyof ChatOptions, (typeof CHAT_OPTION_KEYS)[number]>] extends [never]

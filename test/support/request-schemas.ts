@@ -92,7 +92,17 @@ export const anthropicRequest = z
     temperature: z.number().optional(),
     stop_sequences: z.array(z.string()).optional(),
     thinking: z.unknown().optional(),
-    output_config: z.unknown().optional(),
+    output_config: z
+      .object({
+        effort: z.string().optional(),
+        // Structured outputs: the answer is JSON matching the schema.
+        format: z
+          .object({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
     tools: z.array(z.unknown()).optional(),
   })
   .strict()
@@ -175,6 +185,19 @@ export const chatRequest = z
     reasoning_effort: z.string().optional(),
     prompt_cache_key: z.string().max(1024).optional(),
     prompt_cache_retention: z.enum(["in_memory", "24h"]).optional(),
+    response_format: z
+      .object({
+        type: z.literal("json_schema"),
+        json_schema: z
+          .object({
+            name: z.string().regex(/^[\w-]{1,64}$/),
+            schema: z.record(z.string(), z.unknown()),
+            strict: z.boolean().optional(),
+          })
+          .strict(),
+      })
+      .strict()
+      .optional(),
     stop: z.array(z.string()).optional(),
     tools: z.array(z.unknown()).optional(),
   })
@@ -269,6 +292,19 @@ export const responsesRequest = z
     reasoning: z.object({ effort: z.string(), summary: z.string() }).strict().optional(),
     prompt_cache_key: z.string().max(1024).optional(),
     prompt_cache_retention: z.enum(["in_memory", "24h"]).optional(),
+    text: z
+      .object({
+        format: z
+          .object({
+            type: z.literal("json_schema"),
+            name: z.string().regex(/^[\w-]{1,64}$/),
+            schema: z.record(z.string(), z.unknown()),
+            strict: z.boolean().optional(),
+          })
+          .strict(),
+      })
+      .strict()
+      .optional(),
     tools: z.array(z.unknown()).optional(),
   })
   .strict()

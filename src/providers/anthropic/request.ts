@@ -20,6 +20,7 @@ import type {
   TextPart,
   ToolResultMessage,
 } from "../../types.ts";
+import { closedSchema } from "../closed-schema.ts";
 import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { type IdRule, toolCallIdFor } from "../tool-call-ids.ts";
@@ -155,6 +156,10 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
         input_schema: tool.inputSchema,
       }),
     );
+  }
+  if (request.output !== undefined) {
+    const format = { type: "json_schema", schema: closedSchema(request.output.schema) };
+    body.output_config = { ...(body.output_config as JsonObject | undefined), format };
   }
   if (request.cache !== false) markCacheBreakpoints(body, request.cache);
   const headers: Record<string, string> = {

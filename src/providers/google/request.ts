@@ -131,8 +131,20 @@ export function toGeminiContents(messages: Message[], model = ""): JsonObject[] 
 export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
   const model = config.model.replace(/^models\//, "");
   const body: JsonObject = { contents: toGeminiContents(request.messages, model) };
-  if (request.systemPrompt) body.systemInstruction = { parts: [{ text: request.systemPrompt }] };
+  const system = request.systemPrompt ? [{ text: request.systemPrompt }] : [];
   const generation: JsonObject = {};
+  const { output } = request;
+  // Gemini 3 combines a response schema with function calling; earlier models take the schema only
+  // without tools, so with tools they are told it (the run checks the answer either way).
+  if (output !== undefined && (GEMINI_3.test(model) || !request.tools?.length)) {
+    generation.responseMimeType = "application/json";
+    generation.responseJsonSchema = output.schema;
+  } else if (output !== undefined) {
+    system.push({
+      text: `When you give your final answer, answer with only a JSON value matching this JSON Schema: ${JSON.stringify(output.schema)}`,
+    });
+  }
+  if (system.length > 0) body.systemInstruction = { parts: system };
   if (request.maxTokens !== undefined) generation.maxOutputTokens = request.maxTokens;
   if (request.temperature !== undefined) generation.temperature = request.temperature;
   if (request.stopSequences?.length) generation.stopSequences = request.stopSequences;

@@ -139,6 +139,10 @@ export function buildOpenAIChatRequest(request: ModelRequest, config: ProviderCo
       }),
     );
   }
+  if (request.output !== undefined) {
+    const { name, schema } = request.output;
+    body.response_format = { type: "json_schema", json_schema: { name, schema, strict: false } };
+  }
   addOpenAICache(body, request.cache);
   const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
   return { url: endpointUrl(config.baseURL, "/chat/completions"), headers, body };

@@ -159,6 +159,10 @@ export function buildResponsesRequest(request: ModelRequest, config: ProviderCon
       }),
     );
   }
+  if (request.output !== undefined) {
+    const { name, schema } = request.output;
+    body.text = { format: { type: "json_schema", name, schema, strict: false } };
+  }
   addOpenAICache(body, request.cache);
   const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
   return { url: endpointUrl(config.baseURL, "/responses"), headers, body };

@@ -1,0 +1,106 @@
+/**
+ * Structured output in a run, loaded only by runs that ask for it (`output: schema`): the JSON Schema
+ * the provider is asked to answer in, the partial value shown while an answer streams, and the check
+ * of the final answer — always re-validated by the schema, since providers drop some constraints.
+ *
+ * @module
+ */
+
+import { formatIssues } from "../agent/define-tool.ts";
+import type { StandardSchema } from "../agent/standard-schema.ts";
+import { messageOf } from "../errors/message-of.ts";
+import { ConfigError, ParseError } from "../errors/sdk-error.ts";
+import type { JsonObject, JsonValue, OutputFormat } from "../types.ts";
+import { PartialJson } from "./partial-json.ts";
+
+/** How often the model may answer again after an answer the schema refuses (the default). */
+export const DEFAULT_OUTPUT_RETRIES = 2;
+
+/** The outcome of checking a final answer. */
+export type OutputCheck = { ok: true; value: unknown } | { ok: false; problem: string };
+
+/** What the loop uses for a run with structured output. */
+export interface RunOutput {
+  format: OutputFormat;
+  /** Answers the schema may refuse before the run ends with OUTPUT_INVALID. */
+  retries: number;
+  /** Reads a text delta of `turn`; returns the value so far (the same object, growing), if one started. */
+  partial(turn: number, delta: string): JsonValue | undefined;
+  /** Checks a final answer's text against the schema. */
+  check(text: string): Promise<OutputCheck>;
+  /** The error a run ends with when its answers stayed wrong: OUTPUT_INVALID, with the last answer. */
+  invalid(problem: string, text: string, answers: number): ParseError;
+  /** What the model is told after a refused answer. */
+  retryPrompt(problem: string): string;
+}
+
+/** The JSON Schema of `schema`'s output, or a ConfigError saying why there is none. */
+function jsonSchemaOf(schema: StandardSchema): JsonObject {
+  if (typeof schema?.["~standard"]?.validate !== "function")
+    throw new ConfigError("output must be a Standard Schema (zod ≥ 4.2, arktype, …)", {
+      code: "CONFIG_INVALID",
+      path: "output",
+    });
+  const converter = schema["~standard"].jsonSchema;
+  const convert = converter?.output ?? converter?.input;
+  if (convert === undefined)
+    throw new ConfigError(
+      `output: this ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema (zod does from 4.2 on; a zod/mini or valibot schema does not)`,
+      { code: "CONFIG_INVALID", path: "output" },
+    );
+  try {
+    const { $schema: _, ...converted } = convert.call(converter, { target: "draft-2020-12" });
+    return converted as JsonObject;
+  } catch (error) {
+    throw new ConfigError(`output cannot become JSON Schema: ${messageOf(error)}`, {
+      code: "CONFIG_INVALID",
+      path: "output",
+    });
+  }
+}
+
+/** The answer's JSON text: a Markdown fence around it, which some models add, is taken off. */
+function answerJson(text: string): string {
+  const trimmed = text.trim();
+  const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
+  return fenced?.[1] ?? trimmed;
+}
+
+/** Prepares a run's structured output; throws ConfigError for a schema that cannot be sent. */
+export function runOutput(schema: StandardSchema, retries = DEFAULT_OUTPUT_RETRIES): RunOutput {
+  const format: OutputFormat = { name: "answer", schema: jsonSchemaOf(schema) };
+  let parser: PartialJson | undefined;
+  let parserTurn = 0;
+  return {
+    format,
+    retries,
+    partial(turn, delta) {
+      if (parser === undefined || parserTurn !== turn) {
+        parser = new PartialJson();
+        parserTurn = turn;
+      }
+      parser.push(delta);
+      return parser.error === undefined ? parser.value : undefined;
+    },
+    async check(text) {
+      let value: unknown;
+      try {
+        value = JSON.parse(answerJson(text));
+      } catch (error) {
+        return { ok: false, problem: `the answer is not JSON (${messageOf(error)})` };
+      }
+      const result = await schema["~standard"].validate(value);
+      if (result.issues !== undefined) return { ok: false, problem: formatIssues(result.issues) };
+      return { ok: true, value: result.value };
+    },
+    invalid(problem, text, answers) {
+      return new ParseError(
+        `The answer does not match the output schema after ${answers} ${answers === 1 ? "answer" : "answers"}: ${problem}`,
+        { code: "OUTPUT_INVALID", details: { text: text.slice(0, 100_000), problem } },
+      );
+    },
+    retryPrompt(problem) {
+      return `Your answer does not match the output schema: ${problem}. Answer again with only the JSON.`;
+    },
+  };
+}
