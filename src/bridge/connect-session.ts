@@ -57,6 +57,15 @@ function notApprovalAnswer(answer: unknown): string | undefined {
 }
 
 /** Options of {@link connectSession}. */
+/** A schema is code: it cannot cross the port, so per-run structured output is set where the session runs. */
+function schemaAcrossPort(output: unknown): ConfigError | undefined {
+  if (output === undefined) return undefined;
+  return new ConfigError(
+    "output (a schema) cannot cross the port: give output to serveSession's session options in the worker",
+    { code: "CONFIG_INVALID", path: "output" },
+  );
+}
+
 export interface ConnectSessionOptions {
   /** Answers the worker's questions (hooks and approvals); without it, the worker asks nothing. */
   onDecision?: DecisionHandler;
@@ -378,7 +387,10 @@ class Client implements RemoteSession {
       },
       window,
     );
-    const problem = request.op === "resume" ? checkResumeOptions(options) : checkChatOptions(options);
+    const problem =
+      request.op === "resume"
+        ? checkResumeOptions(options)
+        : (checkChatOptions(options) ?? schemaAcrossPort((options as ChatOptions | undefined)?.output));
     const failure = problem ?? this.#gone;
     if (failure !== undefined) {
       run.fail(failure);

@@ -7,6 +7,7 @@
 import { getEventListeners } from "node:events";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
 import {
   type BridgeReport,
   type ConnectSessionOptions,
@@ -162,6 +163,19 @@ describe("runs across the port", () => {
       code: "CONFIG_INVALID",
       path: "messages.0.role",
     });
+  });
+});
+
+describe("structured output across the port", () => {
+  it("the served session's output reaches the main thread's result; a per-run schema is refused before it is posted", async () => {
+    const City = z.object({ city: z.string() });
+    const { session, model } = await bridged([says('{"city": "Oslo"}')], { output: City });
+    const result = await session.chat("Where?");
+    expect(result.ok && result.value.output).toEqual({ city: "Oslo" });
+    const refused = await session.chat("Again", { output: City });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toMatchObject({ code: "CONFIG_INVALID", path: "output" });
+    expect(model.requests).toHaveLength(1);
   });
 });
 
