@@ -10,6 +10,7 @@ import { decodingSection } from "./decoding.mjs";
 import { formatsSection } from "./formats.mjs";
 import { mcpSection } from "./mcp.mjs";
 import { partialJsonSection } from "./partial-json.mjs";
+import { promptCacheSection } from "./prompt-cache.mjs";
 import { sessionStateSection } from "./session-state.mjs";
 import { workerSection } from "./worker.mjs";
 
@@ -24,6 +25,7 @@ for (const section of [
   formatsSection,
   mcpSection,
   partialJsonSection,
+  promptCacheSection,
   workerSection,
   bundleSizeSection,
 ]) {

@@ -97,6 +97,11 @@ export type AgentEvent<T extends AnyTool = AnyTool, O = unknown> =
    * keep a snapshot. The final value, validated, is `result.value.output`.
    */
   | { type: "output-partial"; turn: number; partial: JsonValue }
+  /**
+   * Before a turn: its request cannot read the prompt cache the previous request wrote, and why (the
+   * model, the system prompt or the tools changed, or an earlier message is not the one sent before).
+   */
+  | { type: "cache-miss"; turn: number; reason: string }
   | { type: "run-end"; result: AgentRunResult<T, O> };
 
 /** A running agent: iterate it for events (once), await `.result`, or `.abort()` it. */

@@ -103,11 +103,12 @@ async function modelTurn(
       }
     }
   };
-  const turn = streamTurn(
-    // No copy: nothing appends to the conversation while a turn (and its retries) is in flight.
-    { ...setup.request, cache: sessionCache(setup, run.sessionId), messages: run.messages },
-    { ...setup.turnOptions, signal: run.signal, onEvent },
-  );
+  // No copy: nothing appends to the conversation while a turn (and its retries) is in flight.
+  const request = { ...setup.request, cache: sessionCache(setup, run.sessionId), messages: run.messages };
+  const miss =
+    request.cache === false ? undefined : run.prefix?.check(JSON.stringify(setup.turnOptions.model), request);
+  if (miss !== undefined) run.emit({ type: "cache-miss", turn: run.turn, reason: miss });
+  const turn = streamTurn(request, { ...setup.turnOptions, signal: run.signal, onEvent });
   const message = await turn.message;
   return error === undefined ? { message } : { message, error };
 }

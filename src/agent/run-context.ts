@@ -9,6 +9,7 @@ import type { AgentEvent } from "./agent-events.ts";
 import type { ToolPermissions } from "./approvals.ts";
 import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
+import type { PrefixWatch } from "./prefix-watch.ts";
 
 /** What the parts of a run share. `messages` and `turn` change as the run goes on. */
 export interface RunContext {
@@ -28,6 +29,8 @@ export interface RunContext {
   permissions?: ToolPermissions;
   /** Messages to deliver at the next safe point (after a turn's tools, or when the model stops). */
   takeSteering?: () => UserMessage[];
+  /** The previous request of the session (or run), to tell a prompt-cache miss and why. */
+  prefix?: PrefixWatch;
 }
 
 /** Appends messages to the conversation and reports each in a `message` event. */

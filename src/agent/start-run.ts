@@ -34,6 +34,7 @@ import { checkConfig, checkPrompt } from "./check-config.ts";
 import { checkOptionTypes } from "./check-option-types.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
+import { PrefixWatch } from "./prefix-watch.ts";
 import { resumeRun } from "./resume-run.ts";
 import type { RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
@@ -64,6 +65,8 @@ export interface RunRequest {
   resume?: { paused: Paused; decisions: ApprovalDecision[] } | undefined;
   /** Standing answers per tool; a resume's `always` decisions are already in it. */
   permissions?: ToolPermissions;
+  /** The session's view of its previous request (a run without one starts its own). */
+  prefix?: PrefixWatch;
   /** Signs the approvals of a pause (HMAC), when set. */
   approvalSecret?: string | undefined;
   /**
@@ -227,6 +230,7 @@ export function startRun(
     toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     sequentialTools: config.toolExecution === "sequential",
   };
+  run.prefix = request.prefix ?? new PrefixWatch();
   if (request.takeSteering !== undefined) run.takeSteering = request.takeSteering;
   if (request.permissions !== undefined) run.permissions = request.permissions;
   const reached = { turn: false };

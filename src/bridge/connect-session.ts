@@ -56,7 +56,6 @@ function notApprovalAnswer(answer: unknown): string | undefined {
     : `an approval is answered with { approved: true | false, reason?: string, args?: object }, got ${showValue(answer)}`;
 }
 
-/** Options of {@link connectSession}. */
 /** A schema is code: it cannot cross the port, so per-run structured output is set where the session runs. */
 function schemaAcrossPort(output: unknown): ConfigError | undefined {
   if (output === undefined) return undefined;
@@ -66,6 +65,7 @@ function schemaAcrossPort(output: unknown): ConfigError | undefined {
   );
 }
 
+/** Options of {@link connectSession}. */
 export interface ConnectSessionOptions {
   /** Answers the worker's questions (hooks and approvals); without it, the worker asks nothing. */
   onDecision?: DecisionHandler;

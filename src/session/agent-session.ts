@@ -14,6 +14,7 @@ import { checkPromptInput, checkSettings } from "../agent/check-config.ts";
 import { checkOptionTypes } from "../agent/check-option-types.ts";
 import type { Tool } from "../agent/define-tool.ts";
 import { toolsByName } from "../agent/loop-setup.ts";
+import { PrefixWatch } from "../agent/prefix-watch.ts";
 import { streamRun } from "../agent/run-agent.ts";
 import type { StandardSchema } from "../agent/standard-schema.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
@@ -117,6 +118,8 @@ const ignore = (): void => {};
 class Session implements AgentSession {
   readonly sessionId: string;
   readonly #config: AgentConfig;
+  /** The session's previous request, to tell prompt-cache misses. */
+  readonly #prefix = new PrefixWatch();
   readonly #provider: ProviderId;
   readonly #model: string;
   readonly #messages: Message[];
@@ -295,6 +298,7 @@ class Session implements AgentSession {
         sessionStart: !this.#started,
         sessionEnd: false,
         takeSteering: () => this.#steering.splice(0),
+        prefix: this.#prefix,
         signal: pending.signal,
         resume:
           resume === undefined || this.#paused === undefined

@@ -9,6 +9,7 @@
 
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import type { JsonObject } from "../types.ts";
+import { PromptAccounting } from "./prompt-accounting.ts";
 import type { HttpFault, RecordedRequest, ScriptedTurn, StreamFault } from "./script.ts";
 import {
   anthropicErrorBody,
@@ -27,6 +28,12 @@ export interface ScriptedModelOptions {
   script?: ScriptedTurn[];
   /** Called when the script is empty; without it an exhausted script answers HTTP 500. */
   respond?: (request: RecordedRequest, index: number) => ScriptedTurn;
+  /**
+   * Estimate each request's prompt tokens from its text and count cached prefixes as the provider
+   * documents them (Anthropic's marked breakpoints, OpenAI's automatic prefixes; see
+   * prompt-accounting.ts). Figures a turn scripts itself win. Off: 25 input tokens a turn, no cache.
+   */
+  promptCache?: boolean;
 }
 
 /** A scripted model instance. */
@@ -153,6 +160,7 @@ function connectionReset(): TypeError {
 export function createScriptedModel(options: ScriptedModelOptions = {}): ScriptedModel {
   const script = [...(options.script ?? [])];
   const requests: RecordedRequest[] = [];
+  const accounting = options.promptCache === true ? new PromptAccounting() : undefined;
   let disconnects = 0;
   let completed = 0;
   let waiters: (() => void)[] = [];
@@ -277,7 +285,11 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
     if (turn.fault?.type === "http") return httpFaultResponse(provider, turn.fault);
 
     const requestBody = (typeof body === "object" && body !== null ? body : {}) as JsonObject;
-    const events = speak(provider, turn, requestBody, url);
+    const accounted =
+      accounting === undefined
+        ? turn
+        : { ...turn, usage: { ...accounting.account(provider, requestBody), ...turn.usage } };
+    const events = speak(provider, accounted, requestBody, url);
     const responseHeaders: Record<string, string> = {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",

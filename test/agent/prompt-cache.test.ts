@@ -5,7 +5,7 @@
  * one-hour TTL is marked and its writes priced at twice the input price; a bad option is a ConfigError.
  */
 import { describe, expect, it } from "vitest";
-import { createAgentSession, defineTool, runAgent } from "../../src/index.ts";
+import { createAgentSession, defineTool, type JsonObject, runAgent, type Tool } from "../../src/index.ts";
 import { calls, requestBody, says, scripted } from "../support/agent.ts";
 import { anthropicRequest, chatRequest, responsesRequest } from "../support/request-schemas.ts";
 
@@ -106,4 +106,53 @@ it.each([
   const result = await runAgent(options(extra as never));
   expect(result.ok).toBe(false);
   if (!result.ok) expect(result.error).toMatchObject({ code: "CONFIG_INVALID", path });
+});
+
+describe("cache misses are visible", () => {
+  it("a session's normal turns miss nothing; a changed tool list is a cache-miss event naming it", async () => {
+    const { model } = scripted([calls(["clock", {}]), says("Noon."), says("Later."), says("Still.")]);
+    const tools: Tool<JsonObject>[] = [clock];
+    const session = await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools,
+    });
+    const misses: string[] = [];
+    const watch = async (prompt: string) => {
+      for await (const event of session.stream(prompt))
+        if (event.type === "cache-miss") misses.push(event.reason);
+    };
+    await watch("Time?");
+    await watch("And now?");
+    expect(misses).toEqual([]);
+    // An MCP server's list_changed replaces the tools in place, as here.
+    tools.push(
+      defineTool({
+        name: "alarm",
+        description: "Sets an alarm",
+        inputSchema: { type: "object" },
+        execute: () => "set",
+      }),
+    );
+    await watch("Wake me");
+    expect(misses).toEqual(["the tools changed"]);
+  });
+
+  it("no cache-miss events when caching is off", async () => {
+    const { model } = scripted([says("One."), says("Two.")]);
+    const tools: Tool<JsonObject>[] = [clock];
+    const session = await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools,
+      cache: false,
+    });
+    await session.chat("One?");
+    tools.pop();
+    const events = [];
+    for await (const event of session.stream("Two?")) events.push(event.type);
+    expect(events).not.toContain("cache-miss");
+  });
 });
