@@ -39,8 +39,10 @@ export type {
   ToolContext,
   ToolOutput,
 } from "./agent/define-tool.ts";
-export { defineTool, formatIssues } from "./agent/define-tool.ts";
+export { defineTool } from "./agent/define-tool.ts";
+export { formatIssues } from "./agent/format-issues.ts";
 export type {
+  CompactionReason,
   HookDecisions,
   HookEntry,
   HookEvent,
@@ -52,6 +54,7 @@ export type {
   Hooks,
   PostToolUseDecision,
   PostToolUseFailureDecision,
+  PreCompactDecision,
   PreToolUseDecision,
   PromptDecision,
   StopHookDecision,
@@ -64,6 +67,8 @@ export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from 
 export type { ToolContent } from "./agent/tool-output.ts";
 export { toolContent } from "./agent/tool-output.ts";
 export type { AnyTool, ToolsOf, TypedToolCall } from "./agent/typed-tool-call.ts";
+export type { CompactionState } from "./compaction/compaction-state.ts";
+export type { CompactionOptions } from "./compaction/compactor.ts";
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";
 export {
   classifyProviderFailure,

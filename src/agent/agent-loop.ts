@@ -6,6 +6,8 @@
  * @module
  */
 
+import { requestMessages } from "../compaction/compaction-state.ts";
+import type { Compactor } from "../compaction/compactor.ts";
 import { abortErrorFrom } from "../errors/classify.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import type { RunOutput } from "../output/run-output.ts";
@@ -40,6 +42,8 @@ export interface LoopSetup {
   maxStopBlocks: number;
   /** Structured output, when the run asks for it (loaded on demand). */
   output?: RunOutput;
+  /** Compaction, when the run asks for it (loaded on demand). */
+  compaction?: Compactor;
 }
 
 /** Totals the loop keeps as it goes. */
@@ -104,7 +108,8 @@ async function modelTurn(
     }
   };
   // No copy: nothing appends to the conversation while a turn (and its retries) is in flight.
-  const request = { ...setup.request, cache: sessionCache(setup, run.sessionId), messages: run.messages };
+  const messages = requestMessages(run.messages, run.compaction);
+  const request = { ...setup.request, cache: sessionCache(setup, run.sessionId), messages };
   const miss =
     request.cache === false ? undefined : run.prefix?.check(JSON.stringify(setup.turnOptions.model), request);
   if (miss !== undefined) run.emit({ type: "cache-miss", turn: run.turn, reason: miss });
@@ -130,10 +135,22 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
   let stopBlocks = 0;
   // Structured answers the schema refused so far.
   let answers = 0;
+  // This turn was compacted after a CONTEXT_LENGTH refusal (it is sent again only once).
+  let compacted = false;
   for (;;) {
     if (run.signal.aborted) return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
+    await setup.compaction?.beforeTurn(run, setup, tally);
     run.turn++;
     const { message, error } = await modelTurn(run, setup);
+    // Refused for its length before anything came: compact, and send the turn again (once).
+    if (error?.code === "CONTEXT_LENGTH" && message.content.length === 0 && setup.compaction && !compacted) {
+      compacted = true;
+      if (await setup.compaction.afterContextLength(run, setup, tally)) {
+        run.turn--;
+        continue;
+      }
+    }
+    compacted = false;
     appendMessages(run, message);
     tally.usage = addUsage(tally.usage, message.usage);
     if (error !== undefined) {

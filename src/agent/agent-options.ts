@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { CompactionOptions } from "../compaction/compactor.ts";
 import type { ModelOption } from "../providers/model-name.ts";
 import type { TurnOptions } from "../stream/stream-turn.ts";
 import type { ImagePart, Message, PromptCache, ThinkingLevel, UserContentPart } from "../types.ts";
@@ -41,6 +42,14 @@ export interface AgentConfig<T extends AnyTool = AnyTool, O = unknown>
   output?: StandardSchema<unknown, O>;
   /** How often the model may answer again after an answer the schema refused (default 2). */
   outputRetries?: number;
+  /**
+   * Compaction (off unless set; `true` for the defaults): when the next request would pass
+   * `maxTokens` (or `fraction`, default 0.8, of the model's known context window), or the provider
+   * refuses a request's length, older messages are summarized by the model and the summary stands for
+   * them in later requests; the messages stay in the session. A `preCompact` hook may skip it or give
+   * the summary. The summary's cost counts in usage and budgets.
+   */
+  compaction?: true | CompactionOptions;
   /** Model turns per run; default {@link DEFAULT_MAX_TURNS}. Reaching it ends the run with stopReason `maxTurns`. */
   maxTurns?: number;
   budget?: Budget;

@@ -139,6 +139,14 @@ export function checkOptionTypes(options: object): ConfigError | undefined {
     checkToolExecution(config.toolExecution) ??
     nestedOptions(config.budget, "budget", BUDGET_KEYS) ??
     cacheProblem(config.cache) ??
+    (config.compaction === true
+      ? undefined
+      : nestedOptions(config.compaction, "compaction", [
+          "maxTokens",
+          "fraction",
+          "keepTurns",
+          "instructions",
+        ])) ??
     notStringOption(config.sessionId, "sessionId")
   );
 }

@@ -8,7 +8,8 @@
 
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
-import type { InferInput, InferOutput, StandardIssue, StandardSchema } from "./standard-schema.ts";
+import { formatIssues } from "./format-issues.ts";
+import type { InferInput, InferOutput, StandardSchema } from "./standard-schema.ts";
 import { toolJsonSchema } from "./tool-json-schema.ts";
 import type { ToolContent } from "./tool-output.ts";
 
@@ -94,18 +95,6 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 function invalid(message: string, path: string): ConfigError {
   return new ConfigError(message, { code: "CONFIG_INVALID", path });
-}
-
-/** Formats validation issues as one line the model can act on: `city: expected string; days: too big`. */
-export function formatIssues(issues: ReadonlyArray<StandardIssue>): string {
-  return issues
-    .map((issue) => {
-      const path = (issue.path ?? [])
-        .map((segment) => String(typeof segment === "object" ? segment.key : segment))
-        .join(".");
-      return path === "" ? issue.message : `${path}: ${issue.message}`;
-    })
-    .join("; ");
 }
 
 /**

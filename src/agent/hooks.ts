@@ -24,6 +24,7 @@ export type HookEvent =
   | "postToolUse"
   | "postToolUseFailure"
   | "stop"
+  | "preCompact"
   | "sessionEnd";
 
 /** What every hook receives. */
@@ -49,8 +50,16 @@ export interface HookInputs {
     error: { code: string; message: string };
   };
   stop: HookInputBase & { message: AssistantMessage; stopReason: StopReason };
+  /**
+   * Before older messages are summarized: `older` are the ones the summary replaces in requests (they
+   * stay in the session), `tokens` the estimated size of the request that set it off.
+   */
+  preCompact: HookInputBase & { older: readonly Message[]; reason: CompactionReason; tokens: number };
   sessionEnd: HookInputBase & { stopReason: StopReason };
 }
+
+/** Why a compaction happens: the next request would pass the threshold, or the provider refused its length. */
+export type CompactionReason = "threshold" | "context-length";
 
 /** Ends the run with stopReason `hookStop`. */
 export interface StopRunDecision {
@@ -85,6 +94,12 @@ export type PostToolUseFailureDecision = { context?: string } | StopRunDecision;
 /** Decisions of `stop`: let the run end, or block the stop — the loop goes on with `reason` as a user message. */
 export type StopHookDecision = { decision: "block"; reason: string } | { decision?: "allow" };
 
+/**
+ * Decisions of `preCompact`: `skip` it (the request goes as it is), or give the `summary` yourself
+ * (no model call is made for it).
+ */
+export type PreCompactDecision = { decision: "skip"; reason?: string } | { summary?: string };
+
 /** What each event's hook may return (nothing means "go on"). */
 export interface HookDecisions {
   sessionStart: PromptDecision;
@@ -93,6 +108,7 @@ export interface HookDecisions {
   postToolUse: PostToolUseDecision;
   postToolUseFailure: PostToolUseFailureDecision;
   stop: StopHookDecision;
+  preCompact: PreCompactDecision;
   sessionEnd: undefined;
 }
 
@@ -137,6 +153,7 @@ export const DEFAULT_HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = {
   postToolUse: 10_000,
   postToolUseFailure: 10_000,
   stop: 30_000,
+  preCompact: 60_000,
   sessionEnd: 5_000,
 };
 
@@ -148,5 +165,6 @@ export const DEFAULT_HOOK_FAILURE_POLICY: Readonly<Record<HookEvent, HookFailure
   postToolUse: "open",
   postToolUseFailure: "open",
   stop: "open",
+  preCompact: "open",
   sessionEnd: "open",
 };

@@ -23,6 +23,7 @@ export const AGENT_CONFIG_KEYS = [
   "cache",
   "output",
   "outputRetries",
+  "compaction",
   "maxTurns",
   "budget",
   "toolTimeoutMs",

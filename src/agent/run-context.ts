@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { CompactionState } from "../compaction/compaction-state.ts";
 import type { Message, UserMessage } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
 import type { ToolPermissions } from "./approvals.ts";
@@ -31,6 +32,10 @@ export interface RunContext {
   takeSteering?: () => UserMessage[];
   /** The previous request of the session (or run), to tell a prompt-cache miss and why. */
   prefix?: PrefixWatch;
+  /** The summary that stands for older messages in requests, once the conversation was compacted. */
+  compaction?: CompactionState;
+  /** Told of each new compaction (a session keeps it). */
+  onCompaction?: (state: CompactionState) => void;
 }
 
 /** Appends messages to the conversation and reports each in a `message` event. */

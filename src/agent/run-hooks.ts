@@ -23,7 +23,16 @@ import {
 
 /** The folded outcome of an event's hooks. */
 export type HookOutcome =
-  | { kind: "go"; context: string[]; input?: JsonObject; output?: string; ask?: { reason?: string } }
+  | {
+      kind: "go";
+      context: string[];
+      input?: JsonObject;
+      output?: string;
+      ask?: { reason?: string };
+      /** preCompact: the hook's own summary, or that the compaction is skipped. */
+      summary?: string;
+      skip?: true;
+    }
   | { kind: "deny"; reason: string }
   | { kind: "block"; reason: string }
   | { kind: "stop"; reason?: string }
@@ -44,6 +53,7 @@ const DECISIONS: Record<HookEvent, readonly string[]> = {
   postToolUse: ["stop"],
   postToolUseFailure: ["stop"],
   stop: ["allow", "block"],
+  preCompact: ["skip"],
   sessionEnd: [],
 };
 
@@ -54,6 +64,7 @@ const FIELDS: Record<HookEvent, readonly string[]> = {
   postToolUse: ["decision", "reason", "context", "output"],
   postToolUseFailure: ["decision", "reason", "context"],
   stop: ["decision", "reason"],
+  preCompact: ["decision", "reason", "summary"],
   sessionEnd: [],
 };
 
@@ -68,7 +79,7 @@ function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
   for (const key of Object.keys(value)) {
     if (!FIELDS[event].includes(key)) return `"${key}" is not a field of a ${event} decision`;
   }
-  const { decision, reason, context, input, output } = value;
+  const { decision, reason, context, input, output, summary } = value;
   if (decision !== undefined && !DECISIONS[event].includes(decision as string)) {
     return `decision "${describeValue(decision)}" is not one of: ${DECISIONS[event].join(", ") || "(none)"}`;
   }
@@ -78,6 +89,8 @@ function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
   if (reason !== undefined && typeof reason !== "string") return "reason must be a string";
   if (context !== undefined && typeof context !== "string") return "context must be a string";
   if (output !== undefined && typeof output !== "string") return "output must be a string";
+  if (summary !== undefined && (typeof summary !== "string" || summary.trim() === ""))
+    return "summary must be a non-empty string";
   if (input !== undefined && !isPlainObject(input)) return "input must be an object";
   if (input !== undefined && !isPlainJson(input)) return "input must be plain JSON";
   return value as JsonObject;
@@ -150,6 +163,8 @@ export async function runHooks<E extends HookEvent>(
     if (decision.decision === "ask") go.ask = reason === undefined ? {} : { reason };
     if (typeof decision.context === "string") added.push(decision.context);
     if (typeof decision.output === "string") go.output = decision.output;
+    if (decision.decision === "skip") return { ...go, context: added, skip: true };
+    if (typeof decision.summary === "string") go.summary = decision.summary;
     const changed = decision.input as JsonValue;
     if (isPlainObject(changed) && current.toolCall !== undefined) {
       go.input = changed as JsonObject;

@@ -6,10 +6,12 @@
  * @module
  */
 
+import type { CompactionState } from "../compaction/compaction-state.ts";
 import { notSignalOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
 import { loadProvider, resolveModel } from "../providers/registry.ts";
+import { streamTurn } from "../stream/stream-turn.ts";
 import type {
   AssistantMessage,
   Message,
@@ -18,7 +20,7 @@ import type {
   UserContentPart,
   UserMessage,
 } from "../types.ts";
-import { emptyUsage } from "../usage/usage.ts";
+import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
 import type { LoopTally } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
@@ -67,6 +69,9 @@ export interface RunRequest {
   permissions?: ToolPermissions;
   /** The session's view of its previous request (a run without one starts its own). */
   prefix?: PrefixWatch;
+  /** The conversation's compaction so far, and who keeps a new one (a session). */
+  compaction?: CompactionState | undefined;
+  onCompaction?: (state: CompactionState) => void;
   /** Signs the approvals of a pause (HMAC), when set. */
   approvalSecret?: string | undefined;
   /**
@@ -156,6 +161,11 @@ async function execute(
     if (start.kind === "go") context = contextParts(start.context);
   }
   const setup = loopSetup(config);
+  if (config.compaction !== undefined) {
+    // Loaded only by runs that ask for compaction.
+    const { createCompactor } = await import("../compaction/compactor.ts");
+    setup.compaction = createCompactor(config.compaction, resolved.model, { runHooks, streamTurn, addUsage });
+  }
   if (config.output !== undefined) {
     // Loaded only by runs that ask for structured output (a ConfigError for a schema it cannot send).
     const { runOutput } = await import("../output/run-output.ts");
@@ -231,6 +241,8 @@ export function startRun(
     sequentialTools: config.toolExecution === "sequential",
   };
   run.prefix = request.prefix ?? new PrefixWatch();
+  if (request.compaction !== undefined) run.compaction = request.compaction;
+  if (request.onCompaction !== undefined) run.onCompaction = request.onCompaction;
   if (request.takeSteering !== undefined) run.takeSteering = request.takeSteering;
   if (request.permissions !== undefined) run.permissions = request.permissions;
   const reached = { turn: false };

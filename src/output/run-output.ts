@@ -6,7 +6,7 @@
  * @module
  */
 
-import { formatIssues } from "../agent/define-tool.ts";
+import { formatIssues } from "../agent/format-issues.ts";
 import type { StandardSchema } from "../agent/standard-schema.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { ConfigError, ParseError } from "../errors/sdk-error.ts";

@@ -20,6 +20,7 @@ import type { StandardSchema } from "../agent/standard-schema.ts";
 import { fireSessionEnd, startRun } from "../agent/start-run.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
+import type { CompactionState } from "../compaction/compaction-state.ts";
 import { notObjectOption } from "../config/option-checks.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { messageOf } from "../errors/message-of.ts";
@@ -150,6 +151,8 @@ class Session implements AgentSession {
   #resuming = false;
   readonly #tools: ReadonlyMap<string, Tool<unknown>>;
   readonly #approvalSecret: string | undefined;
+  /** The conversation's compaction, once there is one (requests send its summary for older messages). */
+  #compaction: CompactionState | undefined;
 
   constructor(
     config: AgentConfig,
@@ -173,6 +176,7 @@ class Session implements AgentSession {
     this.#held = [...(state?.queue ?? [])];
     this.#permissions = { ...state?.toolPermissions };
     this.#permissionsSignature = state?.toolPermissionsSignature;
+    this.#compaction = state?.compaction;
     this.#tools = toolsByName(config);
     this.#approvalSecret = options.approvalSecret;
     if (state !== undefined && state.pendingApprovals.length > 0)
@@ -299,6 +303,10 @@ class Session implements AgentSession {
         sessionEnd: false,
         takeSteering: () => this.#steering.splice(0),
         prefix: this.#prefix,
+        compaction: this.#compaction,
+        onCompaction: (state) => {
+          this.#compaction = state;
+        },
         signal: pending.signal,
         resume:
           resume === undefined || this.#paused === undefined
@@ -468,6 +476,10 @@ class Session implements AgentSession {
       toolPermissions: { ...this.#permissions },
     };
     if (this.#permissionsSignature !== undefined) state.toolPermissionsSignature = this.#permissionsSignature;
+    // A compaction whose first kept message is not exported (a turn still in flight) waits for it.
+    const compaction = this.#compaction;
+    if (compaction !== undefined && messages.some((message) => message.id === compaction.firstKeptId))
+      state.compaction = compaction;
     const config = this.#config;
     if (config.systemPrompt !== undefined) state.systemPrompt = config.systemPrompt;
     if (config.thinking !== undefined) state.thinking = config.thinking;

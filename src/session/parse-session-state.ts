@@ -96,6 +96,11 @@ export function parseSessionState(value: unknown): SessionState {
     (paused ? pausedTurnProblem(state) : undefined) ??
     unpairedToolCall(paused ? state.messages.slice(0, -1) : state.messages);
   if (unpaired !== undefined) throw invalid(unpaired.problem, unpaired.path);
+  if (
+    state.compaction !== undefined &&
+    !state.messages.some((message) => message.id === state.compaction?.firstKeptId)
+  )
+    throw invalid("the compaction keeps from a message that is not in messages", "compaction.firstKeptId");
   if (!paused && state.pendingResults.length > 0)
     throw invalid("results held for a pause, but nothing waits for approval", "pendingResults");
   return state;

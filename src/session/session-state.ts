@@ -7,6 +7,7 @@
  */
 
 import type { StoredApproval, ToolPermissions } from "../agent/approvals.ts";
+import type { CompactionState } from "../compaction/compaction-state.ts";
 import type {
   JsonObject,
   Message,
@@ -68,6 +69,11 @@ export interface SessionState {
   pendingResults: ToolResultPart[];
   /** Standing answers per tool name ("always allow" / "always deny"), from decisions with `always`. */
   toolPermissions: ToolPermissions;
+  /**
+   * After compaction: the summary that stands for the messages before `firstKeptId` in requests. The
+   * messages themselves are all in `messages`.
+   */
+  compaction?: CompactionState;
   /**
    * With an `approvalSecret`: HMAC-SHA-256 (hex) of `toolPermissions` bound to this session, so a
    * client holding the state cannot add "always allow" and skip approvals.

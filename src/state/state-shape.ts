@@ -207,6 +207,9 @@ export const checkSessionStateShape: Check<object> = object({
     }),
   ),
   pendingResults: array(toolResultPart),
+  compaction: optional(
+    object({ summary: refine(text, (value) => value.trim() !== "", "a summary"), firstKeptId: id, at: time }),
+  ),
   toolPermissions: satisfies<Record<string, "allow" | "deny">>(
     (value) =>
       typeof value === "object" &&

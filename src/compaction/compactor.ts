@@ -1,0 +1,218 @@
+/**
+ * Compaction, loaded only by runs that ask for it (`compaction` option): when the next request would
+ * pass the threshold — or the provider refused a request's length (CONTEXT_LENGTH) — the older
+ * messages are summarized by the model into a summary that stands for them in later requests. The
+ * messages themselves stay in the session (see compaction-state.ts). A summary never splits a tool
+ * call from its result: the messages kept start at a user message, or at an assistant message right
+ * after tool results, so every call and its result (and thinking with its signature) stay together.
+ *
+ * @module
+ */
+
+import type { LoopSetup, LoopTally } from "../agent/agent-loop.ts";
+import type { CompactionReason } from "../agent/hooks.ts";
+import type { RunContext } from "../agent/run-context.ts";
+import type { runHooks } from "../agent/run-hooks.ts";
+import { userMessage } from "../agent/user-message.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
+import type { streamTurn } from "../stream/stream-turn.ts";
+import type { AssistantMessage, Message } from "../types.ts";
+import type { addUsage } from "../usage/usage.ts";
+import { type CompactionState, requestMessages } from "./compaction-state.ts";
+import { contextWindowOf } from "./context-windows.ts";
+
+/** The `compaction` option: `true` for the defaults. */
+export interface CompactionOptions {
+  /** Compact when the next request would pass this many tokens. */
+  maxTokens?: number;
+  /** Or this fraction of the model's context window, for models whose window is known (default 0.8). */
+  fraction?: number;
+  /** Assistant turns sent as they are after the summary (default 2). */
+  keepTurns?: number;
+  /** What the summary must keep, in place of Wisp's instructions. */
+  instructions?: string;
+}
+
+/**
+ * What the compactor uses from the rest of the run, handed over by the run (not imported), so this
+ * module, loaded on demand, shares no code with programs that never compact.
+ */
+export interface CompactorDeps {
+  runHooks: typeof runHooks;
+  streamTurn: typeof streamTurn;
+  addUsage: typeof addUsage;
+}
+
+/** What the loop calls. */
+export interface Compactor {
+  /** Before a turn: compacts when the request would pass the threshold. */
+  beforeTurn(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<void>;
+  /** After the provider refused the request's length: compacts; true when it did (send the turn again). */
+  afterContextLength(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<boolean>;
+}
+
+const INSTRUCTIONS =
+  "Summarize the conversation above for an assistant who will continue it without seeing it. Keep: what the user asked for and every requirement or preference they stated; decisions made and why; facts learned from tool results (names, numbers, paths, identifiers) that later work needs; what was done, what failed, and what remains to do. Write plain text, as compact as is complete.";
+
+/** Longest text one part of a message takes in the transcript to summarize. */
+const PART_LIMIT = 4000;
+
+/** Tokens in `text`, roughly (four characters a token). */
+const tokensIn = (text: string): number => Math.ceil(text.length / 4);
+
+const cut = (text: string): string =>
+  text.length <= PART_LIMIT
+    ? text
+    : `${text.slice(0, PART_LIMIT)} […${text.length - PART_LIMIT} characters cut]`;
+
+/** The messages as a plain-text transcript, which every provider can summarize (no tool definitions needed). */
+function transcript(messages: readonly Message[], earlier: string | undefined): string {
+  const lines: string[] = earlier === undefined ? [] : [`[Summary of what came before]\n${earlier}`];
+  for (const message of messages) {
+    for (const part of message.content) {
+      if (part.type === "text")
+        lines.push(`${message.role === "user" ? "User" : "Assistant"}: ${cut(part.text)}`);
+      else if (part.type === "image") lines.push(`${message.role === "user" ? "User" : "Tool"}: [an image]`);
+      else if (part.type === "tool_call")
+        lines.push(`Assistant called ${part.name}: ${cut(JSON.stringify(part.args))}`);
+      else if (part.type === "tool_result")
+        lines.push(
+          `${part.toolName ?? "The tool"} ${part.isError ? "failed" : "returned"}: ${cut(part.output)}`,
+        );
+    }
+  }
+  return lines.join("\n\n");
+}
+
+/**
+ * The estimated size of the next request: the last reply's reported prompt and output, plus what came
+ * after — or, when that reply is older than the latest compaction (its figures are of the longer
+ * request), an estimate of the whole text.
+ */
+function requestTokens(messages: readonly Message[], setup: LoopSetup, compactedAt = 0): number {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role !== "assistant") index--;
+  const reply = messages[index] as AssistantMessage | undefined;
+  const usage = reply !== undefined && reply.timestamp >= compactedAt ? reply.usage : undefined;
+  const { input, cacheRead, cacheWrite, output } = usage ?? {
+    input: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    output: 0,
+  };
+  const reported = input + cacheRead + cacheWrite + output;
+  const base =
+    reported > 0
+      ? reported
+      : tokensIn(`${setup.request.systemPrompt ?? ""}${JSON.stringify(setup.request.tools ?? [])}`) +
+        tokensIn(JSON.stringify(messages.slice(0, index + 1)));
+  return base + tokensIn(JSON.stringify(messages.slice(index + 1)));
+}
+
+/**
+ * Where the kept messages start: the latest boundary (a user message, or an assistant message right
+ * after tool results) with at least `keepTurns` assistant messages from it on, past `from`. -1: none.
+ */
+function boundary(messages: readonly Message[], from: number, keepTurns: number): number {
+  let replies = 0;
+  for (let index = messages.length - 1; index > from; index--) {
+    const message = messages[index] as Message;
+    if (message.role === "assistant") replies++;
+    const opens =
+      message.role === "user" ||
+      (message.role === "assistant" && messages[index - 1]?.role === "tool_result");
+    if (opens && replies >= keepTurns) return index;
+  }
+  return -1;
+}
+
+/** Prepares compaction for a run on `model` (its name without the provider). */
+export function createCompactor(
+  option: CompactionOptions | true,
+  model: string,
+  { runHooks, streamTurn, addUsage }: CompactorDeps,
+): Compactor {
+  const options = option === true ? {} : option;
+  const window = contextWindowOf(model);
+  const threshold =
+    options.maxTokens ?? (window === undefined ? undefined : window * (options.fraction ?? 0.8));
+  const keepTurns = options.keepTurns ?? 2;
+
+  const compact = async (run: RunContext, setup: LoopSetup, tally: LoopTally, reason: CompactionReason) => {
+    const messages = run.messages;
+    const start =
+      run.compaction === undefined ? -1 : messages.findIndex((m) => m.id === run.compaction?.firstKeptId);
+    const first = boundary(messages, Math.max(start, 0), keepTurns);
+    if (first === -1) return false;
+    const older = messages.slice(Math.max(start, 0), first);
+    const tokens = requestTokens(requestMessages(messages, run.compaction), setup, run.compaction?.at);
+    const hook = await runHooks(
+      "preCompact",
+      { sessionId: run.sessionId, messages, turn: run.turn, older, reason, tokens },
+      run,
+    );
+    if (hook.kind !== "go" || hook.skip) return false;
+    let summary = hook.summary;
+    if (summary === undefined) {
+      const request = `${transcript(older, run.compaction?.summary)}\n\n${options.instructions ?? INSTRUCTIONS}`;
+      const ask: Message = {
+        id: crypto.randomUUID(),
+        role: "user",
+        content: [{ type: "text", text: request }],
+        timestamp: Date.now(),
+      };
+      let failure: AnySdkError | undefined;
+      const turn = streamTurn(
+        { messages: [ask], maxTokens: 4096, cache: false },
+        {
+          ...setup.turnOptions,
+          signal: run.signal,
+          onEvent: (event) => {
+            if (event.type === "error") failure = event.error;
+          },
+        },
+      );
+      const message = await turn.message;
+      tally.usage = addUsage(tally.usage, message.usage);
+      const text = message.content
+        .map((part) => (part.type === "text" ? part.text : ""))
+        .join("")
+        .trim();
+      if (failure !== undefined || text === "") {
+        run.emit({
+          type: "compaction",
+          turn: run.turn,
+          reason,
+          summarized: 0,
+          tokens,
+          usage: message.usage,
+          ...(failure ? { error: failure } : {}),
+        });
+        return false;
+      }
+      summary = text;
+      run.emit({
+        type: "compaction",
+        turn: run.turn,
+        reason,
+        summarized: older.length,
+        tokens,
+        usage: message.usage,
+      });
+    } else run.emit({ type: "compaction", turn: run.turn, reason, summarized: older.length, tokens });
+    const state: CompactionState = { summary, firstKeptId: (messages[first] as Message).id, at: Date.now() };
+    run.compaction = state;
+    run.onCompaction?.(state);
+    return true;
+  };
+
+  return {
+    async beforeTurn(run, setup, tally) {
+      if (threshold === undefined) return;
+      const tokens = requestTokens(requestMessages(run.messages, run.compaction), setup, run.compaction?.at);
+      if (tokens <= threshold) return;
+      await compact(run, setup, tally, "threshold");
+    },
+    afterContextLength: (run, setup, tally) => compact(run, setup, tally, "context-length"),
+  };
+}

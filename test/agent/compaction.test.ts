@@ -1,0 +1,213 @@
+/**
+ * Compaction: past the threshold, or after the provider refuses a request's length, older messages are
+ * summarized by the model and the summary stands for them in later requests; tool calls stay with
+ * their results, nothing leaves the session, the summary's cost counts, a preCompact hook can skip it
+ * or give the summary, and export / restore keep it.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  type AgentEvent,
+  createAgentSession,
+  defineTool,
+  parseSessionState,
+  runAgentStream,
+} from "../../src/index.ts";
+import { createScriptedModel, type RecordedRequest, type ScriptedTurn } from "../../src/testing/index.ts";
+import { expectConsistent } from "../support/agent.ts";
+import { anthropicRequest } from "../support/request-schemas.ts";
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+const PAGE = "lorem ipsum dolor sit amet ".repeat(120); // about 800 tokens a read
+
+const read = defineTool({
+  name: "read",
+  description: "Reads a page",
+  inputSchema: { type: "object", properties: { page: { type: "number" } } },
+  execute: (args) => `page ${String(args.page)}: ${PAGE}`,
+});
+
+const isSummaryRequest = (request: RecordedRequest) =>
+  JSON.stringify(request.body).includes("Summarize the conversation above");
+
+/** A model that reads `pages` pages, one a turn, then answers; summary requests get `summary`. */
+function reader(pages: number, summary = "SUMMARY: pages read so far, the user wants page totals.") {
+  let turn = 0;
+  return createScriptedModel({
+    respond: (request): ScriptedTurn => {
+      if (isSummaryRequest(request))
+        return { content: [{ type: "text", text: summary }], usage: { input: 3000, output: 40 } };
+      turn++;
+      if (turn > pages) return { content: [{ type: "text", text: "Done reading." }] };
+      return {
+        content: [{ type: "tool_call", name: "read", args: { page: turn } }],
+        usage: { input: 1000 * turn, output: 20 },
+      };
+    },
+  });
+}
+
+async function collect(run: AsyncIterable<AgentEvent>) {
+  const events: AgentEvent[] = [];
+  for await (const event of run) events.push(event);
+  return events;
+}
+
+describe("past the threshold", () => {
+  it("summarizes older turns, keeps the latest ones whole, loses nothing and counts the summary's cost", async () => {
+    const model = reader(6);
+    const run = runAgentStream({
+      model: MODEL,
+      apiKey: "k",
+      fetch: model.fetch,
+      prompt: "Read the pages",
+      tools: [read],
+      compaction: { maxTokens: 3500, keepTurns: 2 },
+    });
+    const events = await collect(run);
+    const result = await run.result;
+    if (!result.ok) throw result.error;
+    const compactions = events.filter((event) => event.type === "compaction");
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions[0]).toMatchObject({ reason: "threshold", usage: { input: 3000, output: 40 } });
+    // Every message is still in the conversation, consistent.
+    expect(result.value.messages.filter((message) => message.role === "tool_result")).toHaveLength(6);
+    expectConsistent(result.value.messages);
+    // The summary's tokens count in the run's usage.
+    expect(result.value.usage.input).toBeGreaterThanOrEqual(3000 * compactions.length);
+    // Requests after a compaction open with the summary and stay valid: each result right after its call.
+    const after = model.requests.filter((request) => !isSummaryRequest(request)).at(-1) as RecordedRequest;
+    const body = after.body as { messages: { role: string; content: { type: string; text?: string }[] }[] };
+    expect(body.messages[0]?.content[0]?.text).toContain("SUMMARY: pages read so far");
+    expect(anthropicRequest.safeParse(body).success).toBe(true);
+    expect(JSON.stringify(body)).not.toContain("page 1:");
+  });
+
+  it("a preCompact hook can skip it, or give the summary so no model call is made", async () => {
+    const skipped = reader(4);
+    const skip = await runAgentStream({
+      model: MODEL,
+      apiKey: "k",
+      fetch: skipped.fetch,
+      prompt: "Read",
+      tools: [read],
+      compaction: { maxTokens: 2000 },
+      hooks: { preCompact: () => ({ decision: "skip" }) },
+    }).result;
+    expect(skip.ok).toBe(true);
+    expect(skipped.requests.some(isSummaryRequest)).toBe(false);
+    expect(JSON.stringify(skipped.requests.at(-1)?.body)).toContain("page 1:");
+
+    const given = reader(4);
+    const older: number[] = [];
+    const own = await runAgentStream({
+      model: MODEL,
+      apiKey: "k",
+      fetch: given.fetch,
+      prompt: "Read",
+      tools: [read],
+      compaction: { maxTokens: 2000 },
+      hooks: {
+        preCompact: (input) => {
+          older.push(input.older.length);
+          return { summary: "MY OWN SUMMARY" };
+        },
+      },
+    }).result;
+    expect(own.ok).toBe(true);
+    expect(given.requests.some(isSummaryRequest)).toBe(false);
+    expect(older[0]).toBeGreaterThan(0);
+    expect(JSON.stringify(given.requests.at(-1)?.body)).toContain("MY OWN SUMMARY");
+  });
+});
+
+it("a request refused for its length is compacted and sent again, once", async () => {
+  let refused = 0;
+  let turn = 0;
+  const model = createScriptedModel({
+    respond: (request): ScriptedTurn => {
+      if (isSummaryRequest(request)) return { content: [{ type: "text", text: "SHORT SUMMARY" }] };
+      turn++;
+      if (turn <= 3) return { content: [{ type: "tool_call", name: "read", args: { page: turn } }] };
+      if (!JSON.stringify(request.body).includes("SHORT SUMMARY")) {
+        refused++;
+        return {
+          fault: { type: "http", status: 400, message: "prompt is too long: 210000 tokens > 200000 maximum" },
+        };
+      }
+      return { content: [{ type: "text", text: "Done." }] };
+    },
+  });
+  const run = runAgentStream({
+    model: MODEL,
+    apiKey: "k",
+    fetch: model.fetch,
+    prompt: "Read",
+    tools: [read],
+    retry: { maxRetries: 0 },
+    compaction: { keepTurns: 1 },
+  });
+  const events = await collect(run);
+  const result = await run.result;
+  if (!result.ok) throw result.error;
+  expect(refused).toBe(1);
+  expect(result.value.text).toBe("Done.");
+  expect(events.filter((event) => event.type === "compaction")).toMatchObject([{ reason: "context-length" }]);
+  // The refused attempt left no empty reply behind.
+  expect(result.value.messages.filter((message) => message.role === "assistant")).toHaveLength(4);
+  expectConsistent(result.value.messages);
+});
+
+describe("in a session", () => {
+  it("export and restore keep the compaction; a restored session's requests send the summary", async () => {
+    const model = reader(5);
+    const session = await createAgentSession({
+      model: MODEL,
+      apiKey: "k",
+      fetch: model.fetch,
+      tools: [read],
+      compaction: { maxTokens: 3000 },
+    });
+    expect((await session.chat("Read")).ok).toBe(true);
+    const state = JSON.parse(JSON.stringify(session.export()));
+    expect(state.compaction?.summary).toContain("SUMMARY");
+    expect(
+      state.messages.some((message: { id: string }) => message.id === state.compaction.firstKeptId),
+    ).toBe(true);
+    expect(parseSessionState(state).compaction).toEqual(state.compaction);
+
+    const next = createScriptedModel({ script: [{ content: [{ type: "text", text: "Still here." }] }] });
+    const restored = await createAgentSession({
+      model: MODEL,
+      apiKey: "k",
+      fetch: next.fetch,
+      tools: [read],
+      restore: state,
+    });
+    expect((await restored.chat("Anything else?")).ok).toBe(true);
+    expect(JSON.stringify(next.requests[0]?.body)).toContain("SUMMARY: pages read so far");
+    expect(JSON.stringify(next.requests[0]?.body)).not.toContain("page 1:");
+
+    const broken = { ...state, compaction: { ...state.compaction, firstKeptId: "nowhere" } };
+    expect(() => parseSessionState(broken)).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", path: "compaction.firstKeptId" }),
+    );
+  });
+});
+
+it.each([
+  [{ compaction: { fraction: 2 } }, "compaction.fraction"],
+  [{ compaction: { maxTokens: -1 } }, "compaction.maxTokens"],
+  [{ compaction: { keepTurn: 2 } }, "compaction.keepTurn"],
+  [{ compaction: "yes" }, "compaction"],
+])("%j is a ConfigError naming %s", async (extra, path) => {
+  const model = reader(0);
+  const result = await runAgentStream({
+    model: MODEL,
+    apiKey: "k",
+    fetch: model.fetch,
+    prompt: "Hi",
+    ...(extra as object),
+  }).result;
+  expect(result.ok).toBe(false);
+  if (!result.ok) expect(result.error).toMatchObject({ code: "CONFIG_INVALID", path });
+});
