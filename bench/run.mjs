@@ -6,6 +6,7 @@ import { agentLoopSection } from "./agent-loop.mjs";
 import { approvalCycleSection } from "./approval-cycle.mjs";
 import { bridgeSection } from "./bridge.mjs";
 import { bundleSizeSection } from "./bundle-size.mjs";
+import { compactionSection } from "./compaction.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { formatsSection } from "./formats.mjs";
 import { mcpSection } from "./mcp.mjs";
@@ -26,6 +27,7 @@ for (const section of [
   mcpSection,
   partialJsonSection,
   promptCacheSection,
+  compactionSection,
   workerSection,
   bundleSizeSection,
 ]) {

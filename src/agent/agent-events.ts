@@ -92,9 +92,10 @@ export type AgentEvent<T extends AnyTool = AnyTool, O = unknown> =
   | { type: "hook-error"; event: HookEvent; hook: string; error: AnySdkError; policy: HookFailurePolicy }
   | { type: "message"; message: Message }
   /**
-   * Structured output: the answer so far, after each text delta of a turn — objects and arrays with
-   * what has arrived, the string being written cut where it is. The same object, growing: copy it to
-   * keep a snapshot. The final value, validated, is `result.value.output`.
+   * Structured output: the answer so far, while a turn writes it — objects and arrays with what has
+   * arrived, the string being written cut where it is. Each is its own copy, sent when the text grew
+   * by 5% (or 32 characters) since the last, and when it is whole. The final value, validated, is
+   * `result.value.output`.
    */
   | { type: "output-partial"; turn: number; partial: JsonValue }
   /**

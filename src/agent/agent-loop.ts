@@ -126,7 +126,7 @@ async function modelTurn(
 function sessionCache(setup: LoopSetup, sessionId: string): PromptCache | false {
   const { cache = {} } = setup.request;
   const baseURL = setup.turnOptions.baseURL;
-  const official = baseURL === undefined || baseURL.startsWith("https://api.openai.com");
+  const official = baseURL === undefined || /^https:\/\/api\.openai\.com(?:[/:?#]|$)/.test(baseURL);
   return cache === false || cache.key !== undefined || !official ? cache : { key: sessionId, ...cache };
 }
 
@@ -194,7 +194,10 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       const text = textOf(message);
       const verdict = await output.check(text);
       if (!verdict.ok) {
-        if (answers >= output.retries || run.turn >= setup.maxTurns)
+        const turnsLeft =
+          run.turn < setup.maxTurns && run.turn < (setup.budget?.maxTurns ?? Number.POSITIVE_INFINITY);
+        tally.output = undefined;
+        if (answers >= output.retries || !turnsLeft)
           return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
         answers++;
         appendMessages(run, userMessage([{ type: "text", text: output.retryPrompt(verdict.problem) }]));

@@ -28,26 +28,6 @@ function positiveInteger(value: unknown, path: string, allowZero = false): Confi
   );
 }
 
-/** What is wrong with the values of a `compaction` option, or undefined. */
-function compactionProblem(compaction: AgentConfig["compaction"]): ConfigError | undefined {
-  if (compaction === undefined || compaction === true) return undefined;
-  const { fraction, instructions } = compaction;
-  if (fraction !== undefined && !(typeof fraction === "number" && fraction > 0 && fraction <= 1))
-    return invalid(
-      `compaction.fraction must be a number above 0 and at most 1, got ${showValue(fraction)}`,
-      "compaction.fraction",
-    );
-  if (instructions !== undefined && (typeof instructions !== "string" || instructions.trim() === ""))
-    return invalid(
-      `compaction.instructions must be a non-empty string, got ${showValue(instructions)}`,
-      "compaction.instructions",
-    );
-  return (
-    positiveInteger(compaction.maxTokens, "compaction.maxTokens") ??
-    positiveInteger(compaction.keepTurns, "compaction.keepTurns")
-  );
-}
-
 function nonNegative(value: unknown, path: string): ConfigError | undefined {
   if (value === undefined || (typeof value === "number" && value >= 0)) return undefined;
   return invalid(`${path} must be a number ≥ 0, got ${showValue(value)}`, path);
@@ -72,7 +52,6 @@ export function checkSettings(
     positiveInteger(config.maxTurns, "maxTurns") ??
     positiveInteger(config.maxStopBlocks, "maxStopBlocks", true) ??
     positiveInteger(config.outputRetries, "outputRetries", true) ??
-    compactionProblem(config.compaction) ??
     positiveInteger(config.toolTimeoutMs, "toolTimeoutMs") ??
     nonNegative(config.budget?.maxTokens, "budget.maxTokens") ??
     nonNegative(config.budget?.maxCostUsd, "budget.maxCostUsd") ??

@@ -7,9 +7,11 @@
  */
 
 import type { CompactionState } from "../compaction/compaction-state.ts";
+import type { Compactor } from "../compaction/compactor.ts";
 import { notSignalOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
+import type { RunOutput } from "../output/run-output.ts";
 import { loadProvider, resolveModel } from "../providers/registry.ts";
 import { streamTurn } from "../stream/stream-turn.ts";
 import type {
@@ -143,6 +145,19 @@ async function execute(
     checkConfig(config, resolved.provider, resolved.model, prices) ??
     (request.resume === undefined ? checkPrompt(request.content) : undefined);
   if (refused !== undefined) return { stopReason: "error", error: refused };
+  // Compaction and structured output are prepared (loaded only by runs that ask for them) before the
+  // run starts, so an option they cannot take ends it at once.
+  let compactor: Compactor | undefined;
+  if (config.compaction !== undefined) {
+    const { createCompactor } = await import("../compaction/compactor.ts");
+    compactor = createCompactor(config.compaction, resolved.model, { runHooks, streamTurn, addUsage });
+  }
+  let output: RunOutput | undefined;
+  if (config.output !== undefined) {
+    // Loaded only by runs that ask for structured output (a ConfigError for a schema it cannot send).
+    const { runOutput } = await import("../output/run-output.ts");
+    output = runOutput(config.output, config.outputRetries);
+  }
   run.emit({
     type: "run-start",
     sessionId: run.sessionId,
@@ -161,16 +176,10 @@ async function execute(
     if (start.kind === "go") context = contextParts(start.context);
   }
   const setup = loopSetup(config);
-  if (config.compaction !== undefined) {
-    // Loaded only by runs that ask for compaction.
-    const { createCompactor } = await import("../compaction/compactor.ts");
-    setup.compaction = createCompactor(config.compaction, resolved.model, { runHooks, streamTurn, addUsage });
-  }
-  if (config.output !== undefined) {
-    // Loaded only by runs that ask for structured output (a ConfigError for a schema it cannot send).
-    const { runOutput } = await import("../output/run-output.ts");
-    setup.output = runOutput(config.output, config.outputRetries);
-    setup.request.output = setup.output.format;
+  if (compactor !== undefined) setup.compaction = compactor;
+  if (output !== undefined) {
+    setup.output = output;
+    setup.request.output = output.format;
   }
   const { resume } = request;
   // Aborted before the paused turn was touched: the pause stays as it was.

@@ -13,8 +13,7 @@ import type { LoopSetup, LoopTally } from "../agent/agent-loop.ts";
 import type { CompactionReason } from "../agent/hooks.ts";
 import type { RunContext } from "../agent/run-context.ts";
 import type { runHooks } from "../agent/run-hooks.ts";
-import { userMessage } from "../agent/user-message.ts";
-import type { AnySdkError } from "../errors/sdk-error.ts";
+import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
 import type { streamTurn } from "../stream/stream-turn.ts";
 import type { AssistantMessage, Message } from "../types.ts";
 import type { addUsage } from "../usage/usage.ts";
@@ -126,13 +125,46 @@ function boundary(messages: readonly Message[], from: number, keepTurns: number)
   return -1;
 }
 
-/** Prepares compaction for a run on `model` (its name without the provider). */
+/** A positive integer, or a ConfigError naming `path`. */
+function positive(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value > 0))
+    return undefined;
+  return new ConfigError(`${path} must be a positive integer, got ${String(value)}`, {
+    code: "CONFIG_INVALID",
+    path,
+  });
+}
+
+/** What is wrong with the values of a `compaction` option, or undefined. */
+function optionProblem(options: CompactionOptions): ConfigError | undefined {
+  const { fraction, instructions } = options;
+  if (fraction !== undefined && !(typeof fraction === "number" && fraction > 0 && fraction <= 1))
+    return new ConfigError(
+      `compaction.fraction must be a number above 0 and at most 1, got ${String(fraction)}`,
+      {
+        code: "CONFIG_INVALID",
+        path: "compaction.fraction",
+      },
+    );
+  if (instructions !== undefined && (typeof instructions !== "string" || instructions.trim() === ""))
+    return new ConfigError("compaction.instructions must be a non-empty string", {
+      code: "CONFIG_INVALID",
+      path: "compaction.instructions",
+    });
+  return (
+    positive(options.maxTokens, "compaction.maxTokens") ?? positive(options.keepTurns, "compaction.keepTurns")
+  );
+}
+
+/** Prepares compaction for a run on `model` (its name without the provider); throws ConfigError for a bad option. */
 export function createCompactor(
   option: CompactionOptions | true,
   model: string,
   { runHooks, streamTurn, addUsage }: CompactorDeps,
 ): Compactor {
   const options = option === true ? {} : option;
+  const problem = optionProblem(options);
+  if (problem !== undefined) throw problem;
   const window = contextWindowOf(model);
   const threshold =
     options.maxTokens ?? (window === undefined ? undefined : window * (options.fraction ?? 0.8));

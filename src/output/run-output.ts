@@ -24,7 +24,10 @@ export interface RunOutput {
   format: OutputFormat;
   /** Answers the schema may refuse before the run ends with OUTPUT_INVALID. */
   retries: number;
-  /** Reads a text delta of `turn`; returns the value so far (the same object, growing), if one started. */
+  /**
+   * Reads a text delta of `turn`; returns a snapshot of the value so far when it grew enough since the
+   * last one (or is whole), else undefined.
+   */
   partial(turn: number, delta: string): JsonValue | undefined;
   /** Checks a final answer's text against the schema. */
   check(text: string): Promise<OutputCheck>;
@@ -42,7 +45,8 @@ function jsonSchemaOf(schema: StandardSchema): JsonObject {
       path: "output",
     });
   const converter = schema["~standard"].jsonSchema;
-  const convert = converter?.output ?? converter?.input;
+  // What the model writes is what validation takes in (a transform may change it on the way out).
+  const convert = converter?.input ?? converter?.output;
   if (convert === undefined)
     throw new ConfigError(
       `output: this ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema (zod does from 4.2 on; a zod/mini or valibot schema does not)`,
@@ -71,6 +75,9 @@ export function runOutput(schema: StandardSchema, retries = DEFAULT_OUTPUT_RETRI
   const format: OutputFormat = { name: "answer", schema: jsonSchemaOf(schema) };
   let parser: PartialJson | undefined;
   let parserTurn = 0;
+  // Text read this turn, and how much of it the last snapshot had.
+  let read = 0;
+  let shown = 0;
   return {
     format,
     retries,
@@ -78,9 +85,17 @@ export function runOutput(schema: StandardSchema, retries = DEFAULT_OUTPUT_RETRI
       if (parser === undefined || parserTurn !== turn) {
         parser = new PartialJson();
         parserTurn = turn;
+        read = 0;
+        shown = 0;
       }
       parser.push(delta);
-      return parser.error === undefined ? parser.value : undefined;
+      read += delta.length;
+      if (parser.error !== undefined || parser.value === undefined) return undefined;
+      // A snapshot (its own copy, so it stays as it was) once the text grew by 5% or 32 characters
+      // since the last one, and when the value is whole: the copies cost a constant times the text.
+      if (!parser.complete && read - shown < Math.max(32, shown / 20)) return undefined;
+      shown = read;
+      return JSON.parse(JSON.stringify(parser.value)) as JsonValue;
     },
     async check(text) {
       let value: unknown;

@@ -151,6 +151,8 @@ class Session implements AgentSession {
   #resuming = false;
   readonly #tools: ReadonlyMap<string, Tool<unknown>>;
   readonly #approvalSecret: string | undefined;
+  /** The per-call output schema of the run that paused, applied again by its resume. */
+  #pausedOutput: StandardSchema | undefined;
   /** The conversation's compaction, once there is one (requests send its summary for older messages). */
   #compaction: CompactionState | undefined;
 
@@ -242,6 +244,13 @@ class Session implements AgentSession {
       return Promise.resolve(this.#refuse(error));
     }
     if (this.#current !== undefined) {
+      if (options.mode === "steer" && options.output !== undefined) {
+        const error = new ConfigError(
+          "output cannot be given to a steered prompt: it joins the run in flight, whose output is set",
+          { code: "CONFIG_INVALID", path: "output" },
+        );
+        return Promise.resolve(this.#refuse(error));
+      }
       if (options.mode === "steer") {
         const message = userMessage(content, options.id);
         this.#steering.push(message);
@@ -292,9 +301,10 @@ class Session implements AgentSession {
     pending.unwatch?.();
     const firstIndex = this.#messages.length;
     const { resume } = pending;
+    const runOutput = resume === undefined ? pending.output : this.#pausedOutput;
     const done = startRun(
       {
-        config: pending.output === undefined ? this.#config : { ...this.#config, output: pending.output },
+        config: runOutput === undefined ? this.#config : { ...this.#config, output: runOutput },
         sessionId: this.sessionId,
         messages: this.#messages,
         content: pending.prompt.content,
@@ -315,6 +325,8 @@ class Session implements AgentSession {
         permissions: resume?.permissions ?? this.#permissions,
         approvalSecret: this.#approvalSecret,
         onPause: (paused) => {
+          // A paused run's structured output applies again when it is resumed.
+          this.#pausedOutput = paused === undefined ? undefined : runOutput;
           if (resume !== undefined) {
             this.#permissions = resume.permissions;
             this.#permissionsSignature = resume.permissionsSignature;

@@ -3,7 +3,7 @@
  * request's prompt tokens are estimated from its text, and cached prefixes are counted the way each
  * provider documents its caching —
  * - Anthropic caches only what a request marks: a marked prefix (of at least 1,024 tokens; 2,048 for
- *   Haiku) is written at its mark; a later request reads the longest written prefix that ends at or
+ *   Haiku, 4,096 for Haiku 4.5) is written at its mark (blocks are keyed without their marks); a later request reads the longest written prefix that ends at or
  *   up to 20 blocks before one of its own marks; the tokens from there to its last mark are written.
  * - OpenAI caches by itself: a prompt of at least 1,024 tokens reads the longest prefix (by message)
  *   an earlier request under the same `prompt_cache_key` sent, in steps of 128 tokens.
@@ -46,10 +46,13 @@ const asArray = (value: JsonValue | undefined): JsonValue[] => (Array.isArray(va
 
 /** Anthropic's prompt in cache order: tools, system, then each message's blocks. */
 function anthropicUnits(body: JsonObject): Unit[] {
-  const unit = (value: JsonValue): Unit => ({
-    text: JSON.stringify(value),
-    marked: typeof value === "object" && value !== null && "cache_control" in value,
-  });
+  // A block is keyed without its mark: the API does not key on where the marks are.
+  const unit = (value: JsonValue): Unit => {
+    if (typeof value !== "object" || value === null || Array.isArray(value) || !("cache_control" in value))
+      return { text: JSON.stringify(value), marked: false };
+    const { cache_control: _, ...block } = value;
+    return { text: JSON.stringify(block), marked: true };
+  };
   const units = asArray(body.tools).map(unit);
   if (typeof body.system === "string") units.push({ text: body.system, marked: false });
   else units.push(...asArray(body.system).map(unit));
@@ -110,7 +113,8 @@ export class PromptAccounting {
   #anthropic(body: JsonObject): PromptTokens {
     const all = prefixes(anthropicUnits(body));
     const total = all.at(-1)?.tokens ?? 0;
-    const minimum = String(body.model ?? "").includes("haiku") ? 2048 : 1024;
+    const name = String(body.model ?? "");
+    const minimum = /haiku-4[-.]5/.test(name) ? 4096 : name.includes("haiku") ? 2048 : 1024;
     const marks = all.flatMap((prefix, index) => (prefix.marked ? [index] : []));
     let read = -1;
     for (const mark of marks)

@@ -83,6 +83,11 @@ describe("OpenAI", () => {
   });
 
   it("a compatible server gets no key Wisp made up, only one the caller set; cache: false sends none", async () => {
+    for (const lookalike of ["https://api.openai.com.evil.example/v1", "https://api.openai.computer/v1"]) {
+      const { model, options } = scripted([says("Hi.")], "openai/gpt-4o");
+      await runAgent(options({ baseURL: lookalike }));
+      expect(requestBody(model, 0)).not.toHaveProperty("prompt_cache_key");
+    }
     const run = async (extra: Record<string, unknown>) => {
       const { model, options } = scripted([says("Hi.")], "openai/llama");
       await runAgent(options({ baseURL: "https://api.groq.com/openai/v1", ...extra }));

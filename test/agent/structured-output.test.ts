@@ -34,6 +34,22 @@ const weather = defineTool({
   execute: ({ city }) => `${city}: 21 °C`,
 });
 
+/** Whether `partial` is a part of `whole`: strings cut short, containers with fewer members. */
+function isPartOf(partial: unknown, whole: unknown): boolean {
+  if (typeof whole === "string") return typeof partial === "string" && whole.startsWith(partial);
+  if (Array.isArray(whole))
+    return Array.isArray(partial) && partial.every((item, index) => isPartOf(item, whole[index]));
+  if (typeof whole === "object" && whole !== null)
+    return (
+      typeof partial === "object" &&
+      partial !== null &&
+      Object.entries(partial).every(([key, value]) =>
+        isPartOf(value, (whole as Record<string, unknown>)[key]),
+      )
+    );
+  return partial === whole;
+}
+
 /** Where each API carries the schema in its request. */
 const APIS: { model: string; schema: ZodType; native: (body: Record<string, unknown>) => unknown }[] = [
   {
@@ -72,7 +88,7 @@ describe.each(APIS)("on $model", ({ model, schema, native }) => {
       const parsed = schema.safeParse(body);
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
       expect(native(body)).toMatchObject({ type: "object", properties: { city: { type: "string" } } });
-      expect(body).toHaveProperty(model.startsWith("google/") ? "tools" : "tools");
+      expect(body).toHaveProperty("tools");
     }
   });
 });
@@ -99,18 +115,62 @@ it("Gemini before 3 with tools is told the schema (it cannot combine a response 
   expect(geminiRequest(false).safeParse(body).success).toBe(true);
 });
 
-it("streams partial objects, each a part of the answer, and the final value", async () => {
-  const { options } = scripted([says(ANSWER)]);
-  const run = runAgentStream(options({ output: City }));
-  const partials: string[] = [];
-  for await (const event of run as AsyncIterable<AgentEvent>)
-    if (event.type === "output-partial") partials.push(JSON.stringify(event.partial));
-  // The object appears before it is complete, grows, and ends as the answer.
-  expect(partials[0]).toBe("{}");
-  expect(new Set(partials).size).toBeGreaterThanOrEqual(3);
-  expect(partials.at(-1)).toBe('{"city":"Oslo","celsius":21}');
+it("streams partial objects, each its own copy and a part of the answer, and the final value", async () => {
+  const Cities = z.object({ cities: z.array(z.object({ name: z.string(), celsius: z.number() })) });
+  const answer = JSON.stringify({
+    cities: Array.from({ length: 40 }, (_, index) => ({ name: `City number ${index}`, celsius: index })),
+  });
+  const { options } = scripted([says(answer)]);
+  const run = runAgentStream(options({ output: Cities }));
+  const partials: unknown[] = [];
+  let deltas = 0;
+  for await (const event of run as AsyncIterable<AgentEvent>) {
+    if (event.type === "text-delta") deltas++;
+    if (event.type === "output-partial") partials.push(event.partial);
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a consumer slower than the stream
+  }
+  // Copies, not one growing object: read later, each is still what it was when sent.
+  const texts = partials.map((partial) => JSON.stringify(partial));
+  expect(new Set(texts).size).toBe(texts.length);
+  expect(texts.length).toBeGreaterThanOrEqual(3);
+  expect(texts.length).toBeLessThan(deltas / 2);
+  for (const partial of partials) expect(isPartOf(partial, JSON.parse(answer))).toBe(true);
+  expect(texts.at(-1)).toBe(answer);
   const result = await run.result;
-  expect(result.ok && result.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  expect(result.ok && result.value.output).toEqual(JSON.parse(answer));
+});
+
+it("the model is asked for what the schema takes in (a transform's input), and gets what it gives out", async () => {
+  const Flag = z.object({ ok: z.stringbool() });
+  const { model, options } = scripted([says('{"ok": "yes"}')]);
+  const result = await runAgent(options({ output: Flag }));
+  expect(result.ok && result.value.output).toEqual({ ok: true });
+  const sent = (requestBody(model, 0).output_config as { format: { schema: any } }).format.schema;
+  expect(sent.properties.ok.type).toBe("string");
+});
+
+it("Anthropic gets no constraint it refuses, and a property named like one stays", async () => {
+  const Strict = z.object({
+    count: z.number().int().min(1).max(9),
+    pattern: z.string().min(2).regex(/^a/),
+    tags: z.array(z.string()).min(2).max(5),
+  });
+  const { model, options } = scripted([says('{"count": 3, "pattern": "ab", "tags": ["x", "y"]}')]);
+  const result = await runAgent(options({ output: Strict }));
+  expect(result.ok).toBe(true);
+  const sent = JSON.stringify((requestBody(model, 0).output_config as { format: unknown }).format);
+  for (const keyword of ["minimum", "maximum", "minLength", '"pattern":"', "maxItems", '"minItems":2'])
+    expect(sent).not.toContain(keyword);
+  expect(sent).toContain('"pattern":{"type":"string"}');
+  expect(anthropicRequest.safeParse(requestBody(model, 0)).success).toBe(true);
+});
+
+it("output retries stop at budget.maxTurns too", async () => {
+  const { model, options } = scripted([says("no"), says("no"), says("no")]);
+  const result = await runAgent(options({ output: City, budget: { maxTurns: 1 } }));
+  expect(result.ok).toBe(false);
+  if (!result.ok) expect(result.error.code).toBe("OUTPUT_INVALID");
+  expect(model.requests).toHaveLength(1);
 });
 
 it("an answer the schema refuses goes back with the reason, and the corrected one is taken", async () => {
@@ -155,6 +215,41 @@ it("a fenced answer is read; a schema that cannot become JSON Schema is a Config
 });
 
 describe("sessions", () => {
+  it("a per-call output applies again when its paused run is resumed; a steered prompt may not set one", async () => {
+    const deploy = defineTool({
+      name: "deploy",
+      description: "Deploys",
+      inputSchema: { type: "object", properties: {} },
+      needsApproval: true,
+      execute: () => "deployed",
+    });
+    const { model } = scripted([calls(["deploy", {}]), says("not json"), says(ANSWER)]);
+    const session = await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools: [deploy],
+    });
+    const paused = await session.chat("Deploy, then report", { output: City });
+    expect(paused.ok && paused.value.stopReason).toBe("approval");
+    const toolCallId = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const resumed = await session.resume([{ toolCallId, approved: true }]);
+    if (!resumed.ok) throw resumed.error;
+    expect(resumed.value.output).toEqual({ city: "Oslo", celsius: 21 });
+    expect(requestBody(model, 1)).toHaveProperty("output_config.format");
+
+    const busy = await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: scripted([{ ...says("slow"), delayMs: 50 }]).model.fetch,
+    });
+    const first = busy.chat("Go");
+    const steered = await busy.chat("Also", { mode: "steer", output: City });
+    expect(steered.ok).toBe(false);
+    if (!steered.ok) expect(steered.error).toMatchObject({ code: "CONFIG_INVALID", path: "output" });
+    await first;
+  });
+
   it("a session's output applies to every run; chat's own output overrides it for one run, typed", async () => {
     const Count = z.object({ count: z.number() });
     const { model } = scripted([says(ANSWER), says('{"count": 3}')]);

@@ -80,3 +80,24 @@ it("Anthropic: an edited early message is a miss past it; the tools and system p
   expect(result.value.usage.cacheRead).toBeLessThan(2700);
   expect(result.value.usage.cacheWrite).toBeGreaterThan(0);
 });
+
+it("Anthropic: the conversation itself is read from cache, not only the system prompt (the rolling marks)", async () => {
+  const long = "Tell me more about the history of this place, in detail. ".repeat(40);
+  const scripted = createScriptedModel({
+    script: Array.from({ length: 6 }, () => says(`${"A long answer. ".repeat(60)}`)),
+    promptCache: true,
+  });
+  const session = await createAgentSession({
+    model: "anthropic/claude-sonnet-4-6",
+    apiKey: "k",
+    fetch: scripted.fetch,
+  });
+  const reads: number[] = [];
+  for (let turn = 0; turn < 6; turn++) {
+    const result = await session.chat(`${long} (${turn})`);
+    if (!result.ok) throw result.error;
+    reads.push(result.value.usage.cacheRead);
+  }
+  // No system prompt: every read is conversation, and it grows turn by turn.
+  for (let turn = 2; turn < 6; turn++) expect(reads[turn]).toBeGreaterThan(reads[turn - 1] as number);
+});
