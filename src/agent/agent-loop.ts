@@ -54,6 +54,11 @@ export interface LoopTally {
   output?: unknown;
 }
 
+/** Whether the run may make another turn (its own limit and the budget's). */
+function turnsLeft(run: RunContext, setup: LoopSetup): boolean {
+  return run.turn < setup.maxTurns && run.turn < (setup.budget?.maxTurns ?? Number.POSITIVE_INFINITY);
+}
+
 /** The text of `message`. */
 function textOf(message: AssistantMessage): string {
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
@@ -162,6 +167,25 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       return { stopReason: message.stopReason, error };
     }
     const toolCalls = toolCallsOf(message);
+    // A structured answer given through the hidden answer tool (APIs whose JSON mode excludes tools).
+    const answer = setup.output?.answerCall(toolCalls);
+    if (answer !== undefined && setup.output !== undefined) {
+      const output = setup.output;
+      const text = answer.rawArgs ?? JSON.stringify(answer.args);
+      const verdict = await output.check(text);
+      pushResults(
+        run,
+        toolCalls.map((call) => output.answerResult(call, answer, verdict)),
+      );
+      if (verdict.ok) {
+        tally.output = verdict.value;
+        return { stopReason: "complete" };
+      }
+      if (answers >= output.retries || !turnsLeft(run, setup))
+        return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
+      answers++;
+      continue;
+    }
     const wantsMore = toolCalls.length > 0 || message.stopReason === "pauseTurn";
     const over =
       checkBudget(setup.budget, tally.usage, run.turn, wantsMore) ??
@@ -194,10 +218,8 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       const text = textOf(message);
       const verdict = await output.check(text);
       if (!verdict.ok) {
-        const turnsLeft =
-          run.turn < setup.maxTurns && run.turn < (setup.budget?.maxTurns ?? Number.POSITIVE_INFINITY);
         tally.output = undefined;
-        if (answers >= output.retries || !turnsLeft)
+        if (answers >= output.retries || !turnsLeft(run, setup))
           return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
         answers++;
         appendMessages(run, userMessage([{ type: "text", text: output.retryPrompt(verdict.problem) }]));

@@ -10,7 +10,8 @@ import { formatIssues } from "../agent/format-issues.ts";
 import type { StandardSchema } from "../agent/standard-schema.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { ConfigError, ParseError } from "../errors/sdk-error.ts";
-import type { JsonObject, JsonValue, OutputFormat } from "../types.ts";
+import type { JsonObject, JsonValue, OutputFormat, ToolCallPart, ToolResultPart } from "../types.ts";
+import { ANSWER_TOOL } from "./answer-tool.ts";
 import { PartialJson } from "./partial-json.ts";
 
 /** How often the model may answer again after an answer the schema refuses (the default). */
@@ -35,6 +36,10 @@ export interface RunOutput {
   invalid(problem: string, text: string, answers: number): ParseError;
   /** What the model is told after a refused answer. */
   retryPrompt(problem: string): string;
+  /** The call of the hidden answer tool among `calls`, if the model gave its answer that way. */
+  answerCall(calls: readonly ToolCallPart[]): ToolCallPart | undefined;
+  /** The result `call` gets in a turn answered by `answer`: the verdict for it, "not run" for others. */
+  answerResult(call: ToolCallPart, answer: ToolCallPart, verdict: OutputCheck): ToolResultPart;
 }
 
 /** The JSON Schema of `schema`'s output, or a ConfigError saying why there is none. */
@@ -116,6 +121,23 @@ export function runOutput(schema: StandardSchema, retries = DEFAULT_OUTPUT_RETRI
     },
     retryPrompt(problem) {
       return `Your answer does not match the output schema: ${problem}. Answer again with only the JSON.`;
+    },
+    answerCall: (calls) => calls.find((call) => call.name === ANSWER_TOOL),
+    answerResult(call, answer, verdict) {
+      const refused = !verdict.ok || call !== answer;
+      const text =
+        call !== answer
+          ? "Tool call not run: the final answer was given in the same turn"
+          : verdict.ok
+            ? "Answer received."
+            : `Your answer does not match the output schema: ${verdict.problem}. Call ${ANSWER_TOOL} again with a corrected answer.`;
+      return {
+        type: "tool_result",
+        toolCallId: call.id,
+        toolName: call.name,
+        output: text,
+        isError: refused,
+      };
     },
   };
 }

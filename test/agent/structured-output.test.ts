@@ -16,7 +16,7 @@ import {
   runAgent,
   runAgentStream,
 } from "../../src/index.ts";
-import { calls, requestBody, says, scripted } from "../support/agent.ts";
+import { calls, expectConsistent, requestBody, says, scripted } from "../support/agent.ts";
 import {
   anthropicRequest,
   chatRequest,
@@ -102,17 +102,33 @@ it("Anthropic gets every object closed, as its structured outputs require", asyn
   expect(sent.properties.place.additionalProperties).toBe(false);
 });
 
-it("Gemini before 3 with tools is told the schema (it cannot combine a response schema with tools)", async () => {
-  const { model, options } = scripted([says(ANSWER)], "google/gemini-2.5-flash");
+it("Gemini before 3 with tools answers through a hidden answer tool it must call; a refused answer is sent back", async () => {
+  const { model, options } = scripted(
+    [
+      calls(["weather", { city: "Oslo" }]),
+      calls(["final_answer", { city: "Oslo", celsius: "warm" }]),
+      calls(["final_answer", { city: "Oslo", celsius: 21 }]),
+    ],
+    "google/gemini-2.5-flash",
+  );
   const result = await runAgent(options({ tools: [weather], output: City }));
-  expect(result.ok && result.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  if (!result.ok) throw result.error;
+  expect(result.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  expect(result.value.stopReason).toBe("complete");
   const body = requestBody(model, 0) as {
-    generationConfig?: unknown;
-    systemInstruction: { parts: { text: string }[] };
+    tools: { functionDeclarations: { name: string }[] }[];
+    toolConfig: unknown;
   };
-  expect(body.generationConfig).toBeUndefined();
-  expect(body.systemInstruction.parts.at(-1)?.text).toContain('"celsius"');
-  expect(geminiRequest(false).safeParse(body).success).toBe(true);
+  expect(body.tools[0]?.functionDeclarations.map((tool) => tool.name)).toEqual(["weather", "final_answer"]);
+  expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: "ANY" } });
+  expect(body).not.toHaveProperty("generationConfig");
+  for (const index of [0, 1, 2])
+    expect(geminiRequest(false).safeParse(requestBody(model, index)).success).toBe(true);
+  // Every call is answered: the refused answer with the reason, the accepted one as received.
+  expectConsistent(result.value.messages);
+  const results = result.value.messages.filter((message) => message.role === "tool_result");
+  expect(JSON.stringify(results.at(-2))).toContain("does not match the output schema: celsius");
+  expect(JSON.stringify(results.at(-1))).toContain("Answer received.");
 });
 
 it("streams partial objects, each its own copy and a part of the answer, and the final value", async () => {

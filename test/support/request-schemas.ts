@@ -374,6 +374,17 @@ export const geminiRequest = (gemini3: boolean) =>
         .optional(),
       generationConfig: z.record(z.string(), z.unknown()).optional(),
       tools: z.array(z.unknown()).optional(),
+      toolConfig: z
+        .object({
+          functionCallingConfig: z
+            .object({
+              mode: z.enum(["AUTO", "ANY", "NONE", "VALIDATED"]),
+              allowedFunctionNames: z.array(z.string()).optional(),
+            })
+            .strict(),
+        })
+        .strict()
+        .optional(),
     })
     .strict()
     .superRefine((body, ctx) => {

@@ -15,6 +15,7 @@
  * @module
  */
 
+import { ANSWER_TOOL } from "../../output/answer-tool.ts";
 import type {
   AssistantMessage,
   ImagePart,
@@ -134,11 +135,27 @@ export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig
   const system = request.systemPrompt ? [{ text: request.systemPrompt }] : [];
   const generation: JsonObject = {};
   const { output } = request;
+  const tools = (request.tools ?? []).map(
+    (tool): JsonValue => ({
+      name: tool.name,
+      description: tool.description,
+      parametersJsonSchema: tool.inputSchema,
+    }),
+  );
   // Gemini 3 combines a response schema with function calling; earlier models take the schema only
-  // without tools, so with tools they are told it (the run checks the answer either way).
-  if (output !== undefined && (GEMINI_3.test(model) || !request.tools?.length)) {
+  // without tools, so with tools the answer is a call of a hidden tool the model must end with (the
+  // run checks the answer either way). A schema that is no object cannot be a tool's parameters: it
+  // goes into the system instruction instead.
+  if (output !== undefined && (GEMINI_3.test(model) || tools.length === 0)) {
     generation.responseMimeType = "application/json";
     generation.responseJsonSchema = output.schema;
+  } else if (output !== undefined && output.schema.type === "object") {
+    tools.push({
+      name: ANSWER_TOOL,
+      description: "Gives your final answer. Call it once, with the whole answer, when you are done.",
+      parametersJsonSchema: output.schema,
+    });
+    body.toolConfig = { functionCallingConfig: { mode: "ANY" } };
   } else if (output !== undefined) {
     system.push({
       text: `When you give your final answer, answer with only a JSON value matching this JSON Schema: ${JSON.stringify(output.schema)}`,
@@ -150,19 +167,7 @@ export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig
   if (request.stopSequences?.length) generation.stopSequences = request.stopSequences;
   if (request.thinking !== undefined) generation.thinkingConfig = thinkingConfig(request.thinking, model);
   if (Object.keys(generation).length > 0) body.generationConfig = generation;
-  if (request.tools?.length) {
-    body.tools = [
-      {
-        functionDeclarations: request.tools.map(
-          (tool): JsonValue => ({
-            name: tool.name,
-            description: tool.description,
-            parametersJsonSchema: tool.inputSchema,
-          }),
-        ),
-      },
-    ];
-  }
+  if (tools.length > 0) body.tools = [{ functionDeclarations: tools }];
   const headers = requestHeaders(config, "x-goog-api-key");
   return {
     url: endpointUrl(config.baseURL, `/models/${encodeURIComponent(model)}:streamGenerateContent`, {
