@@ -35,6 +35,9 @@ export function agentOptions(env: Env): SessionOptions & { model: string } {
     maxTurns: 8,
     retry: { maxRetries: 2 },
     approvalSecret: env.APPROVAL_SECRET || undefined,
+    // Stored sessions grow without end: older turns are summarized before a request nears the model's
+    // context window (the messages stay in KV; prompt caching is on by default).
+    compaction: true as const,
   };
   if (env.ANTHROPIC_API_KEY) return { ...common, apiKey: env.ANTHROPIC_API_KEY };
   if (env.OPENAI_API_KEY) {
