@@ -146,6 +146,7 @@ export function checkOptionTypes(options: object): ConfigError | undefined {
           "fraction",
           "keepTurns",
           "instructions",
+          "native",
         ])) ??
     notStringOption(config.sessionId, "sessionId")
   );

@@ -33,7 +33,9 @@ export class PrefixWatch {
           const before = previous[index];
           const now = request.messages[index];
           if (now !== before && JSON.stringify(now) !== JSON.stringify(before))
-            reason = `message ${index + 1} is not the one sent before`;
+            reason = now?.id.startsWith("compaction-")
+              ? "the conversation was compacted"
+              : `message ${index + 1} is not the one sent before`;
         }
       }
     }

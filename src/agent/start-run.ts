@@ -150,7 +150,11 @@ async function execute(
   let compactor: Compactor | undefined;
   if (config.compaction !== undefined) {
     const { createCompactor } = await import("../compaction/compactor.ts");
-    compactor = createCompactor(config.compaction, resolved.model, { runHooks, streamTurn, addUsage });
+    compactor = createCompactor(config.compaction, resolved.model, resolved.provider, {
+      runHooks,
+      streamTurn,
+      addUsage,
+    });
   }
   let output: RunOutput | undefined;
   if (config.output !== undefined) {
@@ -177,6 +181,7 @@ async function execute(
   }
   const setup = loopSetup(config);
   if (compactor !== undefined) setup.compaction = compactor;
+  if (compactor?.native !== undefined) setup.request.nativeCompaction = compactor.native;
   if (output !== undefined) {
     setup.output = output;
     setup.request.output = output.format;

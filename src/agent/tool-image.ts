@@ -37,7 +37,7 @@ export function imageProblem(image: unknown): string | undefined {
     if (data.length === 0) return "an image without data";
     if (data.length > MAX_IMAGE_BASE64) return "an image larger than 5 MB";
     if (data.length % 4 !== 0 || !BASE64.test(data))
-      return "image data that is not base64 (without a data: prefix)";
+      return "image data that is not standard base64 (give the data alone: no data: prefix, not base64url)";
     const detected = imageType(data);
     if (detected === undefined) return "an image that is not PNG, JPEG, GIF or WebP";
     if (mimeType !== undefined && mimeType !== detected)

@@ -28,8 +28,15 @@ export interface CompactionOptions {
   fraction?: number;
   /** Assistant turns sent as they are after the summary (default 2). */
   keepTurns?: number;
-  /** What the summary must keep, in place of Wisp's instructions. */
+  /** What the summary must keep, in place of Wisp's instructions (and the provider's, with `native`). */
   instructions?: string;
+  /**
+   * Use the provider's own compaction where it has one — Anthropic (`compact_20260112`, on the models
+   * that support it; a threshold of at least 50,000 tokens) and OpenAI Responses — and Wisp's summary
+   * elsewhere. The provider's summary is opaque to Wisp: it is kept as a provider part and goes back
+   * only to that provider; a session that moves to another API sends the messages in full.
+   */
+  native?: boolean;
 }
 
 /**
@@ -44,6 +51,8 @@ export interface CompactorDeps {
 
 /** What the loop calls. */
 export interface Compactor {
+  /** With `native` on an API that has its own: what the request asks of it (Wisp then compacts only on refusal). */
+  native?: { threshold?: number; instructions?: string };
   /** Before a turn: compacts when the request would pass the threshold. */
   beforeTurn(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<void>;
   /** After the provider refused the request's length: compacts; true when it did (send the turn again). */
@@ -160,6 +169,7 @@ function optionProblem(options: CompactionOptions): ConfigError | undefined {
 export function createCompactor(
   option: CompactionOptions | true,
   model: string,
+  provider: string,
   { runHooks, streamTurn, addUsage }: CompactorDeps,
 ): Compactor {
   const options = option === true ? {} : option;
@@ -170,7 +180,13 @@ export function createCompactor(
     options.maxTokens ?? (window === undefined ? undefined : window * (options.fraction ?? 0.8));
   const keepTurns = options.keepTurns ?? 2;
 
-  const compact = async (run: RunContext, setup: LoopSetup, tally: LoopTally, reason: CompactionReason) => {
+  const compact = async (
+    run: RunContext,
+    setup: LoopSetup,
+    tally: LoopTally,
+    reason: CompactionReason,
+    turn: number,
+  ) => {
     const messages = run.messages;
     const start =
       run.compaction === undefined ? -1 : messages.findIndex((m) => m.id === run.compaction?.firstKeptId);
@@ -194,7 +210,7 @@ export function createCompactor(
         timestamp: Date.now(),
       };
       let failure: AnySdkError | undefined;
-      const turn = streamTurn(
+      const call = streamTurn(
         { messages: [ask], maxTokens: 4096, cache: false },
         {
           ...setup.turnOptions,
@@ -204,7 +220,7 @@ export function createCompactor(
           },
         },
       );
-      const message = await turn.message;
+      const message = await call.message;
       tally.usage = addUsage(tally.usage, message.usage);
       const text = message.content
         .map((part) => (part.type === "text" ? part.text : ""))
@@ -213,7 +229,7 @@ export function createCompactor(
       if (failure !== undefined || text === "") {
         run.emit({
           type: "compaction",
-          turn: run.turn,
+          turn,
           reason,
           summarized: 0,
           tokens,
@@ -225,26 +241,43 @@ export function createCompactor(
       summary = text;
       run.emit({
         type: "compaction",
-        turn: run.turn,
+        turn,
         reason,
         summarized: older.length,
         tokens,
         usage: message.usage,
       });
-    } else run.emit({ type: "compaction", turn: run.turn, reason, summarized: older.length, tokens });
+    } else run.emit({ type: "compaction", turn, reason, summarized: older.length, tokens });
     const state: CompactionState = { summary, firstKeptId: (messages[first] as Message).id, at: Date.now() };
     run.compaction = state;
     run.onCompaction?.(state);
     return true;
   };
 
+  const native =
+    options.native === true && (provider === "anthropic" || provider === "openai-responses")
+      ? {
+          ...(threshold === undefined ? {} : { threshold: Math.round(threshold) }),
+          ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        }
+      : undefined;
   return {
+    ...(native === undefined ? {} : { native }),
     async beforeTurn(run, setup, tally) {
-      if (threshold === undefined) return;
+      if (threshold === undefined || native !== undefined) return;
+      // Not again until `keepTurns` (at least 2) replies came since the last compaction: when the kept
+      // turns alone pass the threshold, a summary every turn would cost without helping.
+      const since = run.compaction?.at;
+      if (since !== undefined) {
+        let replies = 0;
+        for (const message of run.messages)
+          if (message.role === "assistant" && message.timestamp >= since) replies++;
+        if (replies < Math.max(2, keepTurns)) return;
+      }
       const tokens = requestTokens(requestMessages(run.messages, run.compaction), setup, run.compaction?.at);
       if (tokens <= threshold) return;
-      await compact(run, setup, tally, "threshold");
+      await compact(run, setup, tally, "threshold", run.turn + 1);
     },
-    afterContextLength: (run, setup, tally) => compact(run, setup, tally, "context-length"),
+    afterContextLength: (run, setup, tally) => compact(run, setup, tally, "context-length", run.turn),
   };
 }

@@ -24,6 +24,7 @@ export const MODEL_REQUEST_KEYS = [
   "stopSequences",
   "cache",
   "output",
+  "nativeCompaction",
 ] as const satisfies ReadonlyArray<keyof ModelRequest>;
 
 // Adding a field to ModelRequest without listing it above fails to compile here.

@@ -63,15 +63,12 @@ export interface ResumeOptions {
 }
 
 /** A live agent session. `T`, the union of its tools' types, types the tool calls of its runs. */
-export interface AgentSession<T extends AnyTool = AnyTool> extends AsyncDisposable {
+export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends AsyncDisposable {
   readonly sessionId: string;
   /** Runs a prompt (or steers or queues it, see {@link ChatOptions}). Never throws. */
-  chat<O = unknown>(
-    input: string | UserContentPart[],
-    options?: ChatOptions<O>,
-  ): Promise<AgentRunResult<T, O>>;
+  chat<P = O>(input: string | UserContentPart[], options?: ChatOptions<P>): Promise<AgentRunResult<T, P>>;
   /** The same as `chat`, as a stream of events. */
-  stream<O = unknown>(input: string | UserContentPart[], options?: ChatOptions<O>): AgentRun<T, O>;
+  stream<P = O>(input: string | UserContentPart[], options?: ChatOptions<P>): AgentRun<T, P>;
   /**
    * Decides tool calls that wait for approval (the last run ended with stopReason `approval`) and
    * goes on: approved calls run — with the approver's `args` when given, checked by the tool's
@@ -80,9 +77,9 @@ export interface AgentSession<T extends AnyTool = AnyTool> extends AsyncDisposab
    * call, repeats one, replays a used one or edits arguments badly refuses the whole resume with a
    * ConfigError `APPROVAL_INVALID`, and nothing runs.
    */
-  resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult<T>>;
+  resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult<T, O>>;
   /** The same as `resume`, as a stream of events. */
-  resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun<T>;
+  resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun<T, O>;
   /** Aborts the run in flight and drops queued prompts. Synchronous and idempotent. */
   abort(reason?: unknown): void;
   /** The session as plain JSON (during a run: up to the last completed turn). */
@@ -643,9 +640,9 @@ function checkSessionOptions(options: SessionOptions): ConfigError | undefined {
  * const again = await createAgentSession({ apiKey, tools, restore: JSON.parse(await kv.get(id)) });
  * ```
  */
-export function createAgentSession<T extends AnyTool = AnyTool>(
-  options: SessionOptions<T>,
-): Promise<AgentSession<T>>;
+export function createAgentSession<T extends AnyTool = AnyTool, O = unknown>(
+  options: SessionOptions<T, O>,
+): Promise<AgentSession<T, O>>;
 export async function createAgentSession(options: SessionOptions): Promise<AgentSession> {
   const problem = checkSessionOptions(options);
   if (problem !== undefined) throw problem;

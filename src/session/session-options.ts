@@ -19,9 +19,11 @@ import type { SessionState } from "./session-state.ts";
 
 /**
  * The options of {@link createAgentSession}. Everything `runAgent` takes except the prompt. `T`, the
- * union of the tools' types, is inferred from `tools` and types the session's tool calls.
+ * union of the tools' types, is inferred from `tools` and types the session's tool calls; `O`, from
+ * `output`, types its runs' structured output.
  */
-export interface SessionOptions<T extends AnyTool = AnyTool> extends Omit<AgentConfig<T>, "model"> {
+export interface SessionOptions<T extends AnyTool = AnyTool, O = unknown>
+  extends Omit<AgentConfig<T, O>, "model"> {
   /** Required unless `restore` names it; given with `restore`, it moves the session to this model. */
   model?: ModelOption;
   /** A state from `session.export()` (after any JSON round trip). Validated; invalid is a ConfigError. */

@@ -82,6 +82,34 @@ describe("past the threshold", () => {
     expect(JSON.stringify(body)).not.toContain("page 1:");
   });
 
+  it("names the turn it comes before, is the cache miss's reason, and is not repeated every turn", async () => {
+    const model = reader(10);
+    const run = runAgentStream({
+      model: MODEL,
+      apiKey: "k",
+      fetch: model.fetch,
+      prompt: "Read",
+      tools: [read],
+      compaction: { maxTokens: 500, keepTurns: 1 },
+    });
+    const events = await collect(run);
+    expect((await run.result).ok).toBe(true);
+    const compactions = events.flatMap((event, index) =>
+      event.type === "compaction" ? [{ event, index }] : [],
+    );
+    expect(compactions.length).toBeGreaterThan(1);
+    for (const { event, index } of compactions) {
+      const next = events.slice(index).find((later) => later.type === "turn-start");
+      expect(next).toMatchObject({ turn: (event as { turn: number }).turn });
+    }
+    expect(events.filter((event) => event.type === "cache-miss")).toContainEqual(
+      expect.objectContaining({ reason: "the conversation was compacted" }),
+    );
+    // Over the threshold on every turn, yet a summary at most every other turn (keepTurns more replies).
+    const summaries = model.requests.filter(isSummaryRequest).length;
+    expect(summaries).toBeLessThanOrEqual(6);
+  });
+
   it("a preCompact hook can skip it, or give the summary so no model call is made", async () => {
     const skipped = reader(4);
     const skip = await runAgentStream({

@@ -276,6 +276,8 @@ describe("sessions", () => {
       output: City,
     });
     const first = await session.chat("Weather?");
+    if (first.ok)
+      expectTypeOf(first.value.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
     expect(first.ok && first.value.output).toEqual({ city: "Oslo", celsius: 21 });
     const second = await session.chat("How many?", { output: Count });
     if (!second.ok) throw second.error;

@@ -182,12 +182,12 @@ it("a restored state whose tool result holds a malformed image is refused with a
 
 describe("an image a provider would refuse fails the call and stays out of the conversation", () => {
   it.each([
-    ["a data: URL as data", { type: "image", data: `data:image/png;base64,${PNG}` }, /not base64/],
+    ["a data: URL as data", { type: "image", data: `data:image/png;base64,${PNG}` }, /not standard base64/],
     ["neither data nor url", { type: "image", mimeType: "image/png" }, /data or url/],
     ["a mimeType that is not an image", { type: "image", data: PNG, mimeType: "text/html" }, /mimeType/],
     ["something that is not an image", { type: "text", text: "hi" }, /data or url/],
     ["empty data", { type: "image", data: "" }, /without data/],
-    ["data of a wrong length", { type: "image", data: "iVBORw0KGgoAA" }, /not base64/],
+    ["data of a wrong length", { type: "image", data: "iVBORw0KGgoAA" }, /not standard base64/],
     [
       "an SVG",
       { type: "image", data: "PHN2Zz48L3N2Zz4=", mimeType: "image/svg+xml" },

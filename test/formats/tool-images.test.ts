@@ -129,5 +129,7 @@ it("an image a provider would refuse is kept as a note, not as an image", async 
   if (!read.ok) throw read.error;
   const result = resultOf(read.value.state.messages);
   expect(result).not.toHaveProperty("images");
-  expect(result?.output).toBe("[image omitted: image data that is not base64 (without a data: prefix)]");
+  expect(result?.output).toBe(
+    "[image omitted: image data that is not standard base64 (give the data alone: no data: prefix, not base64url)]",
+  );
 });

@@ -72,6 +72,8 @@ const anthropicBlock = z.discriminatedUnion("type", [
     ),
   z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string().min(1) }).strict(),
   z.object({ type: z.literal("redacted_thinking"), data: z.string().min(1) }).strict(),
+  // Server-side compaction's summary, sent back as it came (compact-2026-01-12).
+  z.object({ type: z.literal("compaction"), content: z.string(), cache_control: cacheControl }).strict(),
 ]);
 
 /** Anthropic Messages (`POST /v1/messages`). */
@@ -104,6 +106,24 @@ export const anthropicRequest = z
       .strict()
       .optional(),
     tools: z.array(z.unknown()).optional(),
+    context_management: z
+      .object({
+        edits: z.array(
+          z
+            .object({
+              type: z.literal("compact_20260112"),
+              trigger: z
+                .object({ type: z.literal("input_tokens"), value: z.number().int().min(50_000) })
+                .strict()
+                .optional(),
+              instructions: z.string().optional(),
+              pause_after_compaction: z.boolean().optional(),
+            })
+            .strict(),
+        ),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -266,6 +286,14 @@ const responsesItem = z.union([
       output: z.union([z.string(), z.array(responsesInput).min(1)]),
     })
     .strict(),
+  // Server-side compaction's item, opaque, sent back as it came.
+  z
+    .object({
+      type: z.literal("compaction"),
+      id: z.string().optional(),
+      encrypted_content: z.string().min(1),
+    })
+    .strict(),
   // A reasoning item goes back as the API produced it: its id, summary and encrypted content.
   z
     .object({
@@ -292,6 +320,11 @@ export const responsesRequest = z
     reasoning: z.object({ effort: z.string(), summary: z.string() }).strict().optional(),
     prompt_cache_key: z.string().max(1024).optional(),
     prompt_cache_retention: z.enum(["in_memory", "24h"]).optional(),
+    context_management: z
+      .array(
+        z.object({ type: z.literal("compaction"), compact_threshold: z.number().int().positive() }).strict(),
+      )
+      .optional(),
     text: z
       .object({
         format: z

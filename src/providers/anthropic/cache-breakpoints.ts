@@ -10,7 +10,7 @@
 import type { JsonObject, PromptCache } from "../../types.ts";
 
 /** The blocks that may carry a mark (thinking blocks may not). */
-const MARKABLE = new Set(["text", "image", "tool_use", "tool_result", "document"]);
+const MARKABLE = new Set(["text", "image", "tool_use", "tool_result", "document", "compaction"]);
 
 /** Marks the breakpoints of `body` (an Anthropic request whose `system` is still a string). */
 export function markCacheBreakpoints(body: JsonObject, cache: PromptCache | undefined): void {

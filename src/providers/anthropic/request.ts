@@ -161,6 +161,15 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
     const format = { type: "json_schema", schema: closedSchema(request.output.schema) };
     body.output_config = { ...(body.output_config as JsonObject | undefined), format };
   }
+  const native = request.nativeCompaction;
+  if (native !== undefined) {
+    const edit: JsonObject = { type: "compact_20260112" };
+    // Anthropic's trigger is at least 50,000 tokens.
+    if (native.threshold !== undefined)
+      edit.trigger = { type: "input_tokens", value: Math.max(50_000, native.threshold) };
+    if (native.instructions !== undefined) edit.instructions = native.instructions;
+    body.context_management = { edits: [edit] };
+  }
   if (request.cache !== false) markCacheBreakpoints(body, request.cache);
   const headers: Record<string, string> = {
     "content-type": "application/json",
@@ -169,6 +178,7 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
     // Lets the same code call Anthropic from a browser page; servers ignore it.
     "anthropic-dangerous-direct-browser-access": "true",
   };
+  if (native !== undefined) headers["anthropic-beta"] = "compact-2026-01-12";
   if (config.apiKey !== undefined) headers["x-api-key"] = config.apiKey;
   Object.assign(headers, config.headers);
   return { url: endpointUrl(config.baseURL, "/messages", { version: "/v1" }), headers, body };

@@ -84,6 +84,12 @@ export function createAnthropicStreamHandler(builder: MessageBuilder): StreamHan
         else builder.toolCallArgs(key, fragment);
         return;
       }
+      case "compaction_delta": {
+        // The provider's compaction summary arrives whole in one delta; its block is kept verbatim.
+        const pending = verbatim.get(key);
+        if (pending !== undefined) pending.block.content = stringAt(change, "content") ?? "";
+        return;
+      }
       case "citations_delta": {
         const citation = objectAt(change, "citation");
         if (citation !== undefined) builder.citation(key, citation as JsonObject);

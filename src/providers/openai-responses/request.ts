@@ -163,6 +163,12 @@ export function buildResponsesRequest(request: ModelRequest, config: ProviderCon
     const { name, schema } = request.output;
     body.text = { format: { type: "json_schema", name, schema, strict: false } };
   }
+  // OpenAI's server-side compaction: past the threshold it emits an encrypted compaction item, kept
+  // as a provider part and sent back with the input.
+  if (request.nativeCompaction !== undefined)
+    body.context_management = [
+      { type: "compaction", compact_threshold: request.nativeCompaction.threshold ?? 200_000 },
+    ];
   addOpenAICache(body, request.cache);
   const headers = requestHeaders(config, "authorization", (key) => `Bearer ${key}`);
   return { url: endpointUrl(config.baseURL, "/responses"), headers, body };

@@ -1,0 +1,183 @@
+/**
+ * The providers' own compaction (`compaction: { native: true }`): Anthropic gets the
+ * `compact_20260112` edit and its beta header, OpenAI Responses its `context_management`; the
+ * compaction block or item the server streams is kept verbatim and sent back on the next request, to
+ * that provider only; Wisp makes no summary of its own then. Streams are written as the providers'
+ * references describe them (Anthropic: the summary in one `compaction_delta`).
+ */
+import { expect, it } from "vitest";
+import { createAgentSession } from "../../src/index.ts";
+import { anthropicRequest, responsesRequest } from "../support/request-schemas.ts";
+
+type Sent = { url: string; headers: Headers; body: Record<string, unknown> };
+
+/** A fetch that answers each request with the next SSE text, recording what was sent. */
+function server(streams: string[]) {
+  const sent: Sent[] = [];
+  const fetch = (async (url: string, init: RequestInit) => {
+    sent.push({ url, headers: new Headers(init.headers), body: JSON.parse(String(init.body)) });
+    return new Response(streams[sent.length - 1] ?? "", { headers: { "content-type": "text/event-stream" } });
+  }) as typeof globalThis.fetch;
+  return { fetch, sent };
+}
+
+const sse = (events: [string, object][]) =>
+  events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+
+const anthropicTurn = (blocks: object[], deltas: object[], text: string) =>
+  sse([
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "claude-opus-4-6",
+          content: [],
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      },
+    ],
+    ...blocks.flatMap((block, index): [string, object][] => [
+      ["content_block_start", { type: "content_block_start", index, content_block: block }],
+      ["content_block_delta", { type: "content_block_delta", index, delta: deltas[index] }],
+      ["content_block_stop", { type: "content_block_stop", index }],
+    ]),
+    [
+      "message_delta",
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } },
+    ],
+    ["message_stop", { type: "message_stop" }],
+  ]).replace("TEXT", text);
+
+it("Anthropic: the compact edit and beta header are sent; the compaction block goes back verbatim", async () => {
+  const { fetch, sent } = server([
+    anthropicTurn(
+      [
+        { type: "compaction", content: null },
+        { type: "text", text: "" },
+      ],
+      [
+        { type: "compaction_delta", content: "SERVER SUMMARY" },
+        { type: "text_delta", text: "TEXT" },
+      ],
+      "Hello.",
+    ),
+    anthropicTurn([{ type: "text", text: "" }], [{ type: "text_delta", text: "TEXT" }], "Again."),
+  ]);
+  const session = await createAgentSession({
+    model: "anthropic/claude-opus-4-6",
+    apiKey: "k",
+    fetch,
+    compaction: { native: true, maxTokens: 60_000, instructions: "Keep the numbers." },
+  });
+  expect((await session.chat("Hi")).ok).toBe(true);
+  expect((await session.chat("And?")).ok).toBe(true);
+  expect(sent[0]?.headers.get("anthropic-beta")).toBe("compact-2026-01-12");
+  expect(sent[0]?.body.context_management).toEqual({
+    edits: [
+      {
+        type: "compact_20260112",
+        trigger: { type: "input_tokens", value: 60_000 },
+        instructions: "Keep the numbers.",
+      },
+    ],
+  });
+  const second = sent[1]?.body as { messages: { role: string; content: Record<string, unknown>[] }[] };
+  const reply = second.messages[1]?.content ?? [];
+  expect(reply[0]).toMatchObject({ type: "compaction", content: "SERVER SUMMARY" });
+  expect(anthropicRequest.safeParse(second).success).toBe(true);
+  // No summary request of Wisp's own: two requests, both the conversation's.
+  expect(sent).toHaveLength(2);
+});
+
+it("OpenAI Responses: context_management is sent; the encrypted compaction item goes back in the input", async () => {
+  const item = { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA-opaque" };
+  const responses = (text: string, extra: object[]) =>
+    sse([
+      ["response.created", { type: "response.created", response: { id: "resp_1", model: "gpt-5" } }],
+      ...extra.map((done, index): [string, object] => [
+        "response.output_item.done",
+        { type: "response.output_item.done", output_index: index, item: done },
+      ]),
+      [
+        "response.output_text.delta",
+        {
+          type: "response.output_text.delta",
+          output_index: extra.length,
+          item_id: "msg_1",
+          content_index: 0,
+          delta: text,
+        },
+      ],
+      [
+        "response.completed",
+        {
+          type: "response.completed",
+          response: { id: "resp_1", status: "completed", usage: { input_tokens: 10, output_tokens: 3 } },
+        },
+      ],
+    ]);
+  const { fetch, sent } = server([responses("Hello.", [item]), responses("Again.", [])]);
+  const session = await createAgentSession({
+    model: "openai-responses/gpt-5",
+    apiKey: "k",
+    fetch,
+    compaction: { native: true, maxTokens: 100_000 },
+  });
+  expect((await session.chat("Hi")).ok).toBe(true);
+  expect((await session.chat("And?")).ok).toBe(true);
+  expect(sent[0]?.body.context_management).toEqual([{ type: "compaction", compact_threshold: 100_000 }]);
+  const input = sent[1]?.body.input as Record<string, unknown>[];
+  expect(input).toContainEqual(item);
+  expect(responsesRequest.safeParse(sent[1]?.body).success).toBe(true);
+});
+
+it("a session moved to another API sends no provider compaction, and Wisp's own applies there", async () => {
+  const { fetch, sent } = server([
+    anthropicTurn(
+      [
+        { type: "compaction", content: null },
+        { type: "text", text: "" },
+      ],
+      [
+        { type: "compaction_delta", content: "SERVER SUMMARY" },
+        { type: "text_delta", text: "TEXT" },
+      ],
+      "Hello.",
+    ),
+  ]);
+  const first = await createAgentSession({
+    model: "anthropic/claude-opus-4-6",
+    apiKey: "k",
+    fetch,
+    compaction: { native: true },
+  });
+  await first.chat("Hi");
+  const state = JSON.parse(JSON.stringify(first.export()));
+  const other = server([
+    sse([
+      [
+        "response.completed",
+        {
+          type: "response.completed",
+          response: { id: "r", status: "completed", usage: { input_tokens: 1, output_tokens: 1 } },
+        },
+      ],
+    ]),
+  ]);
+  const moved = await createAgentSession({
+    model: "openai/gpt-4o",
+    apiKey: "k",
+    fetch: other.fetch,
+    restore: state,
+    compaction: { native: true },
+  });
+  await moved.chat("And?");
+  const body = JSON.stringify(other.sent[0]?.body);
+  expect(body).not.toContain("SERVER SUMMARY");
+  expect(body).not.toContain("context_management");
+  expect(sent).toHaveLength(1);
+});
