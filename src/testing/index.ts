@@ -8,6 +8,7 @@ export type {
   Fault,
   HttpFault,
   RecordedRequest,
+  ScriptCompaction,
   ScriptedTurn,
   ScriptPart,
   ScriptRedactedThinking,

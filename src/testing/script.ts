@@ -41,7 +41,22 @@ export interface ScriptToolCall {
 }
 
 /** One content part of a scripted answer. */
-export type ScriptPart = ScriptText | ScriptThinking | ScriptRedactedThinking | ScriptToolCall;
+/**
+ * The provider's own compaction of the conversation (`compaction: { native: true }`): Anthropic's
+ * `compaction` block (the summary in one `compaction_delta`), OpenAI Responses' encrypted `compaction`
+ * item. The other APIs have none; they leave it out.
+ */
+export interface ScriptCompaction {
+  type: "compaction";
+  summary: string;
+}
+
+export type ScriptPart =
+  | ScriptText
+  | ScriptThinking
+  | ScriptRedactedThinking
+  | ScriptToolCall
+  | ScriptCompaction;
 
 /** A failure before any stream: an HTTP error answer with the provider's own body and headers. */
 export interface HttpFault {

@@ -79,6 +79,12 @@ function blockEvents(part: NonNullable<ScriptedTurn["content"]>[number], index: 
         }),
       );
       break;
+    case "compaction":
+      events.push(
+        event({ type: "content_block_start", index, content_block: { type: "compaction", content: null } }),
+      );
+      delta({ type: "compaction_delta", content: part.summary });
+      break;
     case "tool_call": {
       const id = part.id ?? randomId("toolu_01");
       events.push(

@@ -109,6 +109,16 @@ export function speakOpenAIResponses(turn: ScriptedTurn, model: string): WireEve
       const summary = text === "" ? [] : [{ type: "summary_text", text }];
       output.push({ id: itemId, type: "reasoning", encrypted_content: encrypted, summary });
       emit({ type: "response.output_item.done", item: output.at(-1) as JsonObject, ...at });
+    } else if (part.type === "compaction") {
+      // Opaque on the wire: the summary, encoded, stands in for OpenAI's encrypted content.
+      const item = {
+        id: randomId("cmp_", 48),
+        type: "compaction",
+        encrypted_content: `gAAAAB${btoa(encodeURIComponent(part.summary))}`,
+      };
+      emit({ type: "response.output_item.added", item, ...at });
+      output.push(item);
+      emit({ type: "response.output_item.done", item, ...at });
     } else if (part.type === "tool_call") {
       const itemId = randomId("fc_", 48);
       const callId = part.id ?? randomId("call_");

@@ -7,6 +7,7 @@
  */
 import { expect, it } from "vitest";
 import { createAgentSession } from "../../src/index.ts";
+import { createScriptedModel } from "../../src/testing/index.ts";
 import { anthropicRequest, responsesRequest } from "../support/request-schemas.ts";
 
 type Sent = { url: string; headers: Headers; body: Record<string, unknown> };
@@ -180,4 +181,36 @@ it("a session moved to another API sends no provider compaction, and Wisp's own 
   expect(body).not.toContain("SERVER SUMMARY");
   expect(body).not.toContain("context_management");
   expect(sent).toHaveLength(1);
+});
+
+it("the scripted model speaks both providers' compaction, and a session sends it back", async () => {
+  for (const [model, schema, sentBack] of [
+    ["anthropic/claude-opus-4-6", anthropicRequest, '"type":"compaction","content":"SCRIPTED SUMMARY"'],
+    ["openai-responses/gpt-5", responsesRequest, '"type":"compaction","encrypted_content":"gAAAAB'],
+  ] as const) {
+    const scripted = createScriptedModel({
+      script: [
+        {
+          content: [
+            { type: "compaction", summary: "SCRIPTED SUMMARY" },
+            { type: "text", text: "Hello." },
+          ],
+        },
+        { content: [{ type: "text", text: "Again." }] },
+      ],
+    });
+    const session = await createAgentSession({
+      model,
+      apiKey: "k",
+      fetch: scripted.fetch,
+      compaction: { native: true, maxTokens: 80_000 },
+    });
+    const first = await session.chat("Hi");
+    if (!first.ok) throw first.error;
+    expect(first.value.text).toBe("Hello.");
+    expect((await session.chat("And?")).ok).toBe(true);
+    const body = scripted.requests[1]?.body;
+    expect(JSON.stringify(body)).toContain(sentBack);
+    expect(schema.safeParse(body).success).toBe(true);
+  }
 });
