@@ -40,7 +40,6 @@ export interface ScriptToolCall {
   signature?: string;
 }
 
-/** One content part of a scripted answer. */
 /**
  * The provider's own compaction of the conversation (`compaction: { native: true }`): Anthropic's
  * `compaction` block (the summary in one `compaction_delta`), OpenAI Responses' encrypted `compaction`
@@ -51,6 +50,7 @@ export interface ScriptCompaction {
   summary: string;
 }
 
+/** One content part of a scripted answer. */
 export type ScriptPart =
   | ScriptText
   | ScriptThinking
