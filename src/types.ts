@@ -199,11 +199,12 @@ export interface ModelRequest {
   /** Prompt caching: on unless `false` (see {@link PromptCache}). */
   cache?: PromptCache | false;
   /** Structured output: the answer (a turn without tool calls) is JSON matching `schema`. */
-  output?: OutputFormat /**
+  output?: OutputFormat;
+  /**
    * The provider's own compaction (Anthropic's `compact_20260112` edit, OpenAI Responses'
    * `context_management`): past `threshold` prompt tokens the server summarizes older context into a
    * block it reads back later (kept as a provider part). Other APIs ignore it.
-   */;
+   */
   nativeCompaction?: { threshold?: number; instructions?: string };
 }
 

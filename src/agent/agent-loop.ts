@@ -183,6 +183,9 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       }
       if (answers >= output.retries || !turnsLeft(run, setup))
         return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
+      const over = checkBudget(setup.budget, tally.usage, run.turn, true);
+      if (over !== undefined)
+        return { stopReason: "budget", error: over, stopDetail: String(over.details?.limit) };
       answers++;
       continue;
     }

@@ -160,7 +160,11 @@ async function execute(
   if (config.output !== undefined) {
     // Loaded only by runs that ask for structured output (a ConfigError for a schema it cannot send).
     const { runOutput } = await import("../output/run-output.ts");
-    output = runOutput(config.output, config.outputRetries);
+    output = runOutput(config.output, config.outputRetries, {
+      provider: resolved.provider,
+      model: resolved.model,
+      toolNames: (config.tools ?? []).map((tool) => tool.name),
+    });
   }
   run.emit({
     type: "run-start",

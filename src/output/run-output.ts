@@ -11,7 +11,7 @@ import type { StandardSchema } from "../agent/standard-schema.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { ConfigError, ParseError } from "../errors/sdk-error.ts";
 import type { JsonObject, JsonValue, OutputFormat, ToolCallPart, ToolResultPart } from "../types.ts";
-import { ANSWER_TOOL } from "./answer-tool.ts";
+import { ANSWER_TOOL, usesAnswerTool } from "./answer-tool.ts";
 import { PartialJson } from "./partial-json.ts";
 
 /** How often the model may answer again after an answer the schema refuses (the default). */
@@ -75,9 +75,26 @@ function answerJson(text: string): string {
   return fenced?.[1] ?? trimmed;
 }
 
-/** Prepares a run's structured output; throws ConfigError for a schema that cannot be sent. */
-export function runOutput(schema: StandardSchema, retries = DEFAULT_OUTPUT_RETRIES): RunOutput {
+/**
+ * Prepares a run's structured output; throws ConfigError for a schema that cannot be sent, or for a
+ * tool of the run named like the hidden answer tool when the run needs it.
+ */
+export function runOutput(
+  schema: StandardSchema,
+  retries = DEFAULT_OUTPUT_RETRIES,
+  run: { provider: string; model: string; toolNames: readonly string[] } = {
+    provider: "",
+    model: "",
+    toolNames: [],
+  },
+): RunOutput {
   const format: OutputFormat = { name: "answer", schema: jsonSchemaOf(schema) };
+  const viaTool = usesAnswerTool(run.provider, run.model, run.toolNames.length > 0, format.schema);
+  if (viaTool && run.toolNames.includes(ANSWER_TOOL))
+    throw new ConfigError(
+      `A tool is named "${ANSWER_TOOL}", the name structured output's hidden answer tool needs on this model: rename it`,
+      { code: "CONFIG_INVALID", path: "tools" },
+    );
   let parser: PartialJson | undefined;
   let parserTurn = 0;
   // Text read this turn, and how much of it the last snapshot had.
@@ -122,7 +139,7 @@ export function runOutput(schema: StandardSchema, retries = DEFAULT_OUTPUT_RETRI
     retryPrompt(problem) {
       return `Your answer does not match the output schema: ${problem}. Answer again with only the JSON.`;
     },
-    answerCall: (calls) => calls.find((call) => call.name === ANSWER_TOOL),
+    answerCall: (calls) => (viaTool ? calls.find((call) => call.name === ANSWER_TOOL) : undefined),
     answerResult(call, answer, verdict) {
       const refused = !verdict.ok || call !== answer;
       const text =

@@ -214,3 +214,36 @@ it("the scripted model speaks both providers' compaction, and a session sends it
     expect(schema.safeParse(body).success).toBe(true);
   }
 });
+
+it("the compaction beta joins the caller's own betas, and goes with a compaction block sent back later", async () => {
+  const scripted = createScriptedModel({
+    script: [
+      {
+        content: [
+          { type: "compaction", summary: "SUMMARY" },
+          { type: "text", text: "Hello." },
+        ],
+      },
+      { content: [{ type: "text", text: "Again." }] },
+    ],
+  });
+  const first = await createAgentSession({
+    model: "anthropic/claude-opus-4-6",
+    apiKey: "k",
+    fetch: scripted.fetch,
+    headers: { "Anthropic-Beta": "context-1m-2025-08-07" },
+    compaction: { native: true },
+  });
+  await first.chat("Hi");
+  expect(scripted.requests[0]?.headers["anthropic-beta"]).toBe("context-1m-2025-08-07,compact-2026-01-12");
+  // Restored without native compaction: the block still goes back, so its beta does too.
+  const later = await createAgentSession({
+    model: "anthropic/claude-opus-4-6",
+    apiKey: "k",
+    fetch: scripted.fetch,
+    restore: JSON.parse(JSON.stringify(first.export())),
+  });
+  await later.chat("And?");
+  expect(scripted.requests[1]?.headers["anthropic-beta"]).toBe("compact-2026-01-12");
+  expect(scripted.requests[1]?.body).not.toHaveProperty("context_management");
+});

@@ -308,3 +308,23 @@ it("runAgent types result.value.output by the schema", async () => {
   expectTypeOf(result.value.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
   expect(result.value.output?.celsius).toBe(21);
 });
+
+it("a tool of the caller's named final_answer runs as any tool; where the hidden tool is needed, the name is refused", async () => {
+  const own = defineTool({
+    name: "final_answer",
+    description: "The caller's own tool",
+    inputSchema: { type: "object", properties: {} },
+    execute: () => "ran",
+  });
+  const { options } = scripted([calls(["final_answer", {}]), says(ANSWER)]);
+  const result = await runAgent(options({ tools: [own], output: City }));
+  if (!result.ok) throw result.error;
+  expect(result.value.toolCalls[0]?.result.output).toBe("ran");
+  expect(result.value.output).toEqual({ city: "Oslo", celsius: 21 });
+
+  const gemini = scripted([says(ANSWER)], "google/gemini-2.5-flash");
+  const refused = await runAgent(gemini.options({ tools: [own], output: City }));
+  expect(refused.ok).toBe(false);
+  if (!refused.ok) expect(refused.error).toMatchObject({ code: "CONFIG_INVALID", path: "tools" });
+  expect(gemini.model.requests).toHaveLength(0);
+});

@@ -124,6 +124,30 @@ export function toAnthropicMessages(messages: Message[]): JsonObject[] {
   return out;
 }
 
+/** Whether the conversation holds a server compaction block, which goes back only with its beta. */
+function hasCompactionBlock(messages: Message[]): boolean {
+  return messages.some(
+    (message) =>
+      message.role === "assistant" &&
+      message.content.some(
+        (part) =>
+          part.type === "provider" && part.provider === "anthropic" && part.block.type === "compaction",
+      ),
+  );
+}
+
+/** Adds `beta` to the `anthropic-beta` header (whatever its case), keeping the betas already there. */
+function addBeta(headers: Record<string, string>, beta: string): void {
+  const key =
+    Object.keys(headers).find((name) => name.toLowerCase() === "anthropic-beta") ?? "anthropic-beta";
+  const betas = (headers[key] ?? "")
+    .split(",")
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
+  if (!betas.includes(beta)) betas.push(beta);
+  headers[key] = betas.join(",");
+}
+
 /** Builds the HTTP request for one streamed Anthropic turn. */
 export function buildAnthropicRequest(request: ModelRequest, config: ProviderConfig): WireRequest {
   const thinking = anthropicThinking(request.thinking, config.model);
@@ -178,8 +202,9 @@ export function buildAnthropicRequest(request: ModelRequest, config: ProviderCon
     // Lets the same code call Anthropic from a browser page; servers ignore it.
     "anthropic-dangerous-direct-browser-access": "true",
   };
-  if (native !== undefined) headers["anthropic-beta"] = "compact-2026-01-12";
   if (config.apiKey !== undefined) headers["x-api-key"] = config.apiKey;
   Object.assign(headers, config.headers);
+  // Compaction (asked for, or a compaction block sent back) needs its beta, beside any the caller set.
+  if (native !== undefined || hasCompactionBlock(request.messages)) addBeta(headers, "compact-2026-01-12");
   return { url: endpointUrl(config.baseURL, "/messages", { version: "/v1" }), headers, body };
 }

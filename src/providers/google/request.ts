@@ -15,7 +15,7 @@
  * @module
  */
 
-import { ANSWER_TOOL } from "../../output/answer-tool.ts";
+import { ANSWER_TOOL, usesAnswerTool } from "../../output/answer-tool.ts";
 import type {
   AssistantMessage,
   ImagePart,
@@ -149,7 +149,7 @@ export function buildGeminiRequest(request: ModelRequest, config: ProviderConfig
   if (output !== undefined && (GEMINI_3.test(model) || tools.length === 0)) {
     generation.responseMimeType = "application/json";
     generation.responseJsonSchema = output.schema;
-  } else if (output !== undefined && output.schema.type === "object") {
+  } else if (output !== undefined && usesAnswerTool("google", model, true, output.schema)) {
     tools.push({
       name: ANSWER_TOOL,
       description: "Gives your final answer. Call it once, with the whole answer, when you are done.",
