@@ -247,3 +247,58 @@ it("the compaction beta joins the caller's own betas, and goes with a compaction
   expect(scripted.requests[1]?.headers["anthropic-beta"]).toBe("compact-2026-01-12");
   expect(scripted.requests[1]?.body).not.toHaveProperty("context_management");
 });
+
+it("Anthropic's compaction iterations are counted: billed, but left out of the top-level usage", async () => {
+  const { fetch } = server([
+    sse([
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude-opus-4-6",
+            content: [],
+            usage: { input_tokens: 45000, output_tokens: 1 },
+          },
+        },
+      ],
+      [
+        "content_block_start",
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      ],
+      [
+        "content_block_delta",
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Ok." } },
+      ],
+      ["content_block_stop", { type: "content_block_stop", index: 0 }],
+      [
+        "message_delta",
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn" },
+          usage: {
+            input_tokens: 45000,
+            output_tokens: 1234,
+            iterations: [
+              { type: "compaction", input_tokens: 180000, output_tokens: 3500 },
+              { type: "message", input_tokens: 23000, output_tokens: 1000 },
+            ],
+          },
+        },
+      ],
+      ["message_stop", { type: "message_stop" }],
+    ]),
+  ]);
+  const session = await createAgentSession({
+    model: "anthropic/claude-opus-4-6",
+    apiKey: "k",
+    fetch,
+    compaction: { native: true },
+  });
+  const result = await session.chat("Hi");
+  if (!result.ok) throw result.error;
+  expect(result.value.usage).toMatchObject({ input: 45000 + 180000, output: 1234 + 3500 });
+});
