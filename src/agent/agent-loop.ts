@@ -16,6 +16,7 @@ import type {
   AssistantMessage,
   ModelRequest,
   PromptCache,
+  StopReason,
   ToolCallPart,
   ToolResultPart,
   TurnEvent,
@@ -179,8 +180,13 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       );
       if (verdict.ok) {
         tally.output = verdict.value;
-        return { stopReason: "complete" };
+        // The answer ends the run as a final text answer would: the stop hooks may still block it.
+        const ending = await stopHooks(run, message, "complete", stopBlocks < setup.maxStopBlocks);
+        if (ending !== undefined) return ending;
+        stopBlocks++;
+        continue;
       }
+      tally.output = undefined;
       if (answers >= output.retries || !turnsLeft(run, setup))
         return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
       const over = checkBudget(setup.budget, tally.usage, run.turn, true);
@@ -230,22 +236,31 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       }
       tally.output = verdict.value;
     }
-    if (stopBlocks >= setup.maxStopBlocks) return { stopReason: message.stopReason };
-    const stop = await runHooks(
-      "stop",
-      {
-        sessionId: run.sessionId,
-        messages: run.messages,
-        turn: run.turn,
-        message,
-        stopReason: message.stopReason,
-      },
-      run,
-    );
-    const ended = endFrom(stop, run.signal);
-    if (ended !== undefined) return ended;
-    if (stop.kind !== "block") return { stopReason: message.stopReason };
+    const ending = await stopHooks(run, message, message.stopReason, stopBlocks < setup.maxStopBlocks);
+    if (ending !== undefined) return ending;
     stopBlocks++;
-    appendMessages(run, userMessage([{ type: "text", text: stop.reason }]));
   }
+}
+
+/**
+ * The `stop` hooks, when the run would end with `stopReason` (unless `ask` is false): the run's end,
+ * or undefined when a hook blocked it (its reason then joins the conversation and the loop goes on).
+ */
+async function stopHooks(
+  run: RunContext,
+  message: AssistantMessage,
+  stopReason: StopReason,
+  ask: boolean,
+): Promise<LoopEnd | undefined> {
+  if (!ask) return { stopReason };
+  const stop = await runHooks(
+    "stop",
+    { sessionId: run.sessionId, messages: run.messages, turn: run.turn, message, stopReason },
+    run,
+  );
+  const ended = endFrom(stop, run.signal);
+  if (ended !== undefined) return ended;
+  if (stop.kind !== "block") return { stopReason };
+  appendMessages(run, userMessage([{ type: "text", text: stop.reason }]));
+  return undefined;
 }

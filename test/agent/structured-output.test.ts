@@ -328,3 +328,30 @@ it("a tool of the caller's named final_answer runs as any tool; where the hidden
   if (!refused.ok) expect(refused.error).toMatchObject({ code: "CONFIG_INVALID", path: "tools" });
   expect(gemini.model.requests).toHaveLength(0);
 });
+
+it("an answer given through the hidden tool still meets the stop hooks: a block sends the model back", async () => {
+  const { model, options } = scripted(
+    [
+      calls(["weather", { city: "Oslo" }]),
+      calls(["final_answer", { city: "Oslo", celsius: 20 }]),
+      calls(["final_answer", { city: "Oslo", celsius: 21 }]),
+    ],
+    "google/gemini-2.5-flash",
+  );
+  let stops = 0;
+  const result = await runAgent(
+    options({
+      tools: [weather],
+      output: City,
+      hooks: {
+        stop: () =>
+          ++stops === 1 ? { decision: "block", reason: "Check the temperature again." } : undefined,
+      },
+    }),
+  );
+  if (!result.ok) throw result.error;
+  expect(stops).toBe(2);
+  expect(result.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  expect(JSON.stringify(requestBody(model, 2))).toContain("Check the temperature again.");
+  expectConsistent(result.value.messages);
+});
