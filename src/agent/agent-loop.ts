@@ -26,6 +26,7 @@ import { addUsage } from "../usage/usage.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { type Budget, checkBudget, maxTurnsReached } from "./budget.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
+import { textOf } from "./message-text.ts";
 import { notRunResult } from "./not-run-result.ts";
 import { appendMessages, type RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
@@ -58,11 +59,6 @@ export interface LoopTally {
 /** Whether the run may make another turn (its own limit and the budget's). */
 function turnsLeft(run: RunContext, setup: LoopSetup): boolean {
   return run.turn < setup.maxTurns && run.turn < (setup.budget?.maxTurns ?? Number.POSITIVE_INFINITY);
-}
-
-/** The text of `message`. */
-function textOf(message: AssistantMessage): string {
-  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
 /** The tool calls of `message`, in the model's order. */

@@ -38,6 +38,7 @@ import { checkConfig, checkPrompt } from "./check-config.ts";
 import { checkOptionTypes } from "./check-option-types.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
+import { textOf } from "./message-text.ts";
 import { PrefixWatch } from "./prefix-watch.ts";
 import { resumeRun } from "./resume-run.ts";
 import type { RunContext } from "./run-context.ts";
@@ -89,9 +90,7 @@ export function lastAssistantText(messages: readonly Message[], from = 0): strin
   for (let index = messages.length - 1; index >= from; index--) {
     const message = messages[index] as Message;
     if (message.role !== "assistant") continue;
-    return (message as AssistantMessage).content
-      .map((part) => (part.type === "text" ? part.text : ""))
-      .join("");
+    return textOf(message as AssistantMessage);
   }
   return "";
 }

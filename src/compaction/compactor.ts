@@ -11,6 +11,7 @@
 
 import type { LoopSetup, LoopTally } from "../agent/agent-loop.ts";
 import type { CompactionReason } from "../agent/hooks.ts";
+import { textOf } from "../agent/message-text.ts";
 import type { RunContext } from "../agent/run-context.ts";
 import type { runHooks } from "../agent/run-hooks.ts";
 import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
@@ -222,10 +223,7 @@ export function createCompactor(
       );
       const message = await call.message;
       tally.usage = addUsage(tally.usage, message.usage);
-      const text = message.content
-        .map((part) => (part.type === "text" ? part.text : ""))
-        .join("")
-        .trim();
+      const text = textOf(message).trim();
       if (failure !== undefined || text === "") {
         run.emit({
           type: "compaction",

@@ -7,12 +7,18 @@
 import { describe, expect, it } from "vitest";
 import {
   type AgentEvent,
+  type AgentOptions,
   createAgentSession,
   defineTool,
   parseSessionState,
   runAgentStream,
 } from "../../src/index.ts";
-import { createScriptedModel, type RecordedRequest, type ScriptedTurn } from "../../src/testing/index.ts";
+import {
+  createScriptedModel,
+  type RecordedRequest,
+  type ScriptedModel,
+  type ScriptedTurn,
+} from "../../src/testing/index.ts";
 import { expectConsistent } from "../support/agent.ts";
 import { anthropicRequest } from "../support/request-schemas.ts";
 
@@ -52,19 +58,24 @@ async function collect(run: AsyncIterable<AgentEvent>) {
   return events;
 }
 
+/** Runs the reading agent on `model` with `options` (compaction, hooks …): its events and result. */
+async function readWith(model: ScriptedModel, options: Partial<AgentOptions>) {
+  const run = runAgentStream({
+    model: MODEL,
+    apiKey: "k",
+    fetch: model.fetch,
+    prompt: "Read",
+    tools: [read],
+    ...options,
+  });
+  const events = await collect(run);
+  return { events, result: await run.result };
+}
+
 describe("past the threshold", () => {
   it("summarizes older turns, keeps the latest ones whole, loses nothing and counts the summary's cost", async () => {
     const model = reader(6);
-    const run = runAgentStream({
-      model: MODEL,
-      apiKey: "k",
-      fetch: model.fetch,
-      prompt: "Read the pages",
-      tools: [read],
-      compaction: { maxTokens: 3500, keepTurns: 2 },
-    });
-    const events = await collect(run);
-    const result = await run.result;
+    const { events, result } = await readWith(model, { compaction: { maxTokens: 3500, keepTurns: 2 } });
     if (!result.ok) throw result.error;
     const compactions = events.filter((event) => event.type === "compaction");
     expect(compactions.length).toBeGreaterThan(0);
@@ -84,16 +95,8 @@ describe("past the threshold", () => {
 
   it("names the turn it comes before, is the cache miss's reason, and is not repeated every turn", async () => {
     const model = reader(10);
-    const run = runAgentStream({
-      model: MODEL,
-      apiKey: "k",
-      fetch: model.fetch,
-      prompt: "Read",
-      tools: [read],
-      compaction: { maxTokens: 500, keepTurns: 1 },
-    });
-    const events = await collect(run);
-    expect((await run.result).ok).toBe(true);
+    const { events, result } = await readWith(model, { compaction: { maxTokens: 500, keepTurns: 1 } });
+    expect(result.ok).toBe(true);
     const compactions = events.flatMap((event, index) =>
       event.type === "compaction" ? [{ event, index }] : [],
     );
@@ -112,27 +115,17 @@ describe("past the threshold", () => {
 
   it("a preCompact hook can skip it, or give the summary so no model call is made", async () => {
     const skipped = reader(4);
-    const skip = await runAgentStream({
-      model: MODEL,
-      apiKey: "k",
-      fetch: skipped.fetch,
-      prompt: "Read",
-      tools: [read],
+    const skip = await readWith(skipped, {
       compaction: { maxTokens: 2000 },
       hooks: { preCompact: () => ({ decision: "skip" }) },
-    }).result;
-    expect(skip.ok).toBe(true);
+    });
+    expect(skip.result.ok).toBe(true);
     expect(skipped.requests.some(isSummaryRequest)).toBe(false);
     expect(JSON.stringify(skipped.requests.at(-1)?.body)).toContain("page 1:");
 
     const given = reader(4);
     const older: number[] = [];
-    const own = await runAgentStream({
-      model: MODEL,
-      apiKey: "k",
-      fetch: given.fetch,
-      prompt: "Read",
-      tools: [read],
+    const own = await readWith(given, {
       compaction: { maxTokens: 2000 },
       hooks: {
         preCompact: (input) => {
@@ -140,8 +133,8 @@ describe("past the threshold", () => {
           return { summary: "MY OWN SUMMARY" };
         },
       },
-    }).result;
-    expect(own.ok).toBe(true);
+    });
+    expect(own.result.ok).toBe(true);
     expect(given.requests.some(isSummaryRequest)).toBe(false);
     expect(older[0]).toBeGreaterThan(0);
     expect(JSON.stringify(given.requests.at(-1)?.body)).toContain("MY OWN SUMMARY");
@@ -165,17 +158,10 @@ it("a request refused for its length is compacted and sent again, once", async (
       return { content: [{ type: "text", text: "Done." }] };
     },
   });
-  const run = runAgentStream({
-    model: MODEL,
-    apiKey: "k",
-    fetch: model.fetch,
-    prompt: "Read",
-    tools: [read],
+  const { events, result } = await readWith(model, {
     retry: { maxRetries: 0 },
     compaction: { keepTurns: 1 },
   });
-  const events = await collect(run);
-  const result = await run.result;
   if (!result.ok) throw result.error;
   expect(refused).toBe(1);
   expect(result.value.text).toBe("Done.");

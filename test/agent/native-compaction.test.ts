@@ -53,19 +53,23 @@ const anthropicTurn = (blocks: object[], deltas: object[], text: string) =>
     ["message_stop", { type: "message_stop" }],
   ]).replace("TEXT", text);
 
+/** An Anthropic turn that compacted: its compaction block (the summary in one delta), then "Hello.". */
+const compactingTurn = () =>
+  anthropicTurn(
+    [
+      { type: "compaction", content: null },
+      { type: "text", text: "" },
+    ],
+    [
+      { type: "compaction_delta", content: "SERVER SUMMARY" },
+      { type: "text_delta", text: "TEXT" },
+    ],
+    "Hello.",
+  );
+
 it("Anthropic: the compact edit and beta header are sent; the compaction block goes back verbatim", async () => {
   const { fetch, sent } = server([
-    anthropicTurn(
-      [
-        { type: "compaction", content: null },
-        { type: "text", text: "" },
-      ],
-      [
-        { type: "compaction_delta", content: "SERVER SUMMARY" },
-        { type: "text_delta", text: "TEXT" },
-      ],
-      "Hello.",
-    ),
+    compactingTurn(),
     anthropicTurn([{ type: "text", text: "" }], [{ type: "text_delta", text: "TEXT" }], "Again."),
   ]);
   const session = await createAgentSession({
@@ -137,19 +141,7 @@ it("OpenAI Responses: context_management is sent; the encrypted compaction item 
 });
 
 it("a session moved to another API sends no provider compaction, and Wisp's own applies there", async () => {
-  const { fetch, sent } = server([
-    anthropicTurn(
-      [
-        { type: "compaction", content: null },
-        { type: "text", text: "" },
-      ],
-      [
-        { type: "compaction_delta", content: "SERVER SUMMARY" },
-        { type: "text_delta", text: "TEXT" },
-      ],
-      "Hello.",
-    ),
-  ]);
+  const { fetch, sent } = server([compactingTurn()]);
   const first = await createAgentSession({
     model: "anthropic/claude-opus-4-6",
     apiKey: "k",

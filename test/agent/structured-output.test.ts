@@ -17,6 +17,7 @@ import {
   runAgentStream,
 } from "../../src/index.ts";
 import { calls, expectConsistent, requestBody, says, scripted } from "../support/agent.ts";
+import { isPartOf } from "../support/json-parts.ts";
 import {
   anthropicRequest,
   chatRequest,
@@ -33,22 +34,6 @@ const weather = defineTool({
   input: z.object({ city: z.string() }),
   execute: ({ city }) => `${city}: 21 °C`,
 });
-
-/** Whether `partial` is a part of `whole`: strings cut short, containers with fewer members. */
-function isPartOf(partial: unknown, whole: unknown): boolean {
-  if (typeof whole === "string") return typeof partial === "string" && whole.startsWith(partial);
-  if (Array.isArray(whole))
-    return Array.isArray(partial) && partial.every((item, index) => isPartOf(item, whole[index]));
-  if (typeof whole === "object" && whole !== null)
-    return (
-      typeof partial === "object" &&
-      partial !== null &&
-      Object.entries(partial).every(([key, value]) =>
-        isPartOf(value, (whole as Record<string, unknown>)[key]),
-      )
-    );
-  return partial === whole;
-}
 
 /** Where each API carries the schema in its request. */
 const APIS: { model: string; schema: ZodType; native: (body: Record<string, unknown>) => unknown }[] = [

@@ -22,18 +22,15 @@ import {
   geminiRequest,
   responsesRequest,
 } from "../support/request-schemas.ts";
+import { screenshotResult, screenshotTool, stateWithImage } from "../support/tool-images.ts";
 
 /** A 1×1 PNG. */
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const IMAGE: ImagePart = { type: "image", data: PNG, mimeType: "image/png" };
 
-const screenshot = defineTool({
-  name: "screenshot",
-  description: "Captures the page",
-  inputSchema: { type: "object", properties: {} },
-  execute: () => toolContent({ text: "The page as it is now", images: [IMAGE] }),
-});
+const TEXT = "The page as it is now";
+const screenshot = screenshotTool(IMAGE, TEXT);
 const clock = defineTool({
   name: "clock",
   description: "Tells the time",
@@ -127,15 +124,7 @@ it("Chat Completions: the images follow every tool message of the turn, named by
 });
 
 it("a session with tool images exports, restores and continues on another API", async () => {
-  const first = scripted([calls(["screenshot", {}]), says("Blank.")]);
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: first.model.fetch,
-    tools: [screenshot],
-  });
-  expect((await session.chat("Look")).ok).toBe(true);
-  const state = JSON.parse(JSON.stringify(session.export()));
+  const state = await stateWithImage(IMAGE, TEXT);
   expect(parseSessionState(state).messages[2]).toMatchObject({ content: [{ images: [IMAGE] }] });
 
   for (const { model, schema } of APIS.slice(1)) {
@@ -155,15 +144,7 @@ it("a session with tool images exports, restores and continues on another API", 
 });
 
 it("a restored state whose tool result holds a malformed image is refused with a typed error", async () => {
-  const { model } = scripted([calls(["screenshot", {}]), says("Blank.")]);
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    tools: [screenshot],
-  });
-  expect((await session.chat("Look")).ok).toBe(true);
-  const state = JSON.parse(JSON.stringify(session.export()));
+  const state = await stateWithImage(IMAGE, TEXT);
   for (const images of [
     "x",
     [],
@@ -173,7 +154,7 @@ it("a restored state whose tool result holds a malformed image is refused with a
     [{ type: "text", text: "no" }],
     [{ type: "image", data: 5 }],
   ]) {
-    state.messages[2].content[0].images = images;
+    (screenshotResult(state) as { images: unknown }).images = images;
     expect(() => parseSessionState(state), JSON.stringify(images)).toThrow(
       expect.objectContaining({ code: "CONFIG_INVALID", path: expect.stringContaining("images") }),
     );
@@ -263,16 +244,8 @@ it("toolContent with no images is plain text, and a url image is kept as a url",
 });
 
 it("Anthropic gets only the text of an error result that holds images (it refuses images there)", async () => {
-  const first = scripted([calls(["screenshot", {}]), says("Blank.")]);
-  const source = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: first.model.fetch,
-    tools: [screenshot],
-  });
-  await source.chat("Look");
-  const state = JSON.parse(JSON.stringify(source.export()));
-  state.messages[2].content[0].isError = true;
+  const state = await stateWithImage(IMAGE, TEXT);
+  screenshotResult(state).isError = true;
   const { model } = scripted([says("Seen.")]);
   const restored = await createAgentSession({
     model: "anthropic/claude-sonnet-4-5",

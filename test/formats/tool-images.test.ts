@@ -7,34 +7,17 @@ import { describe, expect, it } from "vitest";
 import { fromClaudeCode, fromPi, toClaudeCode, toPi } from "../../src/formats/index.ts";
 import {
   createAgentSession,
-  defineTool,
   type ImagePart,
   type SessionState,
   type ToolResultMessage,
-  toolContent,
 } from "../../src/index.ts";
-import { calls, says, scripted } from "../support/agent.ts";
+import { says, scripted } from "../support/agent.ts";
 import { anthropicRequest } from "../support/request-schemas.ts";
+import { stateWithImage } from "../support/tool-images.ts";
 
 const IMAGE: ImagePart = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
 
-async function sessionWithImage(): Promise<SessionState> {
-  const screenshot = defineTool({
-    name: "screenshot",
-    description: "Captures the page",
-    inputSchema: { type: "object", properties: {} },
-    execute: () => toolContent({ text: "The page", images: [IMAGE] }),
-  });
-  const { model } = scripted([calls(["screenshot", {}]), says("Blank.")]);
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    tools: [screenshot],
-  });
-  expect((await session.chat("Look")).ok).toBe(true);
-  return JSON.parse(JSON.stringify(session.export()));
-}
+const sessionWithImage = () => stateWithImage(IMAGE, "The page");
 
 const resultOf = (messages: SessionState["messages"]) =>
   (messages.find((message) => message.role === "tool_result") as ToolResultMessage).content[0];

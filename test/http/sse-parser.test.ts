@@ -9,19 +9,11 @@ import { readdirSync } from "node:fs";
 import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { type SseEvent, SseParser } from "../../src/http/sse-parser.ts";
-import { FIXTURES, fixtureText, seededRandom } from "../support/fixtures.ts";
+import { cutRandomly, FIXTURES, fixtureText, seededRandom } from "../support/fixtures.ts";
 
 /** `text` cut into pieces of 1 to `max` characters at random. */
-function pieces(text: string, seed: number, max: number): string[] {
-  const random = seededRandom(seed);
-  const out: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    const size = 1 + Math.floor(random() * max);
-    out.push(text.slice(at, at + size));
-    at += size;
-  }
-  return out;
-}
+const pieces = (text: string, seed: number, max: number): string[] =>
+  cutRandomly(text, seededRandom(seed), max);
 
 function ours(chunks: string[]): SseEvent[] {
   const events: SseEvent[] = [];

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { PartialJson } from "../../src/output/partial-json.ts";
 import type { JsonValue } from "../../src/types.ts";
-import { seededRandom } from "../support/fixtures.ts";
+import { cutRandomly, seededRandom } from "../support/fixtures.ts";
+import { isPartOf } from "../support/json-parts.ts";
 
 const WORDS = [
   "pelican",
@@ -48,38 +49,6 @@ function randomValue(random: () => number, depth = 0): JsonValue {
   }
 }
 
-function pieces(text: string, random: () => number, max: number): string[] {
-  const out: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    const size = 1 + Math.floor(random() * max);
-    out.push(text.slice(at, at + size));
-    at += size;
-  }
-  return out;
-}
-
-/** Whether `partial` is a part of `whole`: strings cut short, containers with fewer members. */
-function isPartOf(partial: unknown, whole: unknown): boolean {
-  if (typeof whole === "string") return typeof partial === "string" && whole.startsWith(partial);
-  if (Array.isArray(whole))
-    return (
-      Array.isArray(partial) &&
-      partial.length <= whole.length &&
-      partial.every((item, index) => isPartOf(item, whole[index]))
-    );
-  if (typeof whole === "object" && whole !== null)
-    return (
-      typeof partial === "object" &&
-      partial !== null &&
-      !Array.isArray(partial) &&
-      Object.entries(partial).every(
-        ([key, value]) =>
-          Object.hasOwn(whole, key) && isPartOf(value, (whole as Record<string, unknown>)[key]),
-      )
-    );
-  return partial === whole;
-}
-
 function parseAll(chunks: string[]): PartialJson {
   const parser = new PartialJson();
   for (const chunk of chunks) parser.push(chunk);
@@ -95,7 +64,7 @@ describe("PartialJson", () => {
       const text = JSON.stringify(value, null, seed % 3 === 0 ? 2 : undefined);
       const expected = JSON.parse(text);
       const parser = new PartialJson();
-      for (const chunk of pieces(text, random, 1 + (seed % 9))) {
+      for (const chunk of cutRandomly(text, random, 1 + (seed % 9))) {
         expect(parser.push(chunk), text).toBe(true);
         if (parser.value !== undefined)
           expect(isPartOf(structuredClone(parser.value), expected), text).toBe(true);
@@ -121,7 +90,7 @@ describe("PartialJson", () => {
       } catch {
         expected = { ok: false };
       }
-      const parser = parseAll(pieces(corrupted, random, 4));
+      const parser = parseAll(cutRandomly(corrupted, random, 4));
       expect(parser.complete, JSON.stringify(corrupted)).toBe(expected.ok);
       if (expected.ok) expect(parser.value).toEqual(expected.value);
     }
@@ -150,7 +119,7 @@ describe("PartialJson", () => {
   ])("refuses %j, as JSON.parse does", (text) => {
     expect(() => JSON.parse(text)).toThrow();
     expect(parseAll([text]).complete).toBe(false);
-    expect(parseAll(pieces(text, seededRandom(1), 1)).complete).toBe(false);
+    expect(parseAll(cutRandomly(text, seededRandom(1), 1)).complete).toBe(false);
   });
 
   it("shows the string being written, and numbers and literals once they end", () => {

@@ -34,16 +34,20 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** `value` cut at random into pieces of 1 to `max` characters or bytes; `random` picks the sizes. */
+export function cutRandomly<T extends string | Uint8Array>(value: T, random: () => number, max: number): T[] {
+  const pieces: T[] = [];
+  for (let at = 0; at < value.length; ) {
+    const size = 1 + Math.floor(random() * max);
+    pieces.push(value.slice(at, at + size) as T);
+    at += size;
+  }
+  return pieces;
+}
+
 /** Splits bytes at random boundaries (1 to `maxSize` bytes a chunk), cutting anywhere, UTF-8 included. */
 export function rechunk(bytes: Uint8Array, seed: number, maxSize = 40): Uint8Array[] {
-  const random = seededRandom(seed);
-  const chunks: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length; ) {
-    const size = 1 + Math.floor(random() * maxSize);
-    chunks.push(bytes.slice(offset, offset + size));
-    offset += size;
-  }
-  return chunks;
+  return cutRandomly(bytes, seededRandom(seed), maxSize);
 }
 
 /** A `.chunks.jsonl` recording (data payloads only) framed back into SSE bytes. */

@@ -151,6 +151,13 @@ export const anthropicRequest = z
     });
   });
 
+/** OpenAI's structured-output schema (Chat's `json_schema`, Responses' `text.format`): a name, the schema. */
+const jsonSchemaFormat = z.object({
+  name: z.string().regex(/^[\w-]{1,64}$/),
+  schema: z.record(z.string(), z.unknown()),
+  strict: z.boolean().optional(),
+});
+
 /** OpenAI Chat Completions (`POST /chat/completions`). */
 export const chatRequest = z
   .object({
@@ -208,13 +215,7 @@ export const chatRequest = z
     response_format: z
       .object({
         type: z.literal("json_schema"),
-        json_schema: z
-          .object({
-            name: z.string().regex(/^[\w-]{1,64}$/),
-            schema: z.record(z.string(), z.unknown()),
-            strict: z.boolean().optional(),
-          })
-          .strict(),
+        json_schema: jsonSchemaFormat.strict(),
       })
       .strict()
       .optional(),
@@ -327,14 +328,7 @@ export const responsesRequest = z
       .optional(),
     text: z
       .object({
-        format: z
-          .object({
-            type: z.literal("json_schema"),
-            name: z.string().regex(/^[\w-]{1,64}$/),
-            schema: z.record(z.string(), z.unknown()),
-            strict: z.boolean().optional(),
-          })
-          .strict(),
+        format: jsonSchemaFormat.extend({ type: z.literal("json_schema") }).strict(),
       })
       .strict()
       .optional(),
