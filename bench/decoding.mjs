@@ -75,6 +75,16 @@ async function raw(name, count, api) {
   return out;
 }
 
+/**
+ * Raw, then `JSON.parse` of the whole arguments: the least a consumer that runs the tool must add, and
+ * what Wisp does when the call closes (shown beside raw; the ratios stay against raw).
+ */
+async function rawParsed(name, count, api) {
+  const out = await raw(name, count, api);
+  out.input = JSON.parse(out.args);
+  return out;
+}
+
 function wispOptions(name, count, api) {
   return { model: WISP[api].model, baseURL: prefix(name, count) + WISP[api].path, apiKey: "k" };
 }
@@ -208,9 +218,10 @@ export async function decodingSection() {
     const only = process.env.BENCH_SCENARIOS?.split(",").map((name) => name.trim());
     for (const [name, make] of Object.entries(SCENARIOS)) {
       if (only !== undefined && !only.includes(name)) continue;
-      const { api } = make(10);
+      const { api, kind } = make(10);
       const readers = [
         ["raw", raw],
+        ...(kind === "tool" ? [["raw, arguments parsed", rawParsed]] : []),
         ["Wisp for await", wispIterated],
         ["Wisp onEvent", wispCallback],
       ];
@@ -230,7 +241,8 @@ export async function decodingSection() {
       memory.push({ name, heap });
       const perEvent = [];
       for (const count of LINEAR_COUNTS) {
-        const [rawResult, wispResult] = await measureAll(readers.slice(0, 2), name, count, api, 5);
+        const pair = readers.filter(([reader]) => reader === "raw" || reader === "Wisp for await");
+        const [rawResult, wispResult] = await measureAll(pair, name, count, api, 5);
         perEvent.push({ count, raw: (rawResult.ms * 1000) / count, wisp: (wispResult.ms * 1000) / count });
       }
       linear.push({ name, perEvent });
@@ -248,7 +260,7 @@ export async function decodingSection() {
       results.map((result) => `| ${name} | ${result.reader} | ${cell(result, baseline)} |`),
     )
     .join("\n");
-  const readersOf = ["raw", "Wisp for await", "Wisp onEvent", "official client"];
+  const readersOf = ["raw", "raw, arguments parsed", "Wisp for await", "Wisp onEvent", "official client"];
   const memoryTable = memory
     .map(({ name, heap }) => {
       const cells = readersOf.map((reader) => (heap[reader] === undefined ? "–" : heap[reader].toFixed(1)));
@@ -268,7 +280,10 @@ kept byte for byte (Anthropic's padding and pings, Gemini's spacing and \\r\\n, 
 obfuscation and usage fields), with text of ASCII, accented, CJK and emoji words, quotes, backslashes
 and newlines, served by a separate process in 16 KB writes (so multi-byte characters split across
 chunks). "tool" streams carry one tool call whose arguments come in ${EVENTS.toLocaleString("en")} fragments.
-Every reader concatenates the text and arguments, and is checked against raw at warm-up.
+Every reader concatenates the text and arguments, and is checked against raw at warm-up. On tool streams
+"raw, arguments parsed" adds one \`JSON.parse\` of the whole arguments at the end: what any consumer
+that runs the tool must add, and what Wisp does when the call closes (its \`tool-call\` event carries
+the parsed arguments). Ratios are to plain raw.
 @anthropic-ai/sdk ${version("@anthropic-ai/sdk")}, openai ${version("openai")}, eventsource-parser ${version("eventsource-parser")}.
 Median of ${ROUNDS} interleaved rounds (p25–p75 in brackets) after three warm-up passes, in ms, and the
 ratio to raw in the same run. Targets: Wisp for await ≤ 1.3x raw, onEvent ≤ 1.1x.
@@ -278,7 +293,8 @@ ratio to raw in the same run. Targets: Wisp for await ≤ 1.3x raw, onEvent ≤ 
 ${table}
 
 Heap retained after one ${EVENTS.toLocaleString("en")}-event turn, in MB (after GC, with the reader's result held: the
-concatenated strings, and for Wisp the final message). Target: Wisp ≤ 1.5x raw.
+concatenated strings, for "raw, arguments parsed" the parsed arguments too, and for Wisp the final
+message, whose tool call holds the parsed arguments). Target: Wisp ≤ 1.5x raw.
 
 | stream | ${readersOf.join(" | ")} | Wisp / raw |
 |---|${readersOf.map(() => "---:").join("|")}|---:|
