@@ -55,7 +55,11 @@ export const BUDGET = {
   // images in tool results put 0.4 KB back (23.4 KB), their checks and prompt caching 0.9 KB (24.3 KB),
   // structured output 0.9 KB more (25.2 KB; its parser and checks load only in runs that ask for it),
   // then the cache-miss watch, compaction's overlay and hook, and the review's fixes (26.3 KB), and the
-  // providers' own compaction and Gemini's answer tool (26.6 KB).
+  // providers' own compaction and Gemini's answer tool (26.6 KB). Tried again at 26.9 KB: loading the
+  // tool calls, resuming and the approval seal on first need took 0.3 KB off this program but put 1.8 KB
+  // on the stream program (esbuild gives every dynamic import its own partition of shared chunks, and a
+  // shared chunk cannot be shaken per importer), and an agent with tools would fetch that code in the
+  // middle of its first tool call.
   "agent-stream": 27 * KB,
   // zod's classic API alone is 21.6 KB of it; 48.2 KB when set, 46.5 KB once the state check no
   // longer used zod/mini (issue 16's pause/resume cycle), 45.8 KB with Wisp's own SSE parser, 46.6 KB
@@ -111,9 +115,9 @@ function loadedChunks(metafile, entry) {
  * gzipped on its own, as it is served.
  * @param {string} entry
  * @param {boolean} [everything] count every chunk (for whole entry points)
- * @returns {Promise<{ minified: number, gzip: number, inputs: string[], skipped: number }>} bytes; the
- *   files that contributed code to the chunks counted (the metafile also lists files parsed and then
- *   shaken out); and the gzip bytes of the chunks left out
+ * @returns {Promise<{ minified: number, gzip: number, inputs: string[], bytesOf: Map<string, number>, skipped: number }>}
+ *   bytes; the files that contributed code to the chunks counted (the metafile also lists files parsed
+ *   and then shaken out) and the minified bytes each contributed; and the gzip bytes of the chunks left out
  */
 export async function measureBundle(entry, everything = false) {
   const result = await build({
@@ -130,7 +134,13 @@ export async function measureBundle(entry, everything = false) {
     logLevel: "silent",
   });
   const loaded = loadedChunks(result.metafile, entry);
-  const size = { minified: 0, gzip: 0, inputs: /** @type {string[]} */ ([]), skipped: 0 };
+  const size = {
+    minified: 0,
+    gzip: 0,
+    inputs: /** @type {string[]} */ ([]),
+    bytesOf: new Map(),
+    skipped: 0,
+  };
   for (const file of result.outputFiles) {
     if (!file.path.endsWith(".js")) continue;
     const key = Object.keys(result.metafile.outputs).find((out) => file.path.endsWith(out)) ?? "";
@@ -145,6 +155,8 @@ export async function measureBundle(entry, everything = false) {
     size.minified += file.contents.length;
     size.gzip += gzip;
     size.inputs.push(...inputs);
+    for (const input of inputs)
+      size.bytesOf.set(input, result.metafile.outputs[key]?.inputs[input]?.bytesInOutput ?? 0);
   }
   return size;
 }
@@ -169,6 +181,37 @@ export async function measureOneFile(entry) {
   return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
 }
 
+/** What a program's code is for, by the files it comes from (the first pattern that matches). */
+const CONCERNS = [
+  [
+    "option and input checks",
+    /\/(config\/|agent\/check-|stream\/check-|agent\/format-issues|agent\/option-keys)/,
+  ],
+  ["typed errors and their classification", /\/errors\//],
+  ["the Anthropic provider: request, stream, prices", /\/(providers|usage)\//],
+  ["streaming: SSE, the message builder, streamTurn", /\/(stream|http)\//],
+  ["the agent loop: turns, tools, hooks, approvals, budgets, caching watch", /\/(agent|compaction|state)\//],
+];
+
+/**
+ * A program's minified bytes by concern ({@link CONCERNS}), for the record of where a budget goes.
+ * @param {{ bytesOf: Map<string, number>, minified: number, gzip: number }} size
+ * @returns {{ concern: string, minified: number, gzipShare: number }[]} gzipShare: the concern's share of
+ *   the minified bytes applied to the gzip total (gzip does not split by file; an estimate)
+ */
+export function byConcern(size) {
+  const totals = new Map(CONCERNS.map(([concern]) => [concern, 0]));
+  let other = 0;
+  for (const [input, bytes] of size.bytesOf) {
+    const found = CONCERNS.find(([, pattern]) => pattern.test(input));
+    if (found === undefined) other += bytes;
+    else totals.set(found[0], (totals.get(found[0]) ?? 0) + bytes);
+  }
+  const rows = [...totals].map(([concern, minified]) => ({ concern, minified }));
+  rows.push({ concern: "other (the program itself, libraries)", minified: other });
+  return rows.map((row) => ({ ...row, gzipShare: (row.minified / size.minified) * size.gzip }));
+}
+
 /** Kilobytes with one decimal. @param {number} bytes */
 export const kb = (bytes) => (bytes / 1024).toFixed(1);
 
@@ -176,6 +219,7 @@ export const kb = (bytes) => (bytes / 1024).toFixed(1);
 export async function bundleSizeSection() {
   const measure = (file) => measureBundle(`bench/size/${file}`);
   const rows = [];
+  let concerns = "";
   for (const program of PROGRAMS) {
     const [ours, theirs, oneFile] = await Promise.all([
       measure(program.file),
@@ -185,6 +229,10 @@ export async function bundleSizeSection() {
     rows.push(
       `| ${program.what} | ${kb(ours.minified)} | **${kb(ours.gzip)}** | ${kb(oneFile)} | ${kb(theirs.gzip)} | ${(theirs.gzip / ours.gzip).toFixed(1)}x |`,
     );
+    if (program.name === "agent-stream")
+      concerns = byConcern(ours)
+        .map((row) => `| ${row.concern} | ${kb(row.minified)} | ${kb(row.gzipShare)} |`)
+        .join("\n");
   }
   const entries = [];
   for (const entry of ENTRIES) {
@@ -208,6 +256,13 @@ or above a quarter of the \`ai\` twin.
 | program | min KB | gzip KB | one file gzip KB | \`ai\` gzip KB | ai / wisp-agent |
 |---|---:|---:|---:|---:|---:|
 ${rows.join("\n")}
+
+Where the \`runAgentStream\` program's bytes go (issue 15's goal for it is 15 KB): minified bytes by the
+files they come from, and that share of its gzip size (an estimate: gzip does not split by file).
+
+| concern | min KB | ≈ gzip KB |
+|---|---:|---:|
+${concerns}
 
 Whole entry points (everything exported, every provider; a program keeps only what it reaches):
 
