@@ -8,7 +8,7 @@
 
 import { requestMessages } from "../compaction/compaction-state.ts";
 import type { Compactor } from "../compaction/compactor.ts";
-import { abortErrorFrom } from "../errors/classify.ts";
+import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import type { RunOutput } from "../output/run-output.ts";
 import { streamTurn, type TurnOptions } from "../stream/stream-turn.ts";
@@ -25,12 +25,11 @@ import type {
 import { addUsage } from "../usage/usage.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { type Budget, checkBudget, maxTurnsReached } from "./budget.ts";
+import { callHooks, loadToolMachinery, type ToolMachinery } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { textOf } from "./message-text.ts";
 import { notRunResult } from "./not-run-result.ts";
 import { appendMessages, type RunContext } from "./run-context.ts";
-import { runHooks } from "./run-hooks.ts";
-import { runToolCalls } from "./run-tool-calls.ts";
 import { userMessage } from "./user-message.ts";
 
 /** What the loop needs besides the run context. */
@@ -205,7 +204,18 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       };
     }
     if (toolCalls.length > 0) {
-      const outcome = await runToolCalls(toolCalls, run);
+      let machinery: ToolMachinery;
+      try {
+        machinery = await loadToolMachinery();
+      } catch (thrown) {
+        // The tools' code did not load (a browser chunk that could not be fetched): no call runs.
+        closeToolCalls(run, message, "the tool code could not be loaded");
+        return {
+          stopReason: "error",
+          error: classifyThrown(thrown, { provider: message.provider, signal: run.signal }),
+        };
+      }
+      const outcome = await machinery.runToolCalls(toolCalls, run);
       tally.toolCalls.push(...outcome.records);
       // Some calls wait for a person: the turn's results are held until they are decided.
       if (outcome.pending.length > 0)
@@ -249,7 +259,7 @@ async function stopHooks(
   ask: boolean,
 ): Promise<LoopEnd | undefined> {
   if (!ask) return { stopReason };
-  const stop = await runHooks(
+  const stop = await callHooks(
     "stop",
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, message, stopReason },
     run,

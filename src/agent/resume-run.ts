@@ -17,10 +17,10 @@ import {
   toolCallsOf,
 } from "./agent-loop.ts";
 import type { ApprovalDecision, PausedTurn } from "./approvals.ts";
+import { loadToolMachinery } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { RunContext } from "./run-context.ts";
-import { runDecidedCalls, runToolCalls } from "./run-tool-calls.ts";
 
 /** `results` in the order of `calls` (the order the model made them). */
 function inCallOrder(calls: ToolCallPart[], results: ToolResultPart[]): ToolResultPart[] {
@@ -49,6 +49,7 @@ export async function resumeRun(
     const call = callById.get(approval.toolCallId);
     return call === undefined ? [] : [{ call, decision, args: decision.args ?? approval.args }];
   });
+  const { runDecidedCalls, runToolCalls } = await loadToolMachinery();
   const first = await runDecidedCalls(decided, run);
   tally.toolCalls.push(...first.records);
   const released = answered

@@ -6,9 +6,9 @@
 
 import type { UserContentPart } from "../types.ts";
 import { type LoopSetup, type LoopTally, runTurns } from "./agent-loop.ts";
+import { callHooks } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { appendMessages, type RunContext } from "./run-context.ts";
-import { runHooks } from "./run-hooks.ts";
 import { userMessage } from "./user-message.ts";
 
 /** Text parts for hook-added context. */
@@ -28,7 +28,7 @@ export async function runPrompt(
   promptId?: string,
 ): Promise<LoopEnd> {
   const prompt = userMessage(content, promptId);
-  const submit = await runHooks(
+  const submit = await callHooks(
     "userPromptSubmit",
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, prompt },
     run,

@@ -21,7 +21,7 @@ import type { RunControl } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { RunContext } from "./run-context.ts";
 import { type HookOutcome, runHooks } from "./run-hooks.ts";
-import { type ToolAnswer, toolAnswer } from "./tool-output.ts";
+import { type ToolAnswer, toolAnswer } from "./tool-answer.ts";
 
 /** The results, in the model's order, whether the run goes on, and the calls that wait for approval. */
 export interface ToolRunOutcome {

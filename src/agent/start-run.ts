@@ -26,7 +26,6 @@ import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
 import type { LoopTally } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
-import { sealApproval } from "./approval-digest.ts";
 import {
   type ApprovalDecision,
   type HeldApproval,
@@ -36,13 +35,13 @@ import {
 } from "./approvals.ts";
 import { checkConfig, checkPrompt } from "./check-config.ts";
 import { checkOptionTypes } from "./check-option-types.ts";
+import { callHooks, loadToolMachinery, preloadToolMachinery } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
 import { textOf } from "./message-text.ts";
 import { PrefixWatch } from "./prefix-watch.ts";
 import { resumeRun } from "./resume-run.ts";
 import type { RunContext } from "./run-context.ts";
-import { runHooks } from "./run-hooks.ts";
 import { contextParts, runPrompt } from "./run-prompt.ts";
 
 /** What one run works on. */
@@ -144,13 +143,15 @@ async function execute(
     checkConfig(config, resolved.provider, resolved.model, prices) ??
     (request.resume === undefined ? checkPrompt(request.content) : undefined);
   if (refused !== undefined) return { stopReason: "error", error: refused };
+  // A run with tools or hooks will need their code: it downloads beside the provider's, not later.
+  preloadToolMachinery(config);
   // Compaction and structured output are prepared (loaded only by runs that ask for them) before the
   // run starts, so an option they cannot take ends it at once.
   let compactor: Compactor | undefined;
   if (config.compaction !== undefined) {
     const { createCompactor } = await import("../compaction/compactor.ts");
     compactor = createCompactor(config.compaction, resolved.model, resolved.provider, {
-      runHooks,
+      runHooks: callHooks,
       streamTurn,
       addUsage,
     });
@@ -173,7 +174,7 @@ async function execute(
   });
   let context: UserContentPart[] = [];
   if (request.sessionStart) {
-    const start = await runHooks(
+    const start = await callHooks(
       "sessionStart",
       { sessionId: run.sessionId, messages: run.messages, turn: 0 },
       run,
@@ -193,12 +194,15 @@ async function execute(
   // Aborted before the paused turn was touched: the pause stays as it was.
   if (resume !== undefined && run.signal.aborted)
     return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
+  // A resume runs the decided calls: their code is loaded first, so a failed load leaves the pause as it was.
+  if (resume !== undefined) await loadToolMachinery();
   reached.turn = true;
   const end =
     resume === undefined
       ? await runPrompt(run, setup, tally, [...context, ...request.content], request.promptId)
       : await resumeRun(run, setup, tally, resume.paused, resume.decisions);
   if (end.paused !== undefined) {
+    const { sealApproval } = await loadToolMachinery();
     const seal = (approval: HeldApproval) => sealApproval(run.sessionId, approval, request.approvalSecret);
     end.paused = {
       approvals: await Promise.all(end.paused.approvals.map(seal)),
@@ -285,7 +289,7 @@ export async function fireSessionEnd(
   run: Pick<RunContext, "sessionId" | "messages" | "turn" | "hooks" | "emit">,
   stopReason: StopReason,
 ): Promise<void> {
-  await runHooks(
+  await callHooks(
     "sessionEnd",
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, stopReason },
     { hooks: run.hooks, emit: run.emit, signal: new AbortController().signal },

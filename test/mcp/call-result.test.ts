@@ -3,7 +3,7 @@
  * cannot take (audio, other blobs, an image a provider would refuse), on hostile data too.
  */
 import { describe, expect, it } from "vitest";
-import { toolAnswer } from "../../src/agent/tool-output.ts";
+import { toolAnswer } from "../../src/agent/tool-answer.ts";
 import { callResultOutput } from "../../src/mcp/call-result.ts";
 
 const audio = (data: string) => ({ content: [{ type: "audio", mimeType: "audio/wav", data }] });

@@ -3,7 +3,7 @@
  * (sessions, the GET stream, SSE answers), stateful with JSON answers, and stateless.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { toolAnswer } from "../../src/agent/tool-output.ts";
+import { toolAnswer } from "../../src/agent/tool-answer.ts";
 import {
   createAgentSession,
   defineTool,

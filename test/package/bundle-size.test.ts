@@ -5,7 +5,7 @@
  * lockfile, so they are asserted here; `npm run bench` writes them to bench/results.md.
  */
 import { describe, expect, it } from "vitest";
-import { BUDGET, kb, measureBundle, PROGRAMS } from "../../bench/bundle-size.mjs";
+import { BUDGET, kb, measureBundle, PROGRAMS, TOOL_MACHINERY } from "../../bench/bundle-size.mjs";
 
 const path = (file: string) => `bench/size/${file}`;
 const aiSizes = new Map<string, Promise<number>>();
@@ -21,7 +21,7 @@ const aiSize = (file: string) => {
 describe("browser bundle sizes", () => {
   for (const program of PROGRAMS) {
     it(`${program.name}: ${program.what} stays within ${kb(BUDGET[program.name] ?? 0)} KB and a quarter of ai`, async () => {
-      const ours = await measureBundle(path(program.file));
+      const ours = await measureBundle(path(program.file), false, program.loads);
       const theirs = await aiSize(program.ai);
       expect(ours.gzip).toBeLessThanOrEqual(BUDGET[program.name] ?? 0);
       expect(ours.gzip * 4).toBeLessThanOrEqual(theirs);
@@ -42,6 +42,15 @@ describe("browser bundle sizes", () => {
       stream.inputs.filter((input) => /providers\/(openai-chat|openai-responses|google)\//.test(input)),
     ).toEqual([]);
     expect(stream.skipped).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("a run without tools or hooks does not load their code; a run with a tool loads it", async () => {
+    const machinery = /dist\/src\/agent\/(run-tool-calls|run-hooks|approval-digest|tool-answer)\.js$/;
+    const plain = await measureBundle(path("wisp-agent-stream.ts"));
+    expect(plain.inputs.some((input) => input.includes("dist/src/agent/agent-loop.js"))).toBe(true);
+    expect(plain.inputs.filter((input) => machinery.test(input))).toEqual([]);
+    const withTool = await measureBundle(path("wisp-agent.ts"), false, [TOOL_MACHINERY]);
+    expect(withTool.inputs.filter((input) => machinery.test(input))).toHaveLength(4);
   }, 60_000);
 
   it("a program that defines no schema carries no zod at all", async () => {
