@@ -16,6 +16,7 @@ export const OPENAI_PRICES: PriceTable = {
   "gpt-5.5": { input: 5, output: 30, cacheRead: 0.5 },
   "gpt-5.4": { input: 2.5, output: 15, cacheRead: 0.25 },
   "gpt-5.4-mini": { input: 0.75, output: 4.5, cacheRead: 0.075 },
+  "gpt-5.1": { input: 1.25, output: 10, cacheRead: 0.125 },
   "gpt-5": { input: 1.25, output: 10, cacheRead: 0.125 },
   "gpt-5-mini": { input: 0.25, output: 2, cacheRead: 0.025 },
   "gpt-5-nano": { input: 0.05, output: 0.4, cacheRead: 0.005 },

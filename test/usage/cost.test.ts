@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addUsage, emptyUsage, type Usage } from "../../src/index.ts";
-import { costOf } from "../../src/usage/prices.ts";
+import { OPENAI_PRICES } from "../../src/usage/openai-prices.ts";
+import { costOf, findPrice } from "../../src/usage/prices.ts";
 
 const usage = (costUsd: number): Usage => ({ ...emptyUsage(), costUsd });
 
@@ -38,6 +39,13 @@ describe("costUsd", () => {
     let total = emptyUsage();
     for (let turn = 0; turn < 100_000; turn++) total = addUsage(total, usage(0.123456));
     expect(String(total.costUsd)).toBe("12345.6");
+  });
+
+  it("gpt-5.1 and its dated snapshot are priced at OpenAI's list price ($1.25 / $0.125 cached / $10)", () => {
+    const price = findPrice("gpt-5.1-2025-11-13", OPENAI_PRICES);
+    expect(price).toEqual({ input: 1.25, output: 10, cacheRead: 0.125 });
+    const turn = { ...emptyUsage(), input: 10_000, cacheRead: 90_000, output: 2_000 };
+    expect(price && costOf(turn, price)).toBe(0.04375);
   });
 
   it("prices a turn without noise: 1,234 input and 567 output tokens at $3 / $15 per million", () => {
