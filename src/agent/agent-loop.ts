@@ -102,10 +102,8 @@ async function modelTurn(
     else {
       if (event.type === "error") error = event.error;
       run.emit(event);
-      if (event.type === "text-delta" && setup.output !== undefined) {
-        const partial = setup.output.partial(run.turn, event.delta);
-        if (partial !== undefined) run.emit({ type: "output-partial", turn: run.turn, partial });
-      }
+      const partial = setup.output?.partial(run.turn, event);
+      if (partial !== undefined) run.emit({ type: "output-partial", turn: run.turn, partial });
     }
   };
   // No copy: nothing appends to the conversation while a turn (and its retries) is in flight.

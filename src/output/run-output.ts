@@ -10,7 +10,14 @@ import { formatIssues } from "../agent/format-issues.ts";
 import type { StandardSchema } from "../agent/standard-schema.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { ConfigError, ParseError } from "../errors/sdk-error.ts";
-import type { JsonObject, JsonValue, OutputFormat, ToolCallPart, ToolResultPart } from "../types.ts";
+import type {
+  JsonObject,
+  JsonValue,
+  OutputFormat,
+  ToolCallPart,
+  ToolResultPart,
+  TurnEvent,
+} from "../types.ts";
 import { ANSWER_TOOL, usesAnswerTool } from "./answer-tool.ts";
 import { PartialJson } from "./partial-json.ts";
 
@@ -26,10 +33,11 @@ export interface RunOutput {
   /** Answers the schema may refuse before the run ends with OUTPUT_INVALID. */
   retries: number;
   /**
-   * Reads a text delta of `turn`; returns a snapshot of the value so far when it grew enough since the
-   * last one (or is whole), else undefined.
+   * Reads an event of `turn`: the answer's text as it streams (the text, or the hidden answer tool's
+   * arguments where the answer comes that way); returns a snapshot of the value so far when it grew
+   * enough since the last one (or is whole), else undefined.
    */
-  partial(turn: number, delta: string): JsonValue | undefined;
+  partial(turn: number, event: TurnEvent): JsonValue | undefined;
   /** Checks a final answer's text against the schema. */
   check(text: string): Promise<OutputCheck>;
   /** The error a run ends with when its answers stayed wrong: OUTPUT_INVALID, with the last answer. */
@@ -97,19 +105,32 @@ export function runOutput(
     );
   let parser: PartialJson | undefined;
   let parserTurn = 0;
+  // The content index of this turn's answer tool call, when the answer comes through it.
+  let answerIndex: number | undefined;
   // Text read this turn, and how much of it the last snapshot had.
   let read = 0;
   let shown = 0;
   return {
     format,
     retries,
-    partial(turn, delta) {
+    partial(turn, event) {
       if (parser === undefined || parserTurn !== turn) {
         parser = new PartialJson();
         parserTurn = turn;
+        answerIndex = undefined;
         read = 0;
         shown = 0;
       }
+      if (viaTool && event.type === "tool-call-start" && event.name === ANSWER_TOOL)
+        answerIndex ??= event.index;
+      const delta = viaTool
+        ? event.type === "tool-call-delta" && event.index === answerIndex
+          ? event.delta
+          : undefined
+        : event.type === "text-delta"
+          ? event.delta
+          : undefined;
+      if (delta === undefined) return undefined;
       parser.push(delta);
       read += delta.length;
       if (parser.error !== undefined || parser.value === undefined) return undefined;

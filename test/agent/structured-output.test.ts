@@ -116,6 +116,29 @@ it("Gemini before 3 with tools answers through a hidden answer tool it must call
   expect(JSON.stringify(results.at(-1))).toContain("Answer received.");
 });
 
+it("an answer through the hidden answer tool streams as output-partial too; text beside it does not", async () => {
+  const { options } = scripted(
+    [
+      {
+        content: [
+          { type: "text", text: '{"city": "Bergen", "celsius": 9}' },
+          { type: "tool_call", name: "final_answer", args: { city: "Oslo", celsius: 21 } },
+        ],
+      },
+    ],
+    "google/gemini-2.5-flash",
+  );
+  const run = runAgentStream(options({ tools: [weather], output: City }));
+  const partials: unknown[] = [];
+  for await (const event of run as AsyncIterable<AgentEvent>)
+    if (event.type === "output-partial") partials.push(event.partial);
+  const result = await run.result;
+  expect(result.ok && result.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  expect(partials.length).toBeGreaterThan(0);
+  for (const partial of partials) expect(isPartOf(partial, { city: "Oslo", celsius: 21 })).toBe(true);
+  expect(partials.at(-1)).toEqual({ city: "Oslo", celsius: 21 });
+});
+
 it("streams partial objects, each its own copy and a part of the answer, and the final value", async () => {
   const Cities = z.object({ cities: z.array(z.object({ name: z.string(), celsius: z.number() })) });
   const answer = JSON.stringify({
