@@ -29,16 +29,18 @@ beforeEach(() => {
 /** The package as a page that has not loaded the machinery yet gets it. */
 const fresh = () => import("../../src/index.ts");
 
-async function echoTool() {
+/** A tool (defined by the current page's package) that records whom it ran for. */
+async function recordingTool(name: string, needsApproval = false) {
   const { defineTool } = await fresh();
   const ran: string[] = [];
   const tool = defineTool({
-    name: "echo",
-    description: "Echoes",
-    input: z.object({ text: z.string() }),
-    execute: ({ text }) => {
-      ran.push(text);
-      return `echo: ${text}`;
+    name,
+    description: `Sends to someone (${name})`,
+    input: z.object({ to: z.string() }),
+    needsApproval,
+    execute: ({ to }) => {
+      ran.push(to);
+      return `${name}: ${to}`;
     },
   });
   return { tool, ran };
@@ -68,8 +70,8 @@ describe("the tool machinery, loaded on first need", () => {
 
   it("a tool call it cannot load for ends the run with a typed error; every call still has a result", async () => {
     const { runAgent } = await fresh();
-    const echo = await echoTool();
-    const { model, options: base } = options([calls(["echo", { text: "a" }]), says("done")]);
+    const echo = await recordingTool("echo");
+    const { model, options: base } = options([calls(["echo", { to: "a" }]), says("done")]);
     const result = await runAgent({ ...base, prompt: "go", tools: [echo.tool] });
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -86,7 +88,7 @@ describe("the tool machinery, loaded on first need", () => {
     expect(model.requests).toHaveLength(1);
 
     failLoad = false;
-    const { model: next, options: again } = options([calls(["echo", { text: "b" }]), says("done")]);
+    const { model: next, options: again } = options([calls(["echo", { to: "b" }]), says("done")]);
     const retried = await runAgent({ ...again, prompt: "go", tools: [echo.tool] });
     expect(retried.ok && retried.value.text).toBe("done");
     expect(echo.ran).toEqual(["b"]);
@@ -110,16 +112,10 @@ describe("the tool machinery, loaded on first need", () => {
   it("a resume it cannot load for keeps the pause; the next resume runs the approved call", async () => {
     failLoad = false;
     const paused = await (async () => {
-      const { createAgentSession, defineTool } = await fresh();
-      const send = defineTool({
-        name: "send",
-        description: "Sends",
-        input: z.object({ to: z.string() }),
-        needsApproval: true,
-        execute: ({ to }) => `sent to ${to}`,
-      });
+      const { createAgentSession } = await fresh();
+      const send = await recordingTool("send", true);
       const { options: base } = options([calls(["send", { to: "ada" }])]);
-      const session = await createAgentSession({ ...base, tools: [send] });
+      const session = await createAgentSession({ ...base, tools: [send.tool] });
       const result = await session.chat("tell ada");
       expect(result.ok && result.value.stopReason).toBe("approval");
       return JSON.parse(JSON.stringify(session.export())) as SessionState;
@@ -128,20 +124,11 @@ describe("the tool machinery, loaded on first need", () => {
     // Another page that has not loaded the machinery, and cannot yet.
     newPage();
     failLoad = true;
-    const { createAgentSession, defineTool } = await fresh();
-    const sent: string[] = [];
-    const send = defineTool({
-      name: "send",
-      description: "Sends",
-      input: z.object({ to: z.string() }),
-      needsApproval: true,
-      execute: ({ to }) => {
-        sent.push(to);
-        return `sent to ${to}`;
-      },
-    });
+    const { createAgentSession } = await fresh();
+    const send = await recordingTool("send", true);
+    const sent = send.ran;
     const { model, options: base } = options([says("sent")]);
-    const session = await createAgentSession({ ...base, tools: [send], restore: paused });
+    const session = await createAgentSession({ ...base, tools: [send.tool], restore: paused });
     const toolCallId = paused.pendingApprovals[0]?.toolCallId as string;
 
     const failed = await session.resume([{ toolCallId, approved: true }]);
