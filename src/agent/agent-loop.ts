@@ -25,7 +25,7 @@ import type {
 import { addUsage } from "../usage/usage.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { type Budget, checkBudget, maxTurnsReached } from "./budget.ts";
-import { callHooks, loadToolMachinery, type ToolMachinery } from "./load-tool-machinery.ts";
+import { callHooks, machineryUnlessAborted, type ToolMachinery } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { textOf } from "./message-text.ts";
 import { notRunResult } from "./not-run-result.ts";
@@ -202,9 +202,9 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       };
     }
     if (toolCalls.length > 0) {
-      let machinery: ToolMachinery;
+      let machinery: ToolMachinery | undefined;
       try {
-        machinery = await loadToolMachinery();
+        machinery = await machineryUnlessAborted(run.signal);
       } catch (thrown) {
         // The tools' code did not load (a browser chunk that could not be fetched): no call runs.
         closeToolCalls(run, message, "the tool code could not be loaded");
@@ -212,6 +212,10 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
           stopReason: "error",
           error: classifyThrown(thrown, { provider: message.provider, signal: run.signal }),
         };
+      }
+      if (machinery === undefined) {
+        closeToolCalls(run, message, "the run was aborted");
+        return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
       }
       const outcome = await machinery.runToolCalls(toolCalls, run);
       tally.toolCalls.push(...outcome.records);

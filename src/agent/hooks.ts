@@ -1,7 +1,8 @@
 /**
  * Hook types: the lifecycle events of a run, what each hook receives, and the decisions it may return.
  * A hook is a function, or an entry with a name, a timeout and a failure policy; an event takes one
- * hook or a list, run in order.
+ * hook or a list, run in order. Also how an event's hooks are listed and named, for run-hooks.ts and
+ * for the error when their code could not be loaded (load-tool-machinery.ts).
  *
  * @module
  */
@@ -168,3 +169,18 @@ export const DEFAULT_HOOK_FAILURE_POLICY: Readonly<Record<HookEvent, HookFailure
   preCompact: "open",
   sessionEnd: "open",
 };
+
+/** The hooks of `event` as entries (a bare function becomes `{ handler }`), in order. */
+export function hookEntries<E extends HookEvent>(hooks: Hooks | undefined, event: E): HookEntry<E>[] {
+  const list = hooks?.[event] as HookList<E> | undefined;
+  if (list === undefined) return [];
+  const items = Array.isArray(list) ? list : [list];
+  return items.map((item: HookHandler<E> | HookEntry<E>) =>
+    typeof item === "function" ? { handler: item } : item,
+  );
+}
+
+/** A hook's name in events and errors: its `name`, its function's name, or `event#position`. */
+export function hookName<E extends HookEvent>(entry: HookEntry<E>, event: E, position: number): string {
+  return entry.name ?? (entry.handler.name || `${event}#${position + 1}`);
+}

@@ -7,7 +7,14 @@
 
 import { messageOf } from "../errors/message-of.ts";
 import { HookError } from "../errors/sdk-error.ts";
-import type { HookEvent, HookInputs, Hooks } from "./hooks.ts";
+import {
+  DEFAULT_HOOK_FAILURE_POLICY,
+  type HookEvent,
+  type HookInputs,
+  type Hooks,
+  hookEntries,
+  hookName,
+} from "./hooks.ts";
 import type { HookOutcome, HookRunContext } from "./run-hooks.ts";
 
 /** What tool-machinery.ts exports. */
@@ -16,8 +23,8 @@ export type ToolMachinery = typeof import("./tool-machinery.ts");
 let loading: Promise<ToolMachinery> | undefined;
 
 /**
- * The tool, hook and approval code. Loaded once; a failed load (a browser chunk that did not
- * download) is tried again on the next call.
+ * The tool, hook and approval code. Loaded once; after a failed load (a browser chunk that did not
+ * download) the next call asks for it again.
  */
 export function loadToolMachinery(): Promise<ToolMachinery> {
   loading ??= import("./tool-machinery.ts").catch((error: unknown) => {
@@ -27,42 +34,69 @@ export function loadToolMachinery(): Promise<ToolMachinery> {
   return loading;
 }
 
+/**
+ * The machinery, or undefined once `signal` aborts (a stalled download does not hold up an abort);
+ * rejects when the load fails.
+ */
+export async function machineryUnlessAborted(signal: AbortSignal): Promise<ToolMachinery | undefined> {
+  if (signal.aborted) return undefined;
+  let onAbort = (): void => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([loadToolMachinery(), aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
 /** Starts loading the machinery when `config` will need it (it has tools or hooks); never rejects. */
 export function preloadToolMachinery(config: { tools?: readonly unknown[]; hooks?: Hooks }): void {
   if ((config.tools?.length ?? 0) > 0 || Object.keys(config.hooks ?? {}).length > 0)
     loadToolMachinery().catch(() => {});
 }
 
-/** True when `hooks` has at least one hook for `event`. */
-function hasHooks(hooks: Hooks | undefined, event: HookEvent): boolean {
-  const list = hooks?.[event];
-  return list !== undefined && (!Array.isArray(list) || list.length > 0);
+/**
+ * The outcome when the hooks of `event` could not run because their code did not load: each fails as
+ * a hook that threw does (a `hook-error` event under its failure policy), so the run ends only where a
+ * hook's policy is closed.
+ */
+function notLoaded<E extends HookEvent>(event: E, context: HookRunContext, cause: unknown): HookOutcome {
+  for (const [position, entry] of hookEntries(context.hooks, event).entries()) {
+    const hook = hookName(entry, event, position);
+    const error = new HookError(
+      `Hook "${hook}" (${event}) could not run: its code did not load (${messageOf(cause)})`,
+      {
+        code: "HOOK_FAILED",
+        details: { hook, event },
+        cause,
+      },
+    );
+    const policy = entry.onFailure ?? DEFAULT_HOOK_FAILURE_POLICY[event];
+    context.emit({ type: "hook-error", event, hook, error, policy });
+    if (policy === "closed") return { kind: "failed", error };
+  }
+  return { kind: "go", context: [] };
 }
 
 /**
  * Runs every hook of `event` (see run-hooks.ts): at once, with nothing loaded, when there is none.
- * When their code cannot be loaded, the hooks cannot run and the outcome is a HookError
- * (`HOOK_FAILED`), whatever their failure policy: a run does not go on as if they had allowed it.
+ * When their code cannot be loaded, each hook fails under its failure policy (see {@link notLoaded}).
  */
 export async function callHooks<E extends HookEvent>(
   event: E,
   input: Omit<HookInputs[E], "signal">,
   context: HookRunContext,
 ): Promise<HookOutcome> {
-  if (!hasHooks(context.hooks, event)) return { kind: "go", context: [] };
-  let machinery: ToolMachinery;
+  if (hookEntries(context.hooks, event).length === 0) return { kind: "go", context: [] };
+  let machinery: ToolMachinery | undefined;
   try {
-    machinery = await loadToolMachinery();
+    machinery = await machineryUnlessAborted(context.signal);
   } catch (cause) {
-    const error = new HookError(
-      `The ${event} hooks could not run: their code did not load (${messageOf(cause)})`,
-      {
-        code: "HOOK_FAILED",
-        details: { event },
-        cause,
-      },
-    );
-    return { kind: "failed", error };
+    return notLoaded(event, context, cause);
   }
+  if (machinery === undefined) return { kind: "aborted" };
   return machinery.runHooks(event, input, context);
 }

@@ -14,11 +14,11 @@ import { runWithDeadline } from "./deadline.ts";
 import {
   DEFAULT_HOOK_FAILURE_POLICY,
   DEFAULT_HOOK_TIMEOUTS,
-  type HookEntry,
   type HookEvent,
-  type HookHandler,
   type HookInputs,
   type Hooks,
+  hookEntries,
+  hookName,
 } from "./hooks.ts";
 
 /** The folded outcome of an event's hooks. */
@@ -96,19 +96,6 @@ function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
   return value as JsonObject;
 }
 
-function entriesOf<E extends HookEvent>(hooks: Hooks | undefined, event: E): HookEntry<E>[] {
-  const list = hooks?.[event] as Hooks[E] | undefined;
-  if (list === undefined) return [];
-  const items = Array.isArray(list) ? list : [list];
-  return items.map((item: HookHandler<E> | HookEntry<E>) =>
-    typeof item === "function" ? { handler: item } : item,
-  );
-}
-
-function hookName<E extends HookEvent>(entry: HookEntry<E>, event: E, position: number): string {
-  return entry.name ?? (entry.handler.name || `${event}#${position + 1}`);
-}
-
 /**
  * Runs every hook of `event`. `input` is what the hooks receive, less the signal. A hook's changed tool
  * input is what the next hook sees.
@@ -118,7 +105,7 @@ export async function runHooks<E extends HookEvent>(
   input: Omit<HookInputs[E], "signal">,
   context: HookRunContext,
 ): Promise<HookOutcome> {
-  const entries = entriesOf(context.hooks, event);
+  const entries = hookEntries(context.hooks, event);
   const added: string[] = [];
   const go: Extract<HookOutcome, { kind: "go" }> = { kind: "go", context: added };
   let current = input as Omit<HookInputs[E], "signal"> & { toolCall?: { args: JsonObject } };

@@ -35,7 +35,12 @@ import {
 } from "./approvals.ts";
 import { checkConfig, checkPrompt } from "./check-config.ts";
 import { checkOptionTypes } from "./check-option-types.ts";
-import { callHooks, loadToolMachinery, preloadToolMachinery } from "./load-tool-machinery.ts";
+import {
+  callHooks,
+  loadToolMachinery,
+  machineryUnlessAborted,
+  preloadToolMachinery,
+} from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
 import { textOf } from "./message-text.ts";
@@ -191,11 +196,10 @@ async function execute(
     setup.request.output = output.format;
   }
   const { resume } = request;
-  // Aborted before the paused turn was touched: the pause stays as it was.
-  if (resume !== undefined && run.signal.aborted)
+  // A resume runs the decided calls: their code is loaded first. Aborted before that, or a load that
+  // fails (it throws here), leaves the paused turn untouched: the pause stays as it was.
+  if (resume !== undefined && (await machineryUnlessAborted(run.signal)) === undefined)
     return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
-  // A resume runs the decided calls: their code is loaded first, so a failed load leaves the pause as it was.
-  if (resume !== undefined) await loadToolMachinery();
   reached.turn = true;
   const end =
     resume === undefined
