@@ -21,16 +21,24 @@ import type { HookOutcome, HookRunContext } from "./run-hooks.ts";
 export type ToolMachinery = typeof import("./tool-machinery.ts");
 
 let loading: Promise<ToolMachinery> | undefined;
+/** The machinery once loaded: later runs use it without waiting on a promise or the signal. */
+let loaded: ToolMachinery | undefined;
 
 /**
  * The tool, hook and approval code. Loaded once; after a failed load (a browser chunk that did not
  * download) the next call asks for it again.
  */
 export function loadToolMachinery(): Promise<ToolMachinery> {
-  loading ??= import("./tool-machinery.ts").catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+  loading ??= import("./tool-machinery.ts").then(
+    (machinery) => {
+      loaded = machinery;
+      return machinery;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
 
@@ -40,6 +48,7 @@ export function loadToolMachinery(): Promise<ToolMachinery> {
  */
 export async function machineryUnlessAborted(signal: AbortSignal): Promise<ToolMachinery | undefined> {
   if (signal.aborted) return undefined;
+  if (loaded !== undefined) return loaded;
   let onAbort = (): void => {};
   const aborted = new Promise<undefined>((resolve) => {
     onAbort = () => resolve(undefined);
