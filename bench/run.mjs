@@ -8,6 +8,7 @@ import { bridgeSection } from "./bridge.mjs";
 import { bundleSizeSection } from "./bundle-size.mjs";
 import { compactionSection } from "./compaction.mjs";
 import { decodingSection } from "./decoding.mjs";
+import { decodingCpuSection } from "./decoding-cpu.mjs";
 import { formatsSection } from "./formats.mjs";
 import { mcpSection } from "./mcp.mjs";
 import { partialJsonSection } from "./partial-json.mjs";
@@ -18,6 +19,7 @@ import { workerSection } from "./worker.mjs";
 const sections = [];
 for (const section of [
   decodingSection,
+  decodingCpuSection,
   agentLoopSection,
   abortLatencySection,
   sessionStateSection,
