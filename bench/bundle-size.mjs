@@ -72,7 +72,7 @@ export const BUDGET = {
   // shared chunk cannot be shaken per importer: every module the lazy code shares with the package's
   // entry becomes a chunk every program imports). Done so that it shares almost none (tool-answer.ts
   // split from tool-output.ts; resume-run stays eager and loads what it runs), and loaded as a run with
-  // tools or hooks starts, beside the provider: 23.5 KB, and 0.3 KB more on the stream program; 23.8 KB
+  // tools or hooks starts, beside the provider: 23.5 KB, and 0.3 KB more on the stream program; 23.9 KB
   // once a failed load failed each hook under its own policy and an abort stopped waiting for a load.
   "agent-stream": 24 * KB,
   // zod's classic API alone is 21.6 KB of it; 48.2 KB when set, 46.5 KB once the state check no
