@@ -29,6 +29,7 @@ import { callHooks, machineryUnlessAborted, type ToolMachinery } from "./load-to
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { textOf } from "./message-text.ts";
 import { notRunResult } from "./not-run-result.ts";
+import type { Answered } from "./resume-run.ts";
 import { appendMessages, type RunContext } from "./run-context.ts";
 import { userMessage } from "./user-message.ts";
 
@@ -89,6 +90,24 @@ export function deliverSteering(run: RunContext): boolean {
   const steered = run.takeSteering?.() ?? [];
   appendMessages(run, ...steered);
   return steered.length > 0;
+}
+
+/**
+ * Goes on after a paused turn's decisions were answered (resume-run.ts): a pause again, or the turn's
+ * results into the conversation as one message and the loop on (unless the run ended meanwhile).
+ */
+export function resumeTurns(
+  run: RunContext,
+  setup: LoopSetup,
+  tally: LoopTally,
+  answered: Answered,
+): Promise<LoopEnd> | LoopEnd {
+  if (answered.kind === "paused") return { stopReason: "approval", paused: answered.paused };
+  pushResults(run, answered.results);
+  const ended = endFrom(answered.control, run.signal);
+  if (ended !== undefined) return ended;
+  deliverSteering(run);
+  return runTurns(run, setup, tally);
 }
 
 /** One model turn, its events forwarded to the run. Resolves with the message and the turn's error. */

@@ -1,26 +1,24 @@
 /**
  * Resuming a run that paused for approvals: the decided calls are answered (approved ones run, denied
- * ones get an error result), calls they held back start, the turn's results go into the conversation
- * as one message once every call has one, and the loop goes on. Calls left undecided keep the run
- * paused.
+ * ones get an error result), calls they held back start, and once every call of the paused turn has
+ * a result they go back, in the model's order, for the loop to go on (agent-loop.ts `resumeTurns`).
+ * Calls left undecided keep the run paused. Part of the tool machinery, loaded on first need.
  *
  * @module
  */
 
-import type { AssistantMessage, ToolCallPart, ToolResultPart } from "../types.ts";
-import {
-  deliverSteering,
-  type LoopSetup,
-  type LoopTally,
-  pushResults,
-  runTurns,
-  toolCallsOf,
-} from "./agent-loop.ts";
+import type { ToolCallPart, ToolResultPart } from "../types.ts";
+import type { LoopTally } from "./agent-loop.ts";
 import type { ApprovalDecision, PausedTurn } from "./approvals.ts";
-import { loadToolMachinery } from "./load-tool-machinery.ts";
-import { endFrom, type LoopEnd } from "./loop-end.ts";
+import type { RunControl } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { RunContext } from "./run-context.ts";
+import { runDecidedCalls, runToolCalls } from "./run-tool-calls.ts";
+
+/** What answering the decisions came to: the run pauses again, or the turn's results are complete. */
+export type Answered =
+  | { kind: "paused"; paused: PausedTurn }
+  | { kind: "answered"; results: ToolResultPart[]; control: RunControl };
 
 /** `results` in the order of `calls` (the order the model made them). */
 function inCallOrder(calls: ToolCallPart[], results: ToolResultPart[]): ToolResultPart[] {
@@ -29,18 +27,17 @@ function inCallOrder(calls: ToolCallPart[], results: ToolResultPart[]): ToolResu
 }
 
 /**
- * Answers `decisions` (already checked by the session: each names a pending call once) and goes on.
- * The conversation's last message is the paused assistant message. Calls a decided call held back
- * (sequential tools) start after it, in order, and may pause the run again.
+ * Answers `decisions` (already checked by the session: each names a pending call once) for `calls`,
+ * the tool calls of the paused assistant message. Calls a decided call held back (sequential tools)
+ * start after it, in order, and may pause the run again.
  */
-export async function resumeRun(
+export async function answerDecisions(
   run: RunContext,
-  setup: LoopSetup,
   tally: LoopTally,
+  calls: ToolCallPart[],
   paused: PausedTurn,
   decisions: ApprovalDecision[],
-): Promise<LoopEnd> {
-  const calls = toolCallsOf(run.messages.at(-1) as AssistantMessage);
+): Promise<Answered> {
   const callById = new Map(calls.map((call) => [call.id, call]));
   const byId = new Map(decisions.map((decision) => [decision.toolCallId, decision]));
   const answered = paused.approvals.filter((approval) => byId.has(approval.toolCallId));
@@ -49,7 +46,6 @@ export async function resumeRun(
     const call = callById.get(approval.toolCallId);
     return call === undefined ? [] : [{ call, decision, args: decision.args ?? approval.args }];
   });
-  const { runDecidedCalls, runToolCalls } = await loadToolMachinery();
   const first = await runDecidedCalls(decided, run);
   tally.toolCalls.push(...first.records);
   const released = answered
@@ -64,10 +60,8 @@ export async function resumeRun(
     ...(then?.pending ?? []),
   ];
   const held = [...paused.results, ...first.results, ...(then?.results ?? [])];
-  if (control.kind === "go" && waiting.length > 0) {
-    return { stopReason: "approval", paused: { approvals: waiting, results: held } };
-  }
-  const ended = endFrom(control, run.signal);
+  if (control.kind === "go" && waiting.length > 0)
+    return { kind: "paused", paused: { approvals: waiting, results: held } };
   const why = control.kind === "aborted" ? "the run was aborted" : "the run ended first";
   const done = new Set(held.map((result) => result.toolCallId));
   const rest = calls.flatMap((call) => {
@@ -78,8 +72,5 @@ export async function resumeRun(
     run.emit({ type: "tool-result", toolCall: call, result, durationMs: 0 });
     return [result];
   });
-  pushResults(run, inCallOrder(calls, [...held, ...rest]));
-  if (ended !== undefined) return ended;
-  deliverSteering(run);
-  return runTurns(run, setup, tally);
+  return { kind: "answered", results: inCallOrder(calls, [...held, ...rest]), control };
 }

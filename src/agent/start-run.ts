@@ -24,7 +24,7 @@ import type {
 } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
-import type { LoopTally } from "./agent-loop.ts";
+import { type LoopTally, resumeTurns, toolCallsOf } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
 import {
   type ApprovalDecision,
@@ -45,7 +45,6 @@ import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
 import { textOf } from "./message-text.ts";
 import { PrefixWatch } from "./prefix-watch.ts";
-import { resumeRun } from "./resume-run.ts";
 import type { RunContext } from "./run-context.ts";
 import { contextParts, runPrompt } from "./run-prompt.ts";
 
@@ -198,13 +197,18 @@ async function execute(
   const { resume } = request;
   // A resume runs the decided calls: their code is loaded first. Aborted before that, or a load that
   // fails (it throws here), leaves the paused turn untouched: the pause stays as it was.
-  if (resume !== undefined && (await machineryUnlessAborted(run.signal)) === undefined)
+  const machinery = resume === undefined ? undefined : await machineryUnlessAborted(run.signal);
+  if (resume !== undefined && machinery === undefined)
     return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
   reached.turn = true;
-  const end =
-    resume === undefined
-      ? await runPrompt(run, setup, tally, [...context, ...request.content], request.promptId)
-      : await resumeRun(run, setup, tally, resume.paused, resume.decisions);
+  let end: LoopEnd;
+  if (resume === undefined || machinery === undefined)
+    end = await runPrompt(run, setup, tally, [...context, ...request.content], request.promptId);
+  else {
+    const calls = toolCallsOf(run.messages.at(-1) as AssistantMessage);
+    const answered = await machinery.answerDecisions(run, tally, calls, resume.paused, resume.decisions);
+    end = await resumeTurns(run, setup, tally, answered);
+  }
   if (end.paused !== undefined) {
     const { sealApproval } = await loadToolMachinery();
     const seal = (approval: HeldApproval) => sealApproval(run.sessionId, approval, request.approvalSecret);

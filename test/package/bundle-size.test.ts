@@ -45,12 +45,12 @@ describe("browser bundle sizes", () => {
   }, 60_000);
 
   it("a run without tools or hooks does not load their code; a run with a tool loads it", async () => {
-    const machinery = /dist\/src\/agent\/(run-tool-calls|run-hooks|approval-digest|tool-answer)\.js$/;
+    const machinery = /dist\/src\/agent\/(run-tool-calls|run-hooks|approval-digest|tool-answer|resume-run)\.js$/;
     const plain = await measureBundle(path("wisp-agent-stream.ts"));
     expect(plain.inputs.some((input) => input.includes("dist/src/agent/agent-loop.js"))).toBe(true);
     expect(plain.inputs.filter((input) => machinery.test(input))).toEqual([]);
     const withTool = await measureBundle(path("wisp-agent.ts"), false, [TOOL_MACHINERY]);
-    expect(withTool.inputs.filter((input) => machinery.test(input))).toHaveLength(4);
+    expect(withTool.inputs.filter((input) => machinery.test(input))).toHaveLength(5);
   }, 60_000);
 
   it("a program that defines no schema carries no zod at all", async () => {
