@@ -8,7 +8,7 @@
 //   Wisp onEvent     the same with a callback per event
 import { createParser } from "eventsource-parser";
 import { streamTurn } from "wisp-agent";
-import { SCENARIOS } from "./realistic-streams.mjs";
+import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
 import { median, quantile } from "./stats.mjs";
 
 const EVENTS = 20_000;
@@ -20,29 +20,6 @@ const MODELS = {
   openai: "openai/gpt-4o",
   responses: "openai-responses/gpt-5",
   gemini: "google/gemini-2.5-flash",
-};
-
-/** What a raw reader takes from one parsed event of each API (as decoding.mjs's TAKE). */
-const TAKE = {
-  anthropic(event, out) {
-    if (event.type !== "content_block_delta") return;
-    if (event.delta.type === "text_delta") out.text += event.delta.text;
-    else if (event.delta.type === "input_json_delta") out.args += event.delta.partial_json;
-  },
-  openai(event, out) {
-    const delta = event.choices?.[0]?.delta;
-    if (delta === undefined) return;
-    if (delta.content) out.text += delta.content;
-    if (delta.tool_calls)
-      for (const call of delta.tool_calls) if (call.index === 0) out.args += call.function?.arguments ?? "";
-  },
-  responses(event, out) {
-    if (event.type === "response.output_text.delta") out.text += event.delta;
-    else if (event.type === "response.function_call_arguments.delta") out.args += event.delta;
-  },
-  gemini(event, out) {
-    for (const part of event.candidates?.[0]?.content?.parts ?? []) if (part.text) out.text += part.text;
-  },
 };
 
 const nextMacrotask = () => new Promise((resolve) => setImmediate(resolve));

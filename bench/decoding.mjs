@@ -13,7 +13,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { createParser } from "eventsource-parser";
 import OpenAI from "openai";
 import { streamTurn } from "wisp-agent";
-import { SCENARIOS } from "./realistic-streams.mjs";
+import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
 import { median, quantile } from "./stats.mjs";
 
 const EVENTS = 20_000;
@@ -36,30 +36,6 @@ const WISP = {
 };
 
 const prefix = (name, count) => `${base}/${name.replaceAll(" ", "-")}/${count}`;
-
-/** What a raw reader takes from one parsed event of each API. */
-const TAKE = {
-  anthropic(event, out) {
-    if (event.type !== "content_block_delta") return;
-    const delta = event.delta;
-    if (delta.type === "text_delta") out.text += delta.text;
-    else if (delta.type === "input_json_delta") out.args += delta.partial_json;
-  },
-  openai(event, out) {
-    const delta = event.choices?.[0]?.delta;
-    if (delta === undefined) return;
-    if (delta.content) out.text += delta.content;
-    if (delta.tool_calls)
-      for (const call of delta.tool_calls) if (call.index === 0) out.args += call.function?.arguments ?? "";
-  },
-  responses(event, out) {
-    if (event.type === "response.output_text.delta") out.text += event.delta;
-    else if (event.type === "response.function_call_arguments.delta") out.args += event.delta;
-  },
-  gemini(event, out) {
-    for (const part of event.candidates?.[0]?.content?.parts ?? []) if (part.text) out.text += part.text;
-  },
-};
 
 async function raw(name, count, api) {
   const response = await fetch(prefix(name, count) + API_PATHS[api], { method: "POST", body: "{}" });

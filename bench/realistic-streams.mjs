@@ -202,3 +202,30 @@ export const PATHS = {
   responses: "/v1/responses",
   gemini: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
 };
+
+/**
+ * What a raw reader takes from one parsed event of each API: the text, and the first tool call's
+ * arguments (decoding.mjs, decoding-cpu.mjs).
+ */
+export const TAKE = {
+  anthropic(event, out) {
+    if (event.type !== "content_block_delta") return;
+    const delta = event.delta;
+    if (delta.type === "text_delta") out.text += delta.text;
+    else if (delta.type === "input_json_delta") out.args += delta.partial_json;
+  },
+  openai(event, out) {
+    const delta = event.choices?.[0]?.delta;
+    if (delta === undefined) return;
+    if (delta.content) out.text += delta.content;
+    if (delta.tool_calls)
+      for (const call of delta.tool_calls) if (call.index === 0) out.args += call.function?.arguments ?? "";
+  },
+  responses(event, out) {
+    if (event.type === "response.output_text.delta") out.text += event.delta;
+    else if (event.type === "response.function_call_arguments.delta") out.args += event.delta;
+  },
+  gemini(event, out) {
+    for (const part of event.candidates?.[0]?.content?.parts ?? []) if (part.text) out.text += part.text;
+  },
+};

@@ -77,6 +77,18 @@ function options(script: ScriptedTurn[]) {
   };
 }
 
+/** The state of a session paused on a "send" to ada that needs approval, made by a page that loads the code. */
+async function pausedState(): Promise<SessionState> {
+  failLoad = false;
+  const { createAgentSession } = await fresh();
+  const send = await recordingTool("send", true);
+  const { options: base } = options([calls(["send", { to: "ada" }])]);
+  const session = await createAgentSession({ ...base, tools: [send.tool] });
+  const result = await session.chat("tell ada");
+  expect(result.ok && result.value.stopReason).toBe("approval");
+  return JSON.parse(JSON.stringify(session.export())) as SessionState;
+}
+
 describe("the tool machinery, loaded on first need", () => {
   it("a run with neither tools nor hooks never needs it", async () => {
     const { runAgent } = await fresh();
@@ -160,16 +172,7 @@ describe("the tool machinery, loaded on first need", () => {
   });
 
   it("a resume it cannot load for keeps the pause; the next resume runs the approved call", async () => {
-    failLoad = false;
-    const paused = await (async () => {
-      const { createAgentSession } = await fresh();
-      const send = await recordingTool("send", true);
-      const { options: base } = options([calls(["send", { to: "ada" }])]);
-      const session = await createAgentSession({ ...base, tools: [send.tool] });
-      const result = await session.chat("tell ada");
-      expect(result.ok && result.value.stopReason).toBe("approval");
-      return JSON.parse(JSON.stringify(session.export())) as SessionState;
-    })();
+    const paused = await pausedState();
 
     // Another page that has not loaded the machinery, and cannot yet.
     newPage();
@@ -193,16 +196,9 @@ describe("the tool machinery, loaded on first need", () => {
     expect(sent).toEqual(["ada"]);
     expectConsistent(session.export().messages);
   });
+
   it("a resume aborted while the download stalls keeps the pause", async () => {
-    failLoad = false;
-    const paused = await (async () => {
-      const { createAgentSession } = await fresh();
-      const send = await recordingTool("send", true);
-      const { options: base } = options([calls(["send", { to: "ada" }])]);
-      const session = await createAgentSession({ ...base, tools: [send.tool] });
-      await session.chat("tell ada");
-      return JSON.parse(JSON.stringify(session.export())) as SessionState;
-    })();
+    const paused = await pausedState();
     newPage();
     failLoad = false;
     const release = stallLoads();

@@ -45,7 +45,8 @@ describe("browser bundle sizes", () => {
   }, 60_000);
 
   it("a run without tools or hooks does not load their code; a run with a tool loads it", async () => {
-    const machinery = /dist\/src\/agent\/(run-tool-calls|run-hooks|approval-digest|tool-answer|resume-run)\.js$/;
+    const machinery =
+      /dist\/src\/agent\/(run-tool-calls|run-hooks|approval-digest|tool-answer|resume-run)\.js$/;
     const plain = await measureBundle(path("wisp-agent-stream.ts"));
     expect(plain.inputs.some((input) => input.includes("dist/src/agent/agent-loop.js"))).toBe(true);
     expect(plain.inputs.filter((input) => machinery.test(input))).toEqual([]);
