@@ -175,22 +175,27 @@ it("a session moved to another API sends no provider compaction, and Wisp's own 
   expect(sent).toHaveLength(1);
 });
 
+/** A scripted model whose first answer compacts (with `summary`) and says "Hello.", then says "Again.". */
+function compactingModel(summary: string) {
+  return createScriptedModel({
+    script: [
+      {
+        content: [
+          { type: "compaction", summary },
+          { type: "text", text: "Hello." },
+        ],
+      },
+      { content: [{ type: "text", text: "Again." }] },
+    ],
+  });
+}
+
 it("the scripted model speaks both providers' compaction, and a session sends it back", async () => {
   for (const [model, schema, sentBack] of [
     ["anthropic/claude-opus-4-6", anthropicRequest, '"type":"compaction","content":"SCRIPTED SUMMARY"'],
     ["openai-responses/gpt-5", responsesRequest, '"type":"compaction","encrypted_content":"gAAAAB'],
   ] as const) {
-    const scripted = createScriptedModel({
-      script: [
-        {
-          content: [
-            { type: "compaction", summary: "SCRIPTED SUMMARY" },
-            { type: "text", text: "Hello." },
-          ],
-        },
-        { content: [{ type: "text", text: "Again." }] },
-      ],
-    });
+    const scripted = compactingModel("SCRIPTED SUMMARY");
     const session = await createAgentSession({
       model,
       apiKey: "k",
@@ -208,17 +213,7 @@ it("the scripted model speaks both providers' compaction, and a session sends it
 });
 
 it("the compaction beta joins the caller's own betas, and goes with a compaction block sent back later", async () => {
-  const scripted = createScriptedModel({
-    script: [
-      {
-        content: [
-          { type: "compaction", summary: "SUMMARY" },
-          { type: "text", text: "Hello." },
-        ],
-      },
-      { content: [{ type: "text", text: "Again." }] },
-    ],
-  });
+  const scripted = compactingModel("SUMMARY");
   const first = await createAgentSession({
     model: "anthropic/claude-opus-4-6",
     apiKey: "k",

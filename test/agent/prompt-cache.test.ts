@@ -5,7 +5,15 @@
  * one-hour TTL is marked and its writes priced at twice the input price; a bad option is a ConfigError.
  */
 import { describe, expect, it } from "vitest";
-import { createAgentSession, defineTool, type JsonObject, runAgent, type Tool } from "../../src/index.ts";
+import {
+  createAgentSession,
+  defineTool,
+  type JsonObject,
+  runAgent,
+  type SessionOptions,
+  type Tool,
+} from "../../src/index.ts";
+import type { ScriptedModel } from "../../src/testing/index.ts";
 import { calls, requestBody, says, scripted } from "../support/agent.ts";
 import { anthropicRequest, chatRequest, responsesRequest } from "../support/request-schemas.ts";
 
@@ -113,16 +121,22 @@ it.each([
   if (!result.ok) expect(result.error).toMatchObject({ code: "CONFIG_INVALID", path });
 });
 
+/** A session on Claude Sonnet against `model`, with `tools` (a list the test may change in place). */
+function clockSession(model: ScriptedModel, tools: Tool<JsonObject>[], extra: Partial<SessionOptions> = {}) {
+  return createAgentSession({
+    model: "anthropic/claude-sonnet-4-5",
+    apiKey: "k",
+    fetch: model.fetch,
+    tools,
+    ...extra,
+  });
+}
+
 describe("cache misses are visible", () => {
   it("a session's normal turns miss nothing; a changed tool list is a cache-miss event naming it", async () => {
     const { model } = scripted([calls(["clock", {}]), says("Noon."), says("Later."), says("Still.")]);
     const tools: Tool<JsonObject>[] = [clock];
-    const session = await createAgentSession({
-      model: "anthropic/claude-sonnet-4-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      tools,
-    });
+    const session = await clockSession(model, tools);
     const misses: string[] = [];
     const watch = async (prompt: string) => {
       for await (const event of session.stream(prompt))
@@ -147,13 +161,7 @@ describe("cache misses are visible", () => {
   it("no cache-miss events when caching is off", async () => {
     const { model } = scripted([says("One."), says("Two.")]);
     const tools: Tool<JsonObject>[] = [clock];
-    const session = await createAgentSession({
-      model: "anthropic/claude-sonnet-4-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      tools,
-      cache: false,
-    });
+    const session = await clockSession(model, tools, { cache: false });
     await session.chat("One?");
     tools.pop();
     const events = [];
