@@ -67,7 +67,7 @@ export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
 }
 
 /** Appends a turn's tool results as one message (none: nothing). */
-export function pushResults(run: RunContext, results: ToolResultPart[]): void {
+function pushResults(run: RunContext, results: ToolResultPart[]): void {
   if (results.length === 0) return;
   appendMessages(run, {
     id: crypto.randomUUID(),
@@ -86,7 +86,7 @@ function closeToolCalls(run: RunContext, message: AssistantMessage, why: string)
 }
 
 /** Appends the messages the caller steered in; true when there were any. */
-export function deliverSteering(run: RunContext): boolean {
+function deliverSteering(run: RunContext): boolean {
   const steered = run.takeSteering?.() ?? [];
   appendMessages(run, ...steered);
   return steered.length > 0;

@@ -99,7 +99,8 @@ export async function callHooks<E extends HookEvent>(
   input: Omit<HookInputs[E], "signal">,
   context: HookRunContext,
 ): Promise<HookOutcome> {
-  if (hookEntries(context.hooks, event).length === 0) return { kind: "go", context: [] };
+  const list = context.hooks?.[event];
+  if (list === undefined || (Array.isArray(list) && list.length === 0)) return { kind: "go", context: [] };
   let machinery: ToolMachinery | undefined;
   try {
     machinery = await machineryUnlessAborted(context.signal);

@@ -9,4 +9,4 @@
 export { sealApproval } from "./approval-digest.ts";
 export { answerDecisions } from "./resume-run.ts";
 export { runHooks } from "./run-hooks.ts";
-export { runDecidedCalls, runToolCalls } from "./run-tool-calls.ts";
+export { runToolCalls } from "./run-tool-calls.ts";
