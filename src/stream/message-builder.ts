@@ -21,16 +21,13 @@ import type {
 import { costOf, type ModelPrice } from "../usage/prices.ts";
 import { emptyUsage } from "../usage/usage.ts";
 import { nestsDeeperThan, storableId, storableUsage } from "./storable-values.ts";
+import { flatten, StreamedText } from "./streamed-text.ts";
 
 interface OpenPart {
   index: number;
   kind: "text" | "thinking" | "tool";
-  /**
-   * The text streamed so far (text, reasoning, or a tool call's arguments), set on the part when it
-   * closes. Appending builds a rope (cheaper per fragment than an array of pieces joined at the end);
-   * the part gets it flattened, see {@link flatten}.
-   */
-  text: string;
+  /** What has streamed so far (text, reasoning, or a tool call's arguments), set on the part when it closes. */
+  streamed: StreamedText;
 }
 
 /**
@@ -48,17 +45,6 @@ export function parseToolArgs(text: string): { args: JsonObject; rawArgs?: strin
     // fall through: keep the text so nothing is lost
   }
   return { args: {}, rawArgs: text };
-}
-
-/**
- * Makes the engine store `text` as one flat string. Strings built by `+=` are ropes (V8, JavaScriptCore
- * and SpiderMonkey alike): 20,000 fragments would keep about 20,000 rope nodes, more than twice the
- * text's own size, for as long as the message lives. Reading it as a number flattens the rope in place
- * (measured in V8; the others make a rope flat to read it too), and costs little past that: the read
- * gives up at the first character no number has. Tool arguments need no call: `JSON.parse` flattens them.
- */
-function flatten(text: string): void {
-  Number(text);
 }
 
 /** Accumulates one assistant message and emits its events. */
@@ -91,7 +77,7 @@ export class MessageBuilder {
   }
 
   #openPart(key: string, kind: OpenPart["kind"], part: AssistantContentPart): OpenPart {
-    const open: OpenPart = { index: this.#add(part), kind, text: "" };
+    const open: OpenPart = { index: this.#add(part), kind, streamed: new StreamedText() };
     this.#open.set(key, open);
     this.hasOutput = true;
     return open;
@@ -118,7 +104,7 @@ export class MessageBuilder {
       this.#emit({ type: "text-start", index: open.index });
     }
     if (delta === "") return;
-    open.text += delta;
+    open.streamed.append(delta);
     this.#emit({ type: "text-delta", index: open.index, delta });
   }
 
@@ -139,7 +125,7 @@ export class MessageBuilder {
       this.#emit({ type: "thinking-start", index: open.index });
     }
     if (delta === "") return;
-    open.text += delta;
+    open.streamed.append(delta);
     this.#emit({ type: "thinking-delta", index: open.index, delta });
   }
 
@@ -172,7 +158,7 @@ export class MessageBuilder {
   toolCallArgs(key: string, delta: string): void {
     const open = this.#open.get(key);
     if (open?.kind !== "tool" || delta === "") return;
-    open.text += delta;
+    open.streamed.append(delta);
     this.#emit({ type: "tool-call-delta", index: open.index, delta });
   }
 
@@ -205,8 +191,9 @@ export class MessageBuilder {
     this.#open.delete(key);
     const part = this.message.content[open.index];
     if (part === undefined) return;
-    if ((part.type === "text" || part.type === "thinking") && open.text !== "") {
-      part.text += open.text;
+    const streamed = open.streamed.text();
+    if ((part.type === "text" || part.type === "thinking") && streamed !== "") {
+      part.text += streamed;
       flatten(part.text);
     }
     if (part.type === "text") {
@@ -214,7 +201,7 @@ export class MessageBuilder {
     } else if (part.type === "thinking") {
       this.#emit({ type: "thinking-end", index: open.index, part });
     } else if (part.type === "tool_call") {
-      const parsed = parseToolArgs(open.text);
+      const parsed = parseToolArgs(streamed);
       part.args = parsed.args;
       if (parsed.rawArgs !== undefined) part.rawArgs = parsed.rawArgs;
       this.#emit({ type: "tool-call", index: open.index, toolCall: part });
