@@ -11,11 +11,11 @@ import { streamTurn } from "wisp-agent";
 import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
 import { median, quantile } from "./stats.mjs";
 
-const EVENTS = 20_000;
+export const EVENTS = 20_000;
 const ROUNDS = 31;
 const CHUNK = 16_384;
 
-const MODELS = {
+export const MODELS = {
   anthropic: "anthropic/claude-sonnet-5-5",
   openai: "openai/gpt-4o",
   responses: "openai-responses/gpt-5",
@@ -24,8 +24,17 @@ const MODELS = {
 
 const nextMacrotask = () => new Promise((resolve) => setImmediate(resolve));
 
+/** `body` as UTF-8, cut into the 16 KB chunks a socket would deliver. @param {string} body */
+export function chunksOf(body) {
+  const bytes = new TextEncoder().encode(body);
+  const chunks = [];
+  for (let offset = 0; offset < bytes.length; offset += CHUNK)
+    chunks.push(bytes.subarray(offset, offset + CHUNK));
+  return chunks;
+}
+
 /** A `fetch` answering every request with the chunks, one per macrotask. */
-function fetchOf(chunks) {
+export function fetchOf(chunks) {
   return async () =>
     new Response(
       new ReadableStream(
@@ -43,7 +52,7 @@ function fetchOf(chunks) {
     );
 }
 
-const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
+export const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
 
 function readers(api, chunks) {
   const take = TAKE[api];
@@ -103,10 +112,7 @@ export async function decodingCpuSection() {
   for (const [name, make] of Object.entries(SCENARIOS)) {
     if (only !== undefined && !only.includes(name)) continue;
     const { api, body } = make(EVENTS);
-    const bytes = new TextEncoder().encode(body);
-    const chunks = [];
-    for (let offset = 0; offset < bytes.length; offset += CHUNK)
-      chunks.push(bytes.subarray(offset, offset + CHUNK));
+    const chunks = chunksOf(body);
     const list = readers(api, chunks);
     const want = await list[0][1]();
     for (let pass = 0; pass < 3; pass++)
