@@ -1,7 +1,8 @@
 /**
  * Checks the decisions given to `session.resume` before anything runs: each must name a pending call
  * of the paused turn, once; a call already answered (a replay) or unknown is refused; edited
- * arguments must pass the tool's schema. Every problem is a ConfigError `APPROVAL_INVALID` whose
+ * arguments must pass the tool's schema; a call can be approved only when the session has its tool (a
+ * session restored without its tools). Every problem is a ConfigError `APPROVAL_INVALID` whose
  * `path` names the decision, and nothing executes.
  *
  * @module
@@ -108,6 +109,13 @@ export async function checkDecisions(
       rules = { ...rules, [approval.toolName]: decision.approved ? "allow" : "deny" };
       standing.add(approval.toolName);
     }
+    if (decision.approved && !tools.has(approval.toolName))
+      // Approving a call the session has no code for would use the approval up on an "unknown tool" answer.
+      return refused(
+        `Tool call ${approval.toolCallId} is approved, but this session has no tool "${approval.toolName}": give the session its tools (createAgentSession({ tools, restore }))`,
+        `decisions.${index}.approved`,
+        { toolCallId: approval.toolCallId, toolName: approval.toolName },
+      );
     const edit = await badEdit(decision, approval, tools, `decisions.${index}.args`);
     if (edit !== undefined) return edit;
   }

@@ -348,6 +348,36 @@ describe("decisions", () => {
     expect(restored.snapshot().pendingApprovals).toBe(3);
   });
 
+  it("approving a call in a session restored without its tools is refused, and the pause stays", async () => {
+    const { send, model, options, session, ids } = await pausedOnThree();
+    const { tools: _, ...withoutTools } = options;
+    const restored = await moved(session, withoutTools);
+    const [first, second, third] = ids as [string, string, string];
+    const refused = await restored.resume([
+      { toolCallId: first, approved: false },
+      { toolCallId: second, approved: true },
+    ]);
+    expect(!refused.ok && refused.error).toMatchObject({
+      _tag: "ConfigError",
+      code: "APPROVAL_INVALID",
+      path: "decisions.1.approved",
+      details: { toolCallId: second, toolName: "send" },
+    });
+    expect(!refused.ok && refused.error.message).toMatch(/no tool "send"/);
+    expect(model.requests).toHaveLength(1);
+    expect(restored.snapshot().pendingApprovals).toBe(3);
+    // Given its tools again, the same pause runs the approved calls.
+    const again = await moved(restored, options);
+    const done = await again.resume(
+      ids.map((toolCallId) => ({ toolCallId, approved: toolCallId !== third })),
+    );
+    expect(done.ok).toBe(true);
+    expect(send.ran).toEqual([
+      { to: "a", text: "1" },
+      { to: "b", text: "2" },
+    ]);
+  });
+
   it("a decision replayed after it was used is refused as a replay, and runs nothing again", async () => {
     const { send, model, options, session, ids } = await pausedOnThree();
     const once = ids.map((toolCallId) => ({ toolCallId, approved: true }));
