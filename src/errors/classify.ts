@@ -265,6 +265,8 @@ export interface ThrownContext {
   timeout?: string | undefined;
   /** The request that failed (method and URL without secrets). */
   request?: FailedRequest | undefined;
+  /** The response had begun (its headers arrived): a network failure broke the stream, not the connecting. */
+  responded?: boolean;
 }
 
 /** Builds the AbortError for an aborted signal, keeping its reason as `cause`. */
@@ -301,7 +303,8 @@ export function classifyThrown(error: unknown, context: ThrownContext): AnySdkEr
     const permanent = isPermanentNetworkFailure(error);
     const reason = innermostMessage(error) || messageOf(error);
     const hint = permanent ? " (fetch never connects to this port)" : "";
-    return new RequestError(`Could not reach ${target}: ${reason}${hint}`, {
+    const what = context.responded ? "Lost the stream from" : "Could not reach";
+    return new RequestError(`${what} ${target}: ${reason}${hint}`, {
       code: "NETWORK",
       retryable: !permanent,
       provider: context.provider,

@@ -28,6 +28,7 @@ import { findPrice, type PriceTable } from "../usage/prices.ts";
 import { checkModelParameters, checkTurnInput, missingApiKey } from "./check-turn.ts";
 import { EventQueue } from "./event-queue.ts";
 import { MessageBuilder } from "./message-builder.ts";
+import { documentInsteadOfStream, readBody } from "./response-body.ts";
 
 /** How to reach the model, and how hard to try. */
 export interface TurnOptions {
@@ -89,15 +90,6 @@ function secretsOf(options: TurnOptions): string[] {
 }
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
-async function readErrorBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 interface Attempt {
   provider: Provider;
   config: ProviderConfig;
@@ -118,6 +110,7 @@ async function attempt({ provider, config, request, options, runSignal, builder 
     options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   );
   let failed: FailedRequest | undefined;
+  let responded = false;
   try {
     const wire = provider.buildRequest(request, config);
     failed = { method: "POST", url: safeUrl(wire.url) };
@@ -129,8 +122,9 @@ async function attempt({ provider, config, request, options, runSignal, builder 
       signal: controller.signal,
     });
     timer.touch();
+    responded = true;
     if (!response.ok) {
-      const body = await readErrorBody(response);
+      const body = await readBody(response);
       throw classifyProviderFailure({
         provider: provider.id,
         status: response.status,
@@ -139,6 +133,8 @@ async function attempt({ provider, config, request, options, runSignal, builder 
         request: failed,
       });
     }
+    const document = await documentInsteadOfStream(response, provider.id, failed);
+    if (document !== undefined) throw document;
     if (response.body === null) {
       throw new ParseError("The response has no body", { code: "STREAM_TRUNCATED", provider: provider.id });
     }
@@ -155,6 +151,7 @@ async function attempt({ provider, config, request, options, runSignal, builder 
       signal: runSignal,
       timeout: timer.fired,
       request: failed,
+      responded,
     });
   } finally {
     timer.clear();
