@@ -180,7 +180,13 @@ export function hookEntries<E extends HookEvent>(hooks: Hooks | undefined, event
   );
 }
 
-/** A hook's name in events and errors: its `name`, its function's name, or `event#position`. */
+/**
+ * A hook's name in events and errors: its `name`, its function's own name, or `event#position` (1-based).
+ * A name JavaScript gave an anonymous function from where it was written — `handler` in `{ handler: () =>
+ * … }`, the event in `{ preToolUse: () => … }` — names no hook, so it is not used.
+ */
 export function hookName<E extends HookEvent>(entry: HookEntry<E>, event: E, position: number): string {
-  return entry.name ?? (entry.handler.name || `${event}#${position + 1}`);
+  if (entry.name !== undefined) return entry.name;
+  const own = entry.handler.name;
+  return own === "" || own === "handler" || own === event ? `${event}#${position + 1}` : own;
 }

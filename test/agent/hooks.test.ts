@@ -159,8 +159,34 @@ describe("preToolUse", () => {
       options({ tools: [echo], hooks: { preToolUse: () => ({ decision: "maybe" }) as never } }),
     );
     expect(result.ok && result.value.toolCalls[0]?.result.output).toMatch(
-      /^Denied: Hook "preToolUse" \(preToolUse\) decision "maybe" is not one of: allow, deny, ask, stop/,
+      /^Denied: Hook "preToolUse#1" \(preToolUse\) decision "maybe" is not one of: allow, deny, ask, stop/,
     );
+  });
+
+  it("a hook is named by its name, its function's own name, or its event and position", async () => {
+    const { options } = scripted([calls(["echo", { text: "x" }]), says("ok")]);
+    const allow = () => ({ decision: "allow" as const });
+    function audit() {
+      return { decision: "allow" as const };
+    }
+    const run = runAgentStream(
+      options({
+        tools: [echo],
+        hooks: {
+          preToolUse: [
+            { name: "policy", handler: allow },
+            audit,
+            { handler: () => ({ decision: "allow" }), timeoutMs: 1000 },
+            () => ({ decision: "allow" }),
+            allow,
+          ],
+        },
+      }),
+    );
+    const events = await collect(run);
+    const names = events.flatMap((event) => (event.type === "hook-decision" ? [event.hook] : []));
+    // `handler` and `preToolUse` are names JavaScript inferred for anonymous functions: not used.
+    expect(names).toEqual(["policy", "audit", "preToolUse#3", "preToolUse#4", "allow"]);
   });
 
   it("stop ends the run with stopReason hookStop, the call answered as not run", async () => {

@@ -80,7 +80,7 @@ describe("run events", () => {
     expect(result.ok && result.value.messages).toEqual(reported);
     expect(events.find((event) => event.type === "hook-decision")).toMatchObject({
       event: "preToolUse",
-      hook: "preToolUse",
+      hook: "preToolUse#1",
       decision: { decision: "allow" },
     });
   });
