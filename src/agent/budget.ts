@@ -30,17 +30,13 @@ export interface BudgetDetails {
 export const DEFAULT_MAX_TURNS = 25;
 
 function exceeded(details: BudgetDetails, code: "BUDGET_EXCEEDED" | "MAX_TURNS"): BudgetError {
-  const what =
-    details.limit === "maxCostUsd"
-      ? `USD ${details.used.toFixed(6)} spent, ${details.allowed} allowed`
-      : `${details.used} used, ${details.allowed} allowed`;
-  return new BudgetError(
-    `${code === "MAX_TURNS" ? "Turn limit" : "Budget"} ${details.limit} exceeded: ${what}`,
-    {
-      code,
-      details: { ...details },
-    },
-  );
+  const { limit, allowed, used } = details;
+  // A turn limit ends a run that used every turn it had while the model still wanted another.
+  const message =
+    limit === "maxTurns"
+      ? `${code === "MAX_TURNS" ? "Turn limit reached: maxTurns" : "Budget reached: budget.maxTurns"} allows ${allowed} turns, all taken, and the model asked for another`
+      : `Budget ${limit} exceeded: ${limit === "maxCostUsd" ? `USD ${used.toFixed(6)} spent` : `${used} used`}, ${allowed} allowed`;
+  return new BudgetError(message, { code, details: { ...details } });
 }
 
 /**

@@ -6,7 +6,6 @@
  */
 
 import { showValue } from "../config/show-value.ts";
-import { describeValue } from "../errors/message-of.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { checkModelParameters, missingApiKey } from "../stream/check-turn.ts";
 import type { ProviderId, UserContentPart } from "../types.ts";
@@ -93,7 +92,7 @@ function badPart(value: unknown, path: string): ConfigError | undefined {
       ? undefined
       : invalid("an image needs data (base64) or a url", path);
   }
-  return invalid(`expected type "text" or "image", got ${describeValue(part.type)}`, `${path}.type`);
+  return invalid(`expected type "text" or "image", got ${showValue(part.type)}`, `${path}.type`);
 }
 
 /**

@@ -33,7 +33,7 @@ export function noLines(warnings: TranscriptWarning[]): ReadTranscriptResult {
   return unreadable(
     warnings.length === 0
       ? "The transcript is empty"
-      : `None of the transcript's ${warnings.length === 1 ? "line is" : `${warnings.length} lines are`} a JSON object (the warnings say why): it is not JSONL. A Wisp SessionState is restored with parseSessionState`,
+      : `${warnings.length === 1 ? "The transcript's one line is not" : `None of the transcript's ${warnings.length} lines is`} a JSON object (the warnings say why): it is not JSONL. A Wisp SessionState is restored with parseSessionState`,
     warnings,
     warnings[0]?.line,
   );

@@ -55,3 +55,19 @@ export function retryDelay(
   // Jitter in [ceiling/2, ceiling]: spread clients apart without collapsing the wait to zero.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
+
+/**
+ * What to add to the message of an error that was not retried only because the server's wait is longer
+ * than `maxRetryAfterMs`, so the reader sees why; `""` for any other error.
+ */
+export function waitNotTaken(error: AnySdkError, attempt: number, policy: RetryPolicy): string {
+  const wait = error.retryAfterMs;
+  if (
+    !error.retryable ||
+    attempt >= policy.maxRetries ||
+    wait === undefined ||
+    wait <= policy.maxRetryAfterMs
+  )
+    return "";
+  return ` — not retried: the server asked to wait ${wait / 1000} s (retry.maxRetryAfterMs: ${policy.maxRetryAfterMs / 1000} s)`;
+}

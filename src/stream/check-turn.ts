@@ -7,9 +7,9 @@
  */
 
 import { didYouMean } from "../config/did-you-mean.ts";
+import { showValue } from "../config/show-value.ts";
 import type { ListsEvery } from "../config/lists-every.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
-import { describeValue } from "../errors/message-of.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelRequest, ProviderId, ThinkingLevel } from "../types.ts";
 import type { TurnOptions } from "./stream-turn.ts";
@@ -107,13 +107,13 @@ export function checkModelParameters(
     const [low, high] = TEMPERATURE_RANGE[provider];
     if (typeof temperature !== "number" || !(temperature >= low && temperature <= high)) {
       return invalid(
-        `temperature for ${provider} must be a number from ${low} to ${high}, got ${describeValue(temperature)}`,
+        `temperature for ${provider} must be a number from ${low} to ${high}, got ${showValue(temperature)}`,
         "temperature",
       );
     }
   }
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0)) {
-    return invalid(`maxTokens must be a positive integer, got ${describeValue(maxTokens)}`, "maxTokens");
+    return invalid(`maxTokens must be a positive integer, got ${showValue(maxTokens)}`, "maxTokens");
   }
   return undefined;
 }

@@ -19,7 +19,7 @@ import { withFields } from "../errors/with-fields.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
 import { readSse } from "../http/read-sse.ts";
-import { type RetryOptions, retryDelay, retryPolicy } from "../http/retry-policy.ts";
+import { type RetryOptions, retryDelay, retryPolicy, waitNotTaken } from "../http/retry-policy.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { CompatOptions, Provider, ProviderConfig } from "../providers/provider.ts";
 import { loadProvider, type ProviderName, resolveModel } from "../providers/registry.ts";
@@ -241,11 +241,12 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
         const delay =
           builder.hasOutput || run.signal.aborted ? undefined : retryDelay(error, attemptNumber, policy);
         if (delay === undefined) {
-          // After retries, say how many attempts were made.
-          const tried =
-            attemptNumber > 0
-              ? withFields(error, { attempts: attemptNumber + 1 }, ` — after ${attemptNumber + 1} attempts`)
-              : error;
+          // After retries, say how many attempts were made; a server's wait too long to take, so.
+          const note =
+            (attemptNumber > 0 ? ` — after ${attemptNumber + 1} attempts` : "") +
+            (builder.hasOutput ? "" : waitNotTaken(error, attemptNumber, policy));
+          const attempts = attemptNumber > 0 ? { attempts: attemptNumber + 1 } : {};
+          const tried = note === "" ? error : withFields(error, attempts, note);
           return builder.fail(redactError(tried, secrets));
         }
         emit({

@@ -98,6 +98,15 @@ describe("runAgent never throws", () => {
     },
   );
 
+  it("a number given as a string is shown quoted, so it does not read as a valid value refused", async () => {
+    expect((await configError({ temperature: "0.5" })).message).toBe(
+      'temperature for anthropic must be a number from 0 to 1, got "0.5"',
+    );
+    expect((await configError({ maxTokens: "100" })).message).toBe(
+      'maxTokens must be a positive integer, got "100"',
+    );
+  });
+
   it("a thinking level in the wrong case suggests the right one", async () => {
     expect((await configError({ thinking: "Medium" })).message).toContain('did you mean "medium"');
   });

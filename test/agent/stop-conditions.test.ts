@@ -80,6 +80,9 @@ describe("budgets", () => {
       "budget",
       2,
     ]);
+    expect(!result.ok && result.error.message).toBe(
+      "Budget reached: budget.maxTurns allows 2 turns, all taken, and the model asked for another",
+    );
   });
 
   it("a run that finishes within the turn budget is complete", async () => {
@@ -106,6 +109,9 @@ describe("maxTurns", () => {
     const { options } = scripted(Array.from({ length: 5 }, loopForever));
     const result = await runAgent(options({ tools: [noop], maxTurns: 3 }));
     expect(!result.ok && result.partial.turns).toBe(3);
+    expect(!result.ok && result.error.message).toBe(
+      "Turn limit reached: maxTurns allows 3 turns, all taken, and the model asked for another",
+    );
   });
 });
 

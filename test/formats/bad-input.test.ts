@@ -297,7 +297,13 @@ describe("lines that cannot be read as they are", () => {
     const pretty = JSON.stringify({ version: 2, sessionId: "s", messages: [] }, null, 2);
     for (const read of [fromClaudeCode, fromPi]) {
       const notJsonl = await read(pretty);
-      expect(!notJsonl.ok && notJsonl.error.message).toMatch(/not JSONL.*parseSessionState/);
+      expect(!notJsonl.ok && notJsonl.error.message).toMatch(
+        /^None of the transcript's 5 lines is a JSON object .*not JSONL.*parseSessionState/,
+      );
+      const oneLine = await read("not json\n");
+      expect(!oneLine.ok && oneLine.error.message).toMatch(
+        /^The transcript's one line is not a JSON object \(the warnings say why\): it is not JSONL/,
+      );
       const bytes = await read(new Response(SHORT).body as unknown as ReadableStream<string>);
       expect(!bytes.ok && bytes.error.message).toContain("TextDecoderStream");
       const neither = await read(new TextEncoder().encode(SHORT) as unknown as string);

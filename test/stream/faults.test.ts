@@ -91,6 +91,9 @@ for (const { name, model, afterOutput, beforeOutput } of PROVIDERS) {
       );
       expect(retries).toHaveLength(0);
       expect(message.error).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: 120_000 });
+      expect(message.error?.message).toMatch(
+        / — not retried: the server asked to wait 120 s \(retry\.maxRetryAfterMs: 60 s\)$/,
+      );
     });
 
     it("x-should-retry: false stops the retry of a 529", async () => {
