@@ -7,8 +7,8 @@
  */
 
 import { didYouMean } from "../config/did-you-mean.ts";
-import { showValue } from "../config/show-value.ts";
 import type { ListsEvery } from "../config/lists-every.ts";
+import { showValue } from "../config/show-value.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelRequest, ProviderId, ThinkingLevel } from "../types.ts";
