@@ -14,7 +14,7 @@ import { notFunctionOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
 import { describeValue } from "../errors/message-of.ts";
 import { redactError } from "../errors/redact.ts";
-import { type AnySdkError, type FailedRequest, isSdkError, ParseError } from "../errors/sdk-error.ts";
+import { type AnySdkError, type FailedRequest, isSdkError } from "../errors/sdk-error.ts";
 import { withFields } from "../errors/with-fields.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
@@ -28,7 +28,7 @@ import { findPrice, type PriceTable } from "../usage/prices.ts";
 import { checkModelParameters, checkTurnInput, missingApiKey } from "./check-turn.ts";
 import { EventQueue } from "./event-queue.ts";
 import { MessageBuilder } from "./message-builder.ts";
-import { documentInsteadOfStream, readBody } from "./response-body.ts";
+import { readBody, streamBody } from "./response-body.ts";
 
 /** How to reach the model, and how hard to try. */
 export interface TurnOptions {
@@ -122,9 +122,9 @@ async function attempt({ provider, config, request, options, runSignal, builder 
       signal: controller.signal,
     });
     timer.touch();
-    responded = true;
+    const read = { signal: controller.signal, onChunk: () => timer.touch() };
     if (!response.ok) {
-      const body = await readBody(response);
+      const body = await readBody(response, read);
       throw classifyProviderFailure({
         provider: provider.id,
         status: response.status,
@@ -133,16 +133,13 @@ async function attempt({ provider, config, request, options, runSignal, builder 
         request: failed,
       });
     }
-    const document = await documentInsteadOfStream(response, provider.id, failed);
-    if (document !== undefined) throw document;
-    if (response.body === null) {
-      throw new ParseError("The response has no body", { code: "STREAM_TRUNCATED", provider: provider.id });
-    }
+    responded = true;
+    const body = await streamBody(response, provider.id, failed, read);
     const handler = provider.createStreamHandler(builder);
     await readSse(
-      response.body,
-      { onEvent: handler.onEvent, onChunk: () => timer.touch(), isDone: handler.isDone },
-      controller.signal,
+      body,
+      { onEvent: handler.onEvent, onChunk: read.onChunk, isDone: handler.isDone },
+      read.signal,
     );
     handler.end();
   } catch (thrown) {
