@@ -55,11 +55,15 @@ export function storableId(id: string): string {
   return id.length <= MAX_ID_LENGTH ? id : toolCallIdFor(id, ANY_ID);
 }
 
+/** How many array slots one {@link nestsDeeperThan} walks by index at most: JSON of 20 MB holds fewer. */
+const MAX_INDEXED_SLOTS = 20_000_000;
+
 /** True when `value` nests arrays or objects deeper than `maxDepth` (checked without recursion). */
 export function nestsDeeperThan(value: unknown, maxDepth = MAX_JSON_DEPTH): boolean {
   // Two parallel stacks, and only objects pushed: this walks a whole restored session (megabytes).
   const objects: object[] = [];
   const depths: number[] = [];
+  let indexed = MAX_INDEXED_SLOTS;
   if (typeof value === "object" && value !== null) {
     objects.push(value);
     depths.push(0);
@@ -68,8 +72,11 @@ export function nestsDeeperThan(value: unknown, maxDepth = MAX_JSON_DEPTH): bool
     const current = objects.pop() as Record<string, unknown> | unknown[];
     const depth = depths.pop() as number;
     if (depth >= maxDepth) return true;
-    // Arrays by index: `for…in` would make a string of every index (2.7x slower on a long array).
-    if (Array.isArray(current)) {
+    // Arrays by index: `for…in` would make a string of every index (2.7x slower on a long array). But
+    // a crafted array can be sparse (a length of 2³²−1 with one item would take minutes by index), so
+    // past a total no JSON Wisp stores reaches, arrays are walked by `for…in`: only the items they have.
+    if (Array.isArray(current) && current.length <= indexed) {
+      indexed -= current.length;
       for (let index = 0; index < current.length; index++) {
         const child: unknown = current[index];
         if (typeof child === "object" && child !== null) {
@@ -80,7 +87,7 @@ export function nestsDeeperThan(value: unknown, maxDepth = MAX_JSON_DEPTH): bool
       continue;
     }
     for (const key in current) {
-      const child = current[key];
+      const child = (current as Record<string, unknown>)[key];
       if (typeof child === "object" && child !== null) {
         objects.push(child);
         depths.push(depth + 1);
