@@ -7,7 +7,7 @@
 //   npx node bench/compare-builds.mjs /tmp/wisp-before dist ["anthropic text,gemini text"]
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chunksOf, EVENTS, fetchOf, hello, MODELS } from "./decoding-cpu.mjs";
+import { chunksOf, EVENTS, readers } from "./decoding-cpu.mjs";
 import { SCENARIOS } from "./realistic-streams.mjs";
 import { median } from "./stats.mjs";
 
@@ -26,27 +26,6 @@ async function streamTurnOf(dist) {
   return (await import(url)).streamTurn;
 }
 
-/** A reader of one stream with one build: the text and arguments, concatenated, as decoding-cpu's. */
-function reader(streamTurn, api, chunks, mode) {
-  return async () => {
-    const out = { text: "", args: "" };
-    const on = (event) => {
-      if (event.type === "text-delta") out.text += event.delta;
-      else if (event.type === "tool-call-delta" && event.index === (out.toolIndex ??= event.index))
-        out.args += event.delta;
-    };
-    const options = { model: MODELS[api], apiKey: "k", fetch: fetchOf(chunks) };
-    let message;
-    if (mode === "for await") {
-      const turn = streamTurn({ messages: hello }, options);
-      for await (const event of turn) on(event);
-      message = await turn.message;
-    } else message = await streamTurn({ messages: hello }, { ...options, onEvent: on }).message;
-    if (message.error) throw new Error(message.error.message);
-    return out;
-  };
-}
-
 const builds = [await streamTurnOf(before), await streamTurnOf(after)];
 const names = only?.split(",").map((name) => name.trim()) ?? Object.keys(SCENARIOS);
 console.log(`B = ${after}, A = ${before}; median of ${ROUNDS - WARM_UP} rounds' B/A, ms A → B`);
@@ -55,8 +34,11 @@ for (const name of names) {
   if (make === undefined) throw new Error(`no scenario "${name}"`);
   const { api, body } = make(EVENTS);
   const chunks = chunksOf(body);
-  for (const mode of ["for await", "onEvent"]) {
-    const [a, b] = builds.map((streamTurn) => reader(streamTurn, api, chunks, mode));
+  // decoding-cpu's readers through each build: [1] is for await, [2] onEvent (they check the message).
+  const [ofA, ofB] = builds.map((streamTurn) => readers(api, chunks, streamTurn));
+  for (const index of [1, 2]) {
+    const mode = ofA[index][0].replace("Wisp ", "");
+    const [a, b] = [ofA[index][1], ofB[index][1]];
     const [gotA, gotB] = [await a(), await b()];
     if (gotA.text !== gotB.text || gotA.args !== gotB.args)
       throw new Error(`the builds decoded ${name} differently`);

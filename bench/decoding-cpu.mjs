@@ -54,7 +54,11 @@ export function fetchOf(chunks) {
 
 export const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
 
-function readers(api, chunks) {
+/**
+ * The readers of one stream, `[name, read]` pairs: raw first, then Wisp with `for await` and with
+ * `onEvent`, through `turn` (the package's `streamTurn`, or another build's for compare-builds.mjs).
+ */
+export function readers(api, chunks, turn = streamTurn) {
   const take = TAKE[api];
   const options = { model: MODELS[api], apiKey: "k", fetch: fetchOf(chunks) };
   // The raw reader keeps the first tool call's arguments only (parallel calls); so does this one.
@@ -88,17 +92,17 @@ function readers(api, chunks) {
       "Wisp for await",
       async () => {
         const out = { text: "", args: "" };
-        const turn = streamTurn({ messages: hello }, options);
+        const stream = turn({ messages: hello }, options);
         const on = onWisp(out);
-        for await (const event of turn) on(event);
-        return finish(turn, out);
+        for await (const event of stream) on(event);
+        return finish(stream, out);
       },
     ],
     [
       "Wisp onEvent",
       async () => {
         const out = { text: "", args: "" };
-        return finish(streamTurn({ messages: hello }, { ...options, onEvent: onWisp(out) }), out);
+        return finish(turn({ messages: hello }, { ...options, onEvent: onWisp(out) }), out);
       },
     ],
   ];

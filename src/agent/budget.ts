@@ -31,10 +31,11 @@ export const DEFAULT_MAX_TURNS = 25;
 
 function exceeded(details: BudgetDetails, code: "BUDGET_EXCEEDED" | "MAX_TURNS"): BudgetError {
   const { limit, allowed, used } = details;
-  // A turn limit ends a run that used every turn it had while the model still wanted another.
+  // A turn limit ends a run that used every turn it had while it needed another: the model called tools,
+  // or its structured answer needs a retry.
   const message =
     limit === "maxTurns"
-      ? `${code === "MAX_TURNS" ? "Turn limit reached: maxTurns" : "Budget reached: budget.maxTurns"} allows ${allowed} turns, all taken, and the model asked for another`
+      ? `${code === "MAX_TURNS" ? "Turn limit reached: maxTurns" : "Budget reached: budget.maxTurns"} allows ${allowed} turn${allowed === 1 ? "" : "s"}, all taken, and the run needed another`
       : `Budget ${limit} exceeded: ${limit === "maxCostUsd" ? `USD ${used.toFixed(6)} spent` : `${used} used`}, ${allowed} allowed`;
   return new BudgetError(message, { code, details: { ...details } });
 }

@@ -183,10 +183,11 @@ export function hookEntries<E extends HookEvent>(hooks: Hooks | undefined, event
 /**
  * A hook's name in events and errors: its `name`, its function's own name, or `event#position` (1-based).
  * A name JavaScript gave an anonymous function from where it was written — `handler` in `{ handler: () =>
- * … }`, the event in `{ preToolUse: () => … }` — names no hook, so it is not used.
+ * … }`, the event in `{ preToolUse: () => … }` — names no hook, so it is not used; `bind`'s "bound "
+ * prefix is dropped.
  */
 export function hookName<E extends HookEvent>(entry: HookEntry<E>, event: E, position: number): string {
   if (entry.name !== undefined) return entry.name;
-  const own = entry.handler.name;
+  const own = entry.handler.name.replace(/^(?:bound )+/, "");
   return own === "" || own === "handler" || own === event ? `${event}#${position + 1}` : own;
 }

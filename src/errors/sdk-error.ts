@@ -36,7 +36,7 @@ export type ConfigErrorCode =
   | "SESSION_CLOSED"
   /** A prompt was sent while tool calls wait for approval: resume them first. */
   | "APPROVAL_PENDING"
-  /** A decision names no pending call, repeats one, replays a used one, or edits arguments badly. */
+  /** A decision names no pending call, repeats one, replays a used one, edits arguments badly, or approves a call whose tool the session lacks. */
   | "APPROVAL_INVALID"
   /** A pending approval was changed after the pause, or its signature does not verify. */
   | "APPROVAL_TAMPERED"

@@ -37,8 +37,17 @@ export function retryPolicy(options: RetryOptions | undefined): RetryPolicy {
   return { ...DEFAULT_RETRY, ...options };
 }
 
+/** Not to be retried; `why` is what the error's message adds ("" when the error says enough). */
+export interface NotRetried {
+  why: string;
+}
+
+/** An error not retried for what it is (not retryable, output already streamed, an abort). */
+export const NOT_RETRIED: NotRetried = { why: "" };
+
 /**
- * The wait before retry number `attempt` (0-based), or undefined when the error must not be retried.
+ * The wait before retry number `attempt` (0-based), or {@link NOT_RETRIED} when the error must not be
+ * retried — with a `why` when only the server's wait, longer than `maxRetryAfterMs`, stands in the way.
  * `random` is injectable for tests.
  */
 export function retryDelay(
@@ -46,28 +55,16 @@ export function retryDelay(
   attempt: number,
   policy: RetryPolicy,
   random: () => number = Math.random,
-): number | undefined {
-  if (!error.retryable || attempt >= policy.maxRetries) return undefined;
-  if (error.retryAfterMs !== undefined) {
-    return error.retryAfterMs <= policy.maxRetryAfterMs ? error.retryAfterMs : undefined;
+): number | NotRetried {
+  if (!error.retryable || attempt >= policy.maxRetries) return NOT_RETRIED;
+  const wait = error.retryAfterMs;
+  if (wait !== undefined) {
+    if (wait <= policy.maxRetryAfterMs) return wait;
+    return {
+      why: ` — not retried: the server asked to wait ${wait / 1000} s (retry.maxRetryAfterMs: ${policy.maxRetryAfterMs / 1000} s)`,
+    };
   }
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** attempt);
   // Jitter in [ceiling/2, ceiling]: spread clients apart without collapsing the wait to zero.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-
-/**
- * What to add to the message of an error that was not retried only because the server's wait is longer
- * than `maxRetryAfterMs`, so the reader sees why; `""` for any other error.
- */
-export function waitNotTaken(error: AnySdkError, attempt: number, policy: RetryPolicy): string {
-  const wait = error.retryAfterMs;
-  if (
-    !error.retryable ||
-    attempt >= policy.maxRetries ||
-    wait === undefined ||
-    wait <= policy.maxRetryAfterMs
-  )
-    return "";
-  return ` — not retried: the server asked to wait ${wait / 1000} s (retry.maxRetryAfterMs: ${policy.maxRetryAfterMs / 1000} s)`;
 }

@@ -74,8 +74,9 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * goes on: approved calls run — with the approver's `args` when given, checked by the tool's
    * schema — denied ones get an error result with the reason, and the run continues as `chat`'s
    * would. Calls left undecided pause the run again. Never throws: a decision that names no pending
-   * call, repeats one, replays a used one or edits arguments badly refuses the whole resume with a
-   * ConfigError `APPROVAL_INVALID`, and nothing runs.
+   * call, repeats one, replays a used one, edits arguments badly, or approves a call of a tool this
+   * session was not given (restored without its `tools`) refuses the whole resume with a ConfigError
+   * `APPROVAL_INVALID`, and nothing runs.
    */
   resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult<T, O>>;
   /** The same as `resume`, as a stream of events. */

@@ -19,7 +19,7 @@ import { withFields } from "../errors/with-fields.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
 import { readSse } from "../http/read-sse.ts";
-import { type RetryOptions, retryDelay, retryPolicy, waitNotTaken } from "../http/retry-policy.ts";
+import { NOT_RETRIED, type RetryOptions, retryDelay, retryPolicy } from "../http/retry-policy.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { CompatOptions, Provider, ProviderConfig } from "../providers/provider.ts";
 import { loadProvider, type ProviderName, resolveModel } from "../providers/registry.ts";
@@ -236,12 +236,10 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
           ? thrown
           : classifyThrown(thrown, { provider: provider.id, signal: run.signal });
         const delay =
-          builder.hasOutput || run.signal.aborted ? undefined : retryDelay(error, attemptNumber, policy);
-        if (delay === undefined) {
-          // After retries, say how many attempts were made; a server's wait too long to take, so.
-          const note =
-            (attemptNumber > 0 ? ` — after ${attemptNumber + 1} attempts` : "") +
-            (builder.hasOutput ? "" : waitNotTaken(error, attemptNumber, policy));
+          builder.hasOutput || run.signal.aborted ? NOT_RETRIED : retryDelay(error, attemptNumber, policy);
+        if (typeof delay !== "number") {
+          // After retries, say how many attempts were made; and why a retryable error was not retried.
+          const note = (attemptNumber > 0 ? ` — after ${attemptNumber + 1} attempts` : "") + delay.why;
           const attempts = attemptNumber > 0 ? { attempts: attemptNumber + 1 } : {};
           const tried = note === "" ? error : withFields(error, attempts, note);
           return builder.fail(redactError(tried, secrets));

@@ -179,6 +179,8 @@ describe("preToolUse", () => {
             { handler: () => ({ decision: "allow" }), timeoutMs: 1000 },
             () => ({ decision: "allow" }),
             allow,
+            audit.bind(null),
+            { handler: (() => ({ decision: "allow" as const })).bind(null) },
           ],
         },
       }),
@@ -186,7 +188,15 @@ describe("preToolUse", () => {
     const events = await collect(run);
     const names = events.flatMap((event) => (event.type === "hook-decision" ? [event.hook] : []));
     // `handler` and `preToolUse` are names JavaScript inferred for anonymous functions: not used.
-    expect(names).toEqual(["policy", "audit", "preToolUse#3", "preToolUse#4", "allow"]);
+    expect(names).toEqual([
+      "policy",
+      "audit",
+      "preToolUse#3",
+      "preToolUse#4",
+      "allow",
+      "audit",
+      "preToolUse#7",
+    ]);
   });
 
   it("stop ends the run with stopReason hookStop, the call answered as not run", async () => {

@@ -81,7 +81,7 @@ describe("budgets", () => {
       2,
     ]);
     expect(!result.ok && result.error.message).toBe(
-      "Budget reached: budget.maxTurns allows 2 turns, all taken, and the model asked for another",
+      "Budget reached: budget.maxTurns allows 2 turns, all taken, and the run needed another",
     );
   });
 
@@ -110,7 +110,7 @@ describe("maxTurns", () => {
     const result = await runAgent(options({ tools: [noop], maxTurns: 3 }));
     expect(!result.ok && result.partial.turns).toBe(3);
     expect(!result.ok && result.error.message).toBe(
-      "Turn limit reached: maxTurns allows 3 turns, all taken, and the model asked for another",
+      "Turn limit reached: maxTurns allows 3 turns, all taken, and the run needed another",
     );
   });
 });
