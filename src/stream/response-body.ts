@@ -18,84 +18,53 @@ export interface BodyRead {
   onChunk: () => void;
 }
 
-/** A body's text, read as far as asked; the chunks are kept so that what was read can be read again. */
-class BodyText {
-  text = "";
-  done = false;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #read: BodyRead;
-  readonly #decoder = new TextDecoder();
-  readonly #chunks: Uint8Array[] = [];
-
-  constructor(body: ReadableStream<Uint8Array>, read: BodyRead) {
-    this.#reader = body.getReader();
-    this.#read = read;
-  }
-
-  /** Reads until `enough(text)` or the body's end. An abort cancels the read, even with a fetch that ignores its signal. */
-  async until(enough: (text: string) => boolean): Promise<void> {
-    const { signal, onChunk } = this.#read;
-    const cancel = (): void => void this.#reader.cancel(signal.reason).catch(() => {});
-    signal.addEventListener("abort", cancel, { once: true });
-    try {
-      while (!this.done && !enough(this.text) && !signal.aborted) {
-        const next = await this.#reader.read();
-        if (next.done) {
-          this.done = true;
-          this.text += this.#decoder.decode();
-        } else {
-          onChunk();
-          this.#chunks.push(next.value);
-          this.text += this.#decoder.decode(next.value, { stream: true });
-        }
+/**
+ * Reads `body` as text until `enough(text)` or its end, then cancels the rest. An abort cancels the
+ * read at once, even with a fetch that ignores its signal, and throws the signal's reason.
+ */
+async function readText(
+  body: ReadableStream<Uint8Array>,
+  read: BodyRead,
+  enough: (text: string) => boolean,
+): Promise<string> {
+  const { signal, onChunk } = read;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const cancel = (): void => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", cancel, { once: true });
+  let text = "";
+  try {
+    for (;;) {
+      if (enough(text)) {
+        cancel();
+        return text;
       }
-    } finally {
-      signal.removeEventListener("abort", cancel);
+      const next = signal.aborted ? undefined : await reader.read();
+      // An abort ends a pending read as the end of the body: it is told apart here.
+      if (signal.aborted || next === undefined) throw signal.reason;
+      if (next.done) return text + decoder.decode();
+      onChunk();
+      text += decoder.decode(next.value, { stream: true });
     }
-    if (signal.aborted) throw signal.reason;
-  }
-
-  /** Stops reading: the rest of the body is cancelled. */
-  release(): void {
-    if (!this.done) void this.#reader.cancel().catch(() => {});
-  }
-
-  /** The whole body again as a stream: the chunks read so far, then the rest. */
-  replay(): ReadableStream<Uint8Array> {
-    const chunks = this.#chunks;
-    const reader = this.#reader;
-    return new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          const chunk = chunks.shift();
-          if (chunk !== undefined) return controller.enqueue(chunk);
-          const next = this.done ? undefined : await reader.read();
-          if (next === undefined || next.done) controller.close();
-          else controller.enqueue(next.value);
-        },
-        cancel: (reason) => reader.cancel(reason),
-      },
-      { highWaterMark: 0 },
-    );
+  } finally {
+    signal.removeEventListener("abort", cancel);
   }
 }
 
-/** `text` as JSON when it parses, else the text. */
+/** `text` (at most {@link MAX_BODY_CHARS} of it) as JSON when it parses, else the text. */
 function jsonOrText(text: string): unknown {
+  const kept = text.slice(0, MAX_BODY_CHARS);
   try {
-    return JSON.parse(text);
+    return JSON.parse(kept);
   } catch {
-    return text;
+    return kept;
   }
 }
 
 /** An error's body: its JSON when it parses, else its text; at most {@link MAX_BODY_CHARS} of it is read. */
 export async function readBody(response: Response, read: BodyRead): Promise<unknown> {
   if (response.body === null) return "";
-  const body = new BodyText(response.body, read);
-  await body.until((text) => text.length >= MAX_BODY_CHARS);
-  body.release();
-  return jsonOrText(body.text.slice(0, MAX_BODY_CHARS));
+  return jsonOrText(await readText(response.body, read, (text) => text.length >= MAX_BODY_CHARS));
 }
 
 /** Content types of a whole document (HTML, JSON, XML), which an event stream should not have. */
@@ -122,16 +91,24 @@ export async function streamBody(
     throw new ParseError("The response has no body", { code: "STREAM_TRUNCATED", provider });
   const type = response.headers.get("content-type") ?? "";
   if (!DOCUMENT_TYPE.test(type)) return response.body;
-  const body = new BodyText(response.body, read);
-  await body.until((text) => text.trim() !== "");
-  if (STREAM_START.test(body.text)) return body.replay();
-  await body.until((text) => text.length >= MAX_BODY_CHARS);
-  body.release();
-  const parsed = jsonOrText(body.text.slice(0, MAX_BODY_CHARS));
-  const error = (parsed as { error?: unknown } | null)?.error;
+  // One branch is looked at; the other, which keeps what was read, is the stream if it is one.
+  const [look, stream] = response.body.tee();
+  const letGo = (): void => void stream.cancel().catch(() => {});
+  const text = await readText(
+    look,
+    read,
+    (seen) => seen.length >= MAX_BODY_CHARS || (seen.trim() !== "" && STREAM_START.test(seen)),
+  ).catch((error: unknown) => {
+    letGo();
+    throw error;
+  });
+  if (STREAM_START.test(text)) return stream;
+  letGo();
+  const body = jsonOrText(text);
+  const error = (body as { error?: unknown } | null)?.error;
   if ((typeof error === "object" && error !== null) || (typeof error === "string" && error !== ""))
-    throw classifyProviderFailure({ provider, body: parsed, headers: response.headers, request });
-  const shown = typeof parsed === "string" ? parsed : JSON.stringify(parsed);
+    throw classifyProviderFailure({ provider, body, headers: response.headers, request });
+  const shown = typeof body === "string" ? body : JSON.stringify(body);
   throw new ParseError(
     `The server sent ${type.split(";")[0]?.trim()} instead of an event stream: ${shown.trim().slice(0, 200)}`,
     { code: "STREAM_MALFORMED", provider, request },
