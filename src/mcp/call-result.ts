@@ -65,6 +65,26 @@ function blockText(block: JsonObject): string {
 }
 
 /**
+ * What is wrong with the shape of a `tools/call` result, or undefined: `content` must be an array of
+ * blocks that each name their `type`, a text block holding its `text` (a result with only
+ * `structuredContent` may leave `content` out). Anything else would reach the model as an empty or
+ * made-up answer, as if the call had worked.
+ */
+function malformedContent(result: JsonObject): string | undefined {
+  const { content } = result;
+  if (content === undefined && result.structuredContent !== undefined) return undefined;
+  if (!Array.isArray(content))
+    return `content must be an array of content blocks, got ${(JSON.stringify(content) ?? "nothing").slice(0, 100)}`;
+  for (const [index, value] of content.entries()) {
+    const block = asObject(value);
+    if (typeof block?.type !== "string") return `content[${index}] is not a content block with a type`;
+    if (block.type === "text" && typeof block.text !== "string")
+      return `content[${index}] is a text block without text`;
+  }
+  return undefined;
+}
+
+/**
  * What the model gets for a `tools/call` result: its text, or its text and images. Throws
  * {@link McpToolFailure} for `isError`, and for structured content that does not match `outputSchema`
  * (or is missing when the schema asks for it).
@@ -73,7 +93,9 @@ export function callResultOutput(
   result: JsonObject,
   outputSchema: JsonObject | undefined,
 ): string | ToolContent {
-  const content = Array.isArray(result.content) ? result.content.map((block) => asObject(block) ?? {}) : [];
+  const problem = malformedContent(result);
+  if (problem !== undefined) throw new McpToolFailure(`the MCP server's result is malformed: ${problem}`);
+  const content = ((result.content ?? []) as JsonValue[]).map((block) => asObject(block) ?? {});
   const images: ImagePart[] = [];
   const texts: string[] = [];
   for (const block of content) {

@@ -117,6 +117,17 @@ export function protocolFailure(
   });
 }
 
+/** What broke an answer the server had begun (its body), so that {@link thrownFailure} says the stream was lost. */
+export class AnswerLost extends Error {
+  override readonly name = "AnswerLost";
+  /** What was thrown while the answer was read. */
+  readonly lost: unknown;
+  constructor(lost: unknown) {
+    super("The MCP server's answer broke off");
+    this.lost = lost;
+  }
+}
+
 /** Anything thrown during an exchange, as an SdkError (abort first, then a timeout, the network, …). */
 export function thrownFailure(
   error: unknown,
@@ -124,5 +135,12 @@ export function thrownFailure(
   timeout: string | undefined,
   request: FailedRequest,
 ): AnySdkError {
-  return classifyThrown(error, { provider: MCP_PROVIDER, signal, timeout, request });
+  const responded = error instanceof AnswerLost;
+  return classifyThrown(responded ? error.lost : error, {
+    provider: MCP_PROVIDER,
+    signal,
+    timeout,
+    request,
+    responded,
+  });
 }

@@ -8,13 +8,13 @@
  * @module
  */
 
-import type { FailedRequest } from "../errors/sdk-error.ts";
+import { type FailedRequest, isSdkError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { readSse, type SseHandlers } from "../http/read-sse.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
-import { httpFailure, protocolFailure, redirected } from "./mcp-failures.ts";
+import { AnswerLost, httpFailure, protocolFailure, redirected } from "./mcp-failures.ts";
 
 /** Thrown when the server no longer knows the session id sent (HTTP 404): initialize again. */
 export class SessionExpired extends Error {
@@ -138,6 +138,22 @@ export class McpHttp implements McpSession {
       session,
     );
     if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    try {
+      return await this.#answer(response, message, options, request, session);
+    } catch (error) {
+      // A failure reading what the server began to answer is a lost answer, not an unreachable server.
+      throw isSdkError(error) || error instanceof SessionExpired ? error : new AnswerLost(error);
+    }
+  }
+
+  /** Reads the answer to a POST the server accepted. */
+  async #answer(
+    response: Response,
+    message: JsonObject,
+    options: ExchangeOptions,
+    request: FailedRequest,
+    session: McpSession,
+  ): Promise<IncomingMessage | undefined> {
     // The server names the session when it answers `initialize`, and only then: a later answer
     // carrying another id (a stale or hostile one) does not move the session.
     const sessionId = response.headers.get("mcp-session-id");

@@ -50,6 +50,23 @@ describe("callResultOutput", () => {
     );
   });
 
+  it.each([
+    [{ content: "hello" }, 'content must be an array of content blocks, got "hello"'],
+    [{}, "content must be an array of content blocks, got nothing"],
+    [{ content: [{ text: "no type" }] }, "content[0] is not a content block with a type"],
+    [{ content: [{ type: "text", text: "ok" }, 5] }, "content[1] is not a content block with a type"],
+    [{ content: [{ type: "text" }] }, "content[0] is a text block without text"],
+  ])("a malformed result %j fails the call instead of answering nothing", (result, problem) => {
+    expect(() => callResultOutput(result as never, undefined)).toThrow(
+      `the MCP server's result is malformed: ${problem}`,
+    );
+  });
+
+  it("takes a result with only structuredContent, and an empty content array", () => {
+    expect(callResultOutput({ structuredContent: { celsius: 21 } }, undefined)).toBe('{"celsius":21}');
+    expect(callResultOutput({ content: [] }, undefined)).toBe("");
+  });
+
   it("sizes data of many = followed by another character in one pass (it used to take quadratic time)", () => {
     const hostile = `${"=".repeat(400_000)}A`;
     expect(callResultOutput(image(hostile), undefined)).toBe(

@@ -314,6 +314,32 @@ describe("a server that never answers", () => {
   });
 });
 
+describe("a server that goes away in the middle of its answer", () => {
+  let dying: HttpServer;
+  let url = "";
+  beforeAll(async () => {
+    dying = createServer((request, response) => {
+      request.resume();
+      // The answer begins (200, an event stream, half an event), then the server is gone.
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write('event: message\ndata: {"jsonrpc":"2.0",', () =>
+        setTimeout(() => response.socket?.destroy(), 10),
+      );
+    });
+    await new Promise<void>((resolve) => dying.listen(0, "127.0.0.1", resolve));
+    const address = dying.address();
+    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+  });
+  afterAll(() => new Promise((resolve) => dying.close(resolve)));
+
+  it("says the answer was lost, not that the server could not be reached", async () => {
+    const result = await connectMcp({ url });
+    const error = result.ok ? undefined : result.error;
+    expect(error).toMatchObject({ _tag: "RequestError", code: "NETWORK", provider: "mcp" });
+    expect(error?.message).toMatch(new RegExp(`^Lost the stream from ${url} \\(POST\\): `));
+  });
+});
+
 describe("pagination", () => {
   it("reads every page of tools/list from the official low-level server", async () => {
     const pages = [["a", "b"], ["c"], ["d"]];
