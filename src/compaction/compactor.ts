@@ -135,22 +135,30 @@ function boundary(messages: readonly Message[], from: number, keepTurns: number)
   return -1;
 }
 
+/**
+ * A value as a message shows it, a string quoted. Not config/show-value's: a module this lazily loaded
+ * code shared with the package's entry would become a chunk of its own that every program imports.
+ */
+function shown(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
 /** A positive integer, or a ConfigError naming `path`. */
 function positive(value: unknown, path: string): ConfigError | undefined {
   if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value > 0))
     return undefined;
-  return new ConfigError(`${path} must be a positive integer, got ${String(value)}`, {
+  return new ConfigError(`${path} must be a positive integer, got ${shown(value)}`, {
     code: "CONFIG_INVALID",
     path,
   });
 }
 
 /** What is wrong with the values of a `compaction` option, or undefined. */
-function optionProblem(options: CompactionOptions): ConfigError | undefined {
+export function compactionProblem(options: CompactionOptions): ConfigError | undefined {
   const { fraction, instructions } = options;
   if (fraction !== undefined && !(typeof fraction === "number" && fraction > 0 && fraction <= 1))
     return new ConfigError(
-      `compaction.fraction must be a number above 0 and at most 1, got ${String(fraction)}`,
+      `compaction.fraction must be a number above 0 and at most 1, got ${shown(fraction)}`,
       {
         code: "CONFIG_INVALID",
         path: "compaction.fraction",
@@ -174,7 +182,7 @@ export function createCompactor(
   { runHooks, streamTurn, addUsage }: CompactorDeps,
 ): Compactor {
   const options = option === true ? {} : option;
-  const problem = optionProblem(options);
+  const problem = compactionProblem(options);
   if (problem !== undefined) throw problem;
   const window = contextWindowOf(model);
   const threshold =

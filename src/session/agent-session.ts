@@ -654,6 +654,12 @@ export async function createAgentSession(options: SessionOptions): Promise<Agent
   const prices = config.budget?.maxCostUsd === undefined ? undefined : (await loadProvider(provider)).prices;
   const refused = checkSettings(config, provider, model, prices);
   if (refused !== undefined) throw refused;
+  // Compaction's values are checked by its own code, loaded only by sessions that ask for it.
+  if (typeof config.compaction === "object") {
+    const { compactionProblem } = await import("../compaction/compactor.ts");
+    const bad = compactionProblem(config.compaction);
+    if (bad !== undefined) throw bad;
+  }
   const restored =
     state === undefined
       ? undefined

@@ -225,3 +225,27 @@ it.each([
   expect(result.ok).toBe(false);
   if (!result.ok) expect(result.error).toMatchObject({ code: "CONFIG_INVALID", path });
 });
+
+it.each([
+  [
+    { fraction: 2 },
+    "compaction.fraction",
+    "compaction.fraction must be a number above 0 and at most 1, got 2",
+  ],
+  [
+    { maxTokens: "100" },
+    "compaction.maxTokens",
+    'compaction.maxTokens must be a positive integer, got "100"',
+  ],
+  [{ keepTurns: 0 }, "compaction.keepTurns", "compaction.keepTurns must be a positive integer, got 0"],
+])("a session with compaction %j is refused when it is created", async (compaction, path, message) => {
+  const model = reader(0);
+  const creating = createAgentSession({ model: MODEL, apiKey: "k", fetch: model.fetch, compaction } as never);
+  await expect(creating).rejects.toMatchObject({
+    _tag: "ConfigError",
+    code: "CONFIG_INVALID",
+    path,
+    message,
+  });
+  expect(model.requests).toHaveLength(0);
+});
