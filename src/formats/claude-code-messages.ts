@@ -17,7 +17,7 @@ import { emptyUsage } from "../usage/usage.ts";
 import { assistantPart, contentBlocks, toolResultPart, userPart } from "./claude-code-blocks.ts";
 import type { ClaudeCodeTree, TreeLine } from "./claude-code-tree.ts";
 import { FALLBACK_MODEL, splitModel } from "./model-choice.ts";
-import { epochMs, objectField, stringField } from "./transcript-lines.ts";
+import { contentKind, epochMs, objectField, stringField } from "./transcript-lines.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
 /** The messages of a path, the index of each one's last line, and every line they were read from. */
@@ -71,14 +71,33 @@ function assistantMessage(
   // A reply Wisp wrote for another provider names it: "openai-responses/gpt-5.1".
   const named = splitModel(stringField(last, "model") ?? FALLBACK_MODEL);
   const foreign = named.provider !== undefined && named.provider !== "anthropic";
-  const content = group.flatMap((node) =>
-    contentBlocks(objectField(node.value, "message")).flatMap((block) => {
+  const content = group.flatMap((node) => {
+    const message = objectField(node.value, "message");
+    const blocks = contentBlocks(message);
+    const given = message?.content;
+    // Content that is no list (or string) of blocks, or blocks that are no objects, are said, not lost quietly.
+    const notBlocks = Array.isArray(given)
+      ? given.length - blocks.length
+      : typeof given === "string"
+        ? 0
+        : -1;
+    if (notBlocks !== 0)
+      warnings.push({
+        line: node.line,
+        message:
+          notBlocks < 0
+            ? `an assistant line whose content is ${contentKind(given)}; skipped`
+            : notBlocks === 1
+              ? "a block of an assistant line that is not an object; skipped"
+              : `${notBlocks} blocks of an assistant line that are not objects; skipped`,
+      });
+    return blocks.flatMap((block) => {
       const part = assistantPart(block, foreign);
       if (part === undefined)
         warnings.push({ line: node.line, message: `a malformed ${String(block.type)} block; skipped` });
       return part ? [part] : [];
-    }),
-  );
+    });
+  });
   const model = named.model ?? FALLBACK_MODEL;
   const usage = storableUsage(mergeAnthropicUsage(emptyUsage(), objectField(last, "usage") ?? {}));
   const price = findPrice(model, DEFAULT_PRICES);

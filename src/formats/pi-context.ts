@@ -10,7 +10,7 @@ import { storableId } from "../stream/storable-values.ts";
 import type { Message, ProviderId, ThinkingLevel, ToolResultMessage } from "../types.ts";
 import { piAssistant, piToolResult, piUserContent, providerOfPi } from "./pi-messages.ts";
 import type { PiEntry } from "./pi-tree.ts";
-import { epochMs, objectField, stringField } from "./transcript-lines.ts";
+import { contentKind, epochMs, objectField, stringField } from "./transcript-lines.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
 /** The words pi puts around a compaction summary when it sends it to the model. */
@@ -161,6 +161,11 @@ export function piConversation(
       const content = piUserContent(message.content);
       if (content.length > 0)
         push({ id: storableId(entry.id), role: "user", content, timestamp: time }, entry);
+      else
+        warnings.push({
+          line: entry.line,
+          message: `a ${role} message with no text or image Wisp keeps (its content is ${contentKind(message.content)}); skipped`,
+        });
     } else if (role === "bashExecution") {
       if (message.excludeFromContext !== true) userText(entry, shellText(message));
     } else

@@ -20,7 +20,7 @@ import type {
   ToolResultPart,
   UserContentPart,
 } from "../types.ts";
-import { objectField, stringField } from "./transcript-lines.ts";
+import { contentKind, objectField, stringField } from "./transcript-lines.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
 /** The newest pi session version Wisp knows; a newer file is read as this one, with a warning. */
@@ -142,6 +142,8 @@ export function piAssistant(
 ): AssistantMessage {
   const provider = providerOfPi(stringField(message, "api"), stringField(message, "provider"));
   const content: AssistantContentPart[] = [];
+  if (!Array.isArray(message.content) && typeof message.content !== "string")
+    warnings.push({ line, message: `a reply whose content is ${contentKind(message.content)}; kept empty` });
   for (const block of blocksOf(message.content)) {
     const part = assistantPart(block, provider);
     if (part) content.push(part);

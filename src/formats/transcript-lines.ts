@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { JsonObject } from "../types.ts";
+import type { JsonObject, JsonValue } from "../types.ts";
 import { jsonlLines } from "./jsonl-lines.ts";
 import type { TranscriptWarning } from "./transcript-types.ts";
 
@@ -60,4 +60,11 @@ export function epochMs(value: unknown, fallback: number): number {
 /** `warnings` sorted by line number (stable: warnings about one line keep their order). */
 export function inLineOrder(warnings: TranscriptWarning[]): TranscriptWarning[] {
   return warnings.sort((a, b) => a.line - b.line);
+}
+
+/** What a message's `content` is, for a warning: `a list of 2 blocks`, `a string`, `null`, … */
+export function contentKind(content: JsonValue | undefined): string {
+  if (Array.isArray(content)) return `a list of ${content.length} block${content.length === 1 ? "" : "s"}`;
+  if (content === undefined || content === null) return String(content);
+  return `a ${typeof content}`;
 }

@@ -278,6 +278,60 @@ describe("lines that cannot be read as they are", () => {
     ]);
   });
 
+  it("content that is no list of blocks, or blocks that are not objects, are skipped with a warning", async () => {
+    const nullContent = { ...reply([]), message: { ...reply([]).message, content: null } };
+    const claude = await fromClaudeCode(
+      jsonl(user("u1", null, "hi"), nullContent, {
+        ...reply([5 as never, { type: "text", text: "kept" }]),
+        uuid: "a2",
+        parentUuid: "a1",
+      }),
+    );
+    if (!claude.ok) throw claude.error;
+    expect(claude.value.warnings).toEqual([
+      { line: 2, message: "an assistant line whose content is null; skipped" },
+      { line: 3, message: "a block of an assistant line that is not an object; skipped" },
+    ]);
+    const pi = jsonl(
+      { type: "session", version: 3, id: "p", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" },
+      {
+        type: "message",
+        id: "m1",
+        parentId: null,
+        timestamp: "2026-01-01T00:00:01.000Z",
+        message: { role: "user", content: null },
+      },
+      {
+        type: "message",
+        id: "m2",
+        parentId: "m1",
+        timestamp: "2026-01-01T00:00:02.000Z",
+        message: { role: "user", content: "hi" },
+      },
+      {
+        type: "message",
+        id: "m3",
+        parentId: "m2",
+        timestamp: "2026-01-01T00:00:03.000Z",
+        message: {
+          role: "assistant",
+          content: 7,
+          api: "anthropic-messages",
+          provider: "anthropic",
+          model: "claude-sonnet-4-5",
+          stopReason: "stop",
+        },
+      },
+    );
+    const fromPiFile = await fromPi(pi);
+    if (!fromPiFile.ok) throw fromPiFile.error;
+    expect(fromPiFile.value.warnings).toEqual([
+      { line: 2, message: "a user message with no text or image Wisp keeps (its content is null); skipped" },
+      { line: 4, message: "a reply whose content is a number; kept empty" },
+    ]);
+    expect(fromPiFile.value.state.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+  });
+
   it("a user line without content is skipped with a warning; a file of nothing else is TRANSCRIPT_INVALID", async () => {
     const empty = { ...user("e", "u1", "x"), message: null };
     const mixed = await fromClaudeCode(jsonl(user("u1", null, "hi"), empty));
