@@ -16,10 +16,31 @@ import type {
   AgentRunResult,
   ToolCallRecord,
 } from "../agent/agent-events.ts";
+import { notRunResult } from "../agent/not-run-result.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import { EventQueue } from "../stream/event-queue.ts";
-import type { Message } from "../types.ts";
-import { emptyUsage } from "../usage/usage.ts";
+import type { Message, ToolCallPart } from "../types.ts";
+import { addUsage, emptyUsage } from "../usage/usage.ts";
+
+/**
+ * `messages` with every tool call answered: calls the worker had not answered when it went away get a
+ * "not run" result, so a partial result keeps the rule every conversation keeps.
+ */
+function answered(messages: Message[]): Message[] {
+  const results = new Set<string>();
+  for (const message of messages)
+    if (message.role === "tool_result") for (const part of message.content) results.add(part.toolCallId);
+  const open = messages.flatMap((message) =>
+    message.role === "assistant"
+      ? message.content.filter(
+          (part): part is ToolCallPart => part.type === "tool_call" && !results.has(part.id),
+        )
+      : [],
+  );
+  if (open.length === 0) return messages;
+  const content = open.map((call) => notRunResult(call, "the session's worker is gone"));
+  return [...messages, { id: crypto.randomUUID(), role: "tool_result", content, timestamp: Date.now() }];
+}
 
 /** What a remote run needs from its connection. */
 export interface RunLink {
@@ -141,12 +162,16 @@ export class RemoteRun implements AgentRun {
       last?.role === "assistant"
         ? last.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("")
         : "";
+    const usage = seen.messages.reduce(
+      (sum, message) => (message.role === "assistant" ? addUsage(sum, message.usage) : sum),
+      emptyUsage(),
+    );
     // The turn that was cut off counts if it streamed any text; otherwise the last finished answer.
     const partial: AgentResult = {
       text: seen.turnText !== "" ? seen.turnText : finished,
-      messages: seen.messages,
+      messages: answered(seen.messages),
       toolCalls: seen.toolCalls,
-      usage: emptyUsage(),
+      usage,
       provider: seen.provider,
       model: seen.model,
       sessionId: this.#sessionId,

@@ -28,6 +28,18 @@ import {
   type WorkerMessage,
 } from "./protocol.ts";
 
+/**
+ * The events a quiet run (`chat`, `resume`: only the result is wanted) still sends: whole messages and
+ * what frames them, few per run, so the main thread can give a partial result if the worker dies.
+ */
+const KEPT_WHEN_QUIET = new Set<AgentEvent["type"]>([
+  "run-start",
+  "turn-start",
+  "message",
+  "tool-result",
+  "run-end",
+]);
+
 /** The options of {@link serveSession}: a session's options, and the bridge's own. */
 export interface ServeSessionOptions extends SessionOptions {
   /** How long a decision asked of the main thread may take, per kind (the main side may set its own). */
@@ -207,7 +219,7 @@ class Server implements SessionServer {
       request.op === "resume"
         ? session.resumeStream(request.decisions ?? [], { signal: controller.signal })
         : session.stream(request.input ?? "", options);
-    for await (const event of run) if (!request.quiet || event.type === "run-end") outbox.push(event);
+    for await (const event of run) if (!request.quiet || KEPT_WHEN_QUIET.has(event.type)) outbox.push(event);
     outbox.end();
     await outbox.drained;
     this.#runs.delete(request.id);

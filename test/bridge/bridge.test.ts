@@ -376,6 +376,38 @@ describe("versions, and the other side going away", () => {
     expect((await session.chat("again")).ok).toBe(false);
   });
 
+  it("a worker gone during a chat's tool call leaves a partial with the reply, its usage, and the call answered", async () => {
+    let started = (): void => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const stuck = defineTool({
+      name: "stuck",
+      description: "Never returns",
+      input: z.object({}),
+      execute: () => {
+        started();
+        return new Promise<string>(() => {});
+      },
+    });
+    const { session, workerSide } = await bridged([calls(["stuck", {}]), says("never")], { tools: [stuck] });
+    const chatting = session.chat("go");
+    await running;
+    workerSide.close();
+    const result = await chatting;
+    expect(!result.ok && result.error).toMatchObject({ code: "BRIDGE_CLOSED" });
+    if (result.ok) return;
+    const { messages, usage } = result.partial;
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool_result"]);
+    expect(messages[2]?.content).toEqual([
+      expect.objectContaining({ isError: true, output: "Tool call not run: the session's worker is gone" }),
+    ]);
+    expectConsistent(messages);
+    const reply = messages[1];
+    expect(reply?.role === "assistant" && reply.usage.output).toBeGreaterThan(0);
+    expect(usage.output).toBe(reply?.role === "assistant" ? reply.usage.output : -1);
+  });
+
   it("a worker that stops answering counts as gone after workerTimeoutMs", async () => {
     const [fakeWorker, mainSide] = channel();
     fakeWorker.on("message", (message: { t: string }) => {
