@@ -173,7 +173,7 @@ export function pathMessages(
     if (!KNOWN_TYPES.has(node.type ?? ""))
       warnings.push({
         line: node.line,
-        message: `a line of type ${JSON.stringify(node.type ?? null)} (a newer Claude Code?); kept, not read`,
+        message: `a line of type ${JSON.stringify(node.value.type) ?? "undefined"} (a newer Claude Code?); kept, not read`,
       });
     if (read.used.has(node.index) || (node.type !== "user" && node.type !== "assistant")) continue;
     time = epochMs(node.value.timestamp, time);

@@ -48,7 +48,9 @@ async function* pieces(input: string | ReadableStream<string>): AsyncGenerator<s
 }
 
 function parsed(text: string, line: number): JsonlLine | undefined {
-  const trimmed = text.endsWith("\r") ? text.slice(0, -1) : text;
+  // A byte order mark opening the file (kept by a read as text that does not decode it away) is no JSON.
+  const unmarked = line === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const trimmed = unmarked.endsWith("\r") ? unmarked.slice(0, -1) : unmarked;
   // Only a line that starts with white space can be blank; the others skip the copy trim() makes.
   if (trimmed === "" || (trimmed.charCodeAt(0) <= 32 && trimmed.trim() === "")) return undefined;
   try {

@@ -106,7 +106,7 @@ export function piConversation(
     if (!KNOWN.has(entry.type))
       warnings.push({
         line: entry.line,
-        message: `an entry of type ${JSON.stringify(entry.type)} (a newer pi?); kept, not read`,
+        message: `an entry of type ${JSON.stringify(entry.value.type) ?? "undefined"} (a newer pi?); kept, not read`,
       });
   }
   const { start, summary } = visible(path, all, warnings);

@@ -332,6 +332,28 @@ describe("lines that cannot be read as they are", () => {
     expect(fromPiFile.value.state.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
   });
 
+  it("a byte order mark before the first line (a file read as text) is no part of it", async () => {
+    const claude = await fromClaudeCode(`\uFEFF${SHORT}`);
+    const plain = await fromClaudeCode(SHORT);
+    if (!claude.ok || !plain.ok) throw new Error("not read");
+    expect(claude.value.warnings).toEqual(plain.value.warnings);
+    expect(claude.value.state.messages).toEqual(plain.value.state.messages);
+    const pi = await fromPi(`\uFEFF${PI}`);
+    const piPlain = await fromPi(PI);
+    if (!pi.ok || !piPlain.ok) throw new Error("not read");
+    expect(pi.value.state.messages).toEqual(piPlain.value.state.messages);
+  });
+
+  it("a line whose type is not a string is named by the value it has", async () => {
+    const claude = await fromClaudeCode(
+      jsonl(user("u1", null, "hi"), { ...user("u2", "u1", "x"), type: 5 }, user("u3", "u2", "again")),
+    );
+    expect(claude.ok && claude.value.warnings).toContainEqual({
+      line: 2,
+      message: "a line of type 5 (a newer Claude Code?); kept, not read",
+    });
+  });
+
   it("a user line without content is skipped with a warning; a file of nothing else is TRANSCRIPT_INVALID", async () => {
     const empty = { ...user("e", "u1", "x"), message: null };
     const mixed = await fromClaudeCode(jsonl(user("u1", null, "hi"), empty));
