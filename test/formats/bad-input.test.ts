@@ -43,6 +43,24 @@ const user = (uuid: string, parentUuid: string | null, content: string) => ({
   timestamp: "2026-01-01T00:00:00.000Z",
 });
 
+/** A pi session header of `version`. */
+const piHeader = (version: number) => ({
+  type: "session",
+  version,
+  id: "p",
+  timestamp: "2026-01-01T00:00:00.000Z",
+  cwd: "/p",
+});
+
+/** A pi message entry. */
+const piMessage = (id: string, parentId: string | null, message: object) => ({
+  type: "message",
+  id,
+  parentId,
+  timestamp: "2026-01-01T00:00:01.000Z",
+  message,
+});
+
 /** An assistant line answering `u1` with `content`, as `model` wrote it. */
 const reply = (content: object[], model = "claude-sonnet-4-5") => ({
   parentUuid: "u1",
@@ -293,35 +311,17 @@ describe("lines that cannot be read as they are", () => {
       { line: 3, message: "a block of an assistant line that is not an object; skipped" },
     ]);
     const pi = jsonl(
-      { type: "session", version: 3, id: "p", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" },
-      {
-        type: "message",
-        id: "m1",
-        parentId: null,
-        timestamp: "2026-01-01T00:00:01.000Z",
-        message: { role: "user", content: null },
-      },
-      {
-        type: "message",
-        id: "m2",
-        parentId: "m1",
-        timestamp: "2026-01-01T00:00:02.000Z",
-        message: { role: "user", content: "hi" },
-      },
-      {
-        type: "message",
-        id: "m3",
-        parentId: "m2",
-        timestamp: "2026-01-01T00:00:03.000Z",
-        message: {
-          role: "assistant",
-          content: 7,
-          api: "anthropic-messages",
-          provider: "anthropic",
-          model: "claude-sonnet-4-5",
-          stopReason: "stop",
-        },
-      },
+      piHeader(3),
+      piMessage("m1", null, { role: "user", content: null }),
+      piMessage("m2", "m1", { role: "user", content: "hi" }),
+      piMessage("m3", "m2", {
+        role: "assistant",
+        content: 7,
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        stopReason: "stop",
+      }),
     );
     const fromPiFile = await fromPi(pi);
     if (!fromPiFile.ok) throw fromPiFile.error;
@@ -417,16 +417,7 @@ describe("pi headers", () => {
   });
 
   it("a newer version is read as version 3, with a warning", async () => {
-    const file = jsonl(
-      { type: "session", version: 9, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" },
-      {
-        type: "message",
-        id: "e1",
-        parentId: null,
-        timestamp: "2026-01-01T00:00:00.000Z",
-        message: { role: "user", content: "hi", timestamp: 1 },
-      },
-    );
+    const file = jsonl(piHeader(9), piMessage("e1", null, { role: "user", content: "hi", timestamp: 1 }));
     const result = await fromPi(file);
     expect(result.ok && result.value.warnings).toEqual([
       { line: 1, message: expect.stringContaining("newer") },
