@@ -11,6 +11,7 @@
 import { type FailedRequest, isSdkError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { readSse, type SseHandlers } from "../http/read-sse.ts";
+import { readText } from "../http/read-text.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
@@ -137,7 +138,7 @@ export class McpHttp implements McpSession {
       JSON.stringify(message),
       session,
     );
-    if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    if (!response.ok) throw httpFailure(response, await boundedText(response, options.signal), request);
     try {
       return await this.#answer(response, message, options, request, session);
     } catch (error) {
@@ -177,7 +178,7 @@ export class McpHttp implements McpSession {
     options: ExchangeOptions,
     request: FailedRequest,
   ): Promise<IncomingMessage | undefined> {
-    const text = await boundedText(response);
+    const text = await boundedText(response, options.signal);
     let found: IncomingMessage | undefined;
     for (const message of parseMessages(text, request)) {
       if (isAnswerTo(message, options.awaiting)) found = message;
@@ -237,7 +238,7 @@ export class McpHttp implements McpSession {
     const headers = this.#headers("text/event-stream");
     headers.set("last-event-id", lastEventId);
     const response = await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal });
-    if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    if (!response.ok) throw httpFailure(response, await boundedText(response, signal), request);
     if (!isEventStream(response)) {
       await response.body?.cancel().catch(() => {});
       throw protocolFailure("The MCP server resumed a stream with something other than events", request);
@@ -258,7 +259,7 @@ export class McpHttp implements McpSession {
       await response.body?.cancel().catch(() => {});
       return "not-offered";
     }
-    if (!response.ok) throw httpFailure(response, await boundedText(response), request);
+    if (!response.ok) throw httpFailure(response, await boundedText(response, signal), request);
     let delivered = 0;
     const onEvent = (event: { data: string }): void => {
       if (event.data.trim() === "") return;
@@ -301,22 +302,14 @@ function parseMessages(text: string, request: FailedRequest): IncomingMessage[] 
   return messages;
 }
 
-/** The body as text, refusing one past {@link MAX_BODY_CHARS} (read in chunks, not all at once). */
-async function boundedText(response: Response): Promise<string> {
+/**
+ * The body as text, refusing one past {@link MAX_BODY_CHARS} (read in chunks, not all at once); an
+ * abort of `signal` ends the read, even through a fetch that ignores its signal.
+ */
+async function boundedText(response: Response, signal?: AbortSignal): Promise<string> {
   if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      if (text.length > MAX_BODY_CHARS)
-        throw new RangeError(`The answer is longer than ${MAX_BODY_CHARS} characters`);
-    }
-    return text + decoder.decode();
-  } finally {
-    reader.cancel().catch(() => {});
-  }
+  const text = await readText(response.body, { signal }, (read) => read.length > MAX_BODY_CHARS);
+  if (text.length > MAX_BODY_CHARS)
+    throw new RangeError(`The answer is longer than ${MAX_BODY_CHARS} characters`);
+  return text;
 }

@@ -1,55 +1,18 @@
 /**
  * Answers that are not the event stream a turn asked for: an HTTP error's body, and a successful
  * response that carries a whole document instead of a stream. Such a body is read only so far (its
- * first {@link MAX_BODY_CHARS} characters), under the attempt's signal and idle timer like a stream.
+ * first {@link MAX_BODY_CHARS} characters, by `readText`), under the attempt's signal and idle timer
+ * like a stream.
  *
  * @module
  */
 
 import { classifyProviderFailure } from "../errors/classify.ts";
 import { type FailedRequest, ParseError } from "../errors/sdk-error.ts";
+import { type BodyRead, readText } from "../http/read-text.ts";
 
 /** The most of a body that is not a stream Wisp reads (enough for any error's JSON); the rest is cancelled. */
 export const MAX_BODY_CHARS = 64 * 1024;
-
-/** What keeps the read of a body in check: the attempt's signal, and the idle timer each chunk resets. */
-export interface BodyRead {
-  signal: AbortSignal;
-  onChunk: () => void;
-}
-
-/**
- * Reads `body` as text until `enough(text)` or its end, then cancels the rest. An abort cancels the
- * read at once, even with a fetch that ignores its signal, and throws the signal's reason.
- */
-async function readText(
-  body: ReadableStream<Uint8Array>,
-  read: BodyRead,
-  enough: (text: string) => boolean,
-): Promise<string> {
-  const { signal, onChunk } = read;
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const cancel = (): void => void reader.cancel(signal.reason).catch(() => {});
-  signal.addEventListener("abort", cancel, { once: true });
-  let text = "";
-  try {
-    for (;;) {
-      if (enough(text)) {
-        cancel();
-        return text;
-      }
-      const next = signal.aborted ? undefined : await reader.read();
-      // An abort ends a pending read as the end of the body: it is told apart here.
-      if (signal.aborted || next === undefined) throw signal.reason;
-      if (next.done) return text + decoder.decode();
-      onChunk();
-      text += decoder.decode(next.value, { stream: true });
-    }
-  } finally {
-    signal.removeEventListener("abort", cancel);
-  }
-}
 
 /** `text` (at most {@link MAX_BODY_CHARS} of it) as JSON when it parses, else the text. */
 function jsonOrText(text: string): unknown {

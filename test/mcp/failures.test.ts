@@ -314,6 +314,26 @@ describe("a server that never answers", () => {
   });
 });
 
+describe("an answer that stalls", () => {
+  it("through a fetch that ignores its signal, ends with the abort, not a hang", async () => {
+    const stalled: typeof fetch = async () =>
+      new Response(
+        new ReadableStream({
+          start: (controller) => controller.enqueue(new TextEncoder().encode('{"jsonrpc"')),
+        }),
+        { headers: { "content-type": "application/json" } },
+      );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await connectMcp({
+      url: "http://mcp.test/mcp",
+      fetch: stalled,
+      signal: controller.signal,
+    });
+    expect(result.ok ? undefined : result.error).toMatchObject({ _tag: "AbortError", code: "ABORTED" });
+  });
+});
+
 describe("a server that goes away in the middle of its answer", () => {
   let dying: HttpServer;
   let url = "";
