@@ -1,50 +1,44 @@
 /**
- * The Anthropic delta shortcut (src/providers/anthropic/quick-delta.ts) reads what JSON.parse reads:
- * every delta it accepts parses, with JSON.parse, to exactly the event it reports, and it accepts the
- * deltas of the real recordings. Crafted near misses and seeded random mutations of real deltas are
- * either declined (left to JSON.parse) or read the same.
+ * Anthropic's delta shortcut (src/providers/anthropic/quick-delta.ts) reads what JSON.parse reads:
+ * every event it accepts is exactly what JSON.parse makes of it, and it accepts the deltas of the real
+ * recordings. Crafted near misses and seeded random mutations of real deltas are either declined
+ * (left to JSON.parse) or read the same.
  */
-import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { quickDelta } from "../../src/providers/anthropic/quick-delta.ts";
-import { streamTurn } from "../../src/stream/stream-turn.ts";
-import { FIXTURES, fixtureText, seededRandom } from "../support/fixtures.ts";
+import { quickAnthropicDelta } from "../../src/providers/anthropic/quick-delta.ts";
+import {
+  acceptedAsJsonParse as checkedBy,
+  expectMutationsReadAsJsonParse,
+  recordedData,
+  turnOf,
+} from "../support/quick-readers.ts";
 
-const FIELD = { text_delta: "text", thinking_delta: "thinking", input_json_delta: "partial_json" } as const;
+/** Anthropic's deltas are read whole: what the shortcut gives is JSON.parse's object itself. */
+const acceptedAsJsonParse = checkedBy(quickAnthropicDelta);
 
-/** Throws unless `data`, when the shortcut accepts it, is that very event to JSON.parse. */
-function expectSameAsJsonParse(data: string): boolean {
-  const quick = quickDelta(data);
-  if (quick === undefined) return false;
-  expect(JSON.parse(data), data).toStrictEqual({
-    type: "content_block_delta",
-    index: Number(quick.key),
-    delta: { type: quick.kind, [FIELD[quick.kind]]: quick.value },
-  });
-  expect(String(Number(quick.key))).toBe(quick.key);
-  return true;
-}
+const recorded = recordedData("anthropic", /"(text|thinking|input_json)_delta"/);
 
-/** The `data:` lines of every Anthropic recording that are text, thinking or argument deltas. */
-const recordedDeltas = readdirSync(`${FIXTURES}anthropic`)
-  .filter((file) => file.endsWith(".sse"))
-  .flatMap((file) => fixtureText(`anthropic/${file}`).split(/\r?\n/))
-  .filter((line) => line.startsWith("data: ") && /"(text|thinking|input_json)_delta"/.test(line))
-  .map((line) => line.slice("data: ".length));
-
-describe("quickDelta", () => {
+describe("quickAnthropicDelta", () => {
   it("reads every text, thinking and argument delta of the recordings, as JSON.parse does", () => {
-    expect(recordedDeltas.length).toBeGreaterThan(100);
-    expect(recordedDeltas.some((data) => data.includes("thinking_delta"))).toBe(true);
-    expect(recordedDeltas.some((data) => data.includes("input_json_delta"))).toBe(true);
-    expect(recordedDeltas.some((data) => / +}$/.test(data))).toBe(true); // Anthropic's padding
-    for (const data of recordedDeltas) expect(expectSameAsJsonParse(data), data).toBe(true);
+    expect(recorded.length).toBeGreaterThan(100);
+    for (const type of ["text_delta", "thinking_delta", "input_json_delta"])
+      expect(recorded.some((data) => data.includes(type))).toBe(true);
+    expect(recorded.some((data) => / +}$/.test(data))).toBe(true); // Anthropic's padding
+    for (const data of recorded) expect(acceptedAsJsonParse(data), data).toBe(true);
   });
 
   it("reads strings with escapes, surrogate pairs and empty strings as JSON.parse does", () => {
     const head = '{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":';
-    for (const literal of ['"a\\"b"', '"\\\\"', '"\\u0000\\n\\t"', '"\\ud83d\\ude00 é 漢"', '""', '"x" ']) {
-      expect(expectSameAsJsonParse(`${head}${literal}}}`), literal).toBe(true);
+    for (const literal of [
+      '"a\\"b"',
+      '"\\\\"',
+      '"\\u0000\\n\\t"',
+      '"\\ud83d\\ude00 é 漢"',
+      '""',
+      '"\\/"',
+      '"x" ',
+    ]) {
+      expect(acceptedAsJsonParse(`${head}${literal}}}`), literal).toBe(true);
     }
   });
 
@@ -85,77 +79,47 @@ describe("quickDelta", () => {
       "",
       "{",
     ];
-    for (const data of declined) expect(quickDelta(data), data).toBeUndefined();
+    for (const data of declined) expect(quickAnthropicDelta(data), data).toBeUndefined();
   });
 
   it("reads seeded random mutations of real deltas exactly as JSON.parse does, or declines them", () => {
-    const random = seededRandom(15);
-    const alphabet = ['"', "\\", "}", "{", " ", ",", ":", "0", "1", "a", "u", "\n", "é", "\ud83d", "]"];
-    let accepted = 0;
-    let declined = 0;
-    for (let round = 0; round < 20_000; round++) {
-      let data = recordedDeltas[Math.floor(random() * recordedDeltas.length)] as string;
-      for (let edit = 1 + Math.floor(random() * 2); edit > 0; edit--) {
-        const at = Math.floor(random() * (data.length + 1));
-        const char = alphabet[Math.floor(random() * alphabet.length)] as string;
-        const kind = random();
-        if (kind < 0.4) data = data.slice(0, at) + char + data.slice(at);
-        else if (kind < 0.7) data = data.slice(0, at) + data.slice(at + 1);
-        else data = data.slice(0, at) + char + data.slice(at + 1);
-      }
-      if (expectSameAsJsonParse(data)) accepted++;
-      else declined++;
-    }
-    // Both sides are exercised: mutations inside the string are read, the others declined.
-    expect(accepted).toBeGreaterThan(1000);
-    expect(declined).toBeGreaterThan(1000);
+    expectMutationsReadAsJsonParse(acceptedAsJsonParse, recorded, 15);
   });
 });
 
-describe("the Anthropic stream with and without the shortcut's form", () => {
-  it("gives the same message whether deltas come compact or reordered (read by JSON.parse)", async () => {
+describe("the Anthropic stream with and without the compact form", () => {
+  it("gives the same events and message whether deltas come compact or reordered (read by JSON.parse)", async () => {
     const compact = (index: number, type: string, field: string, value: string) =>
       `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}`;
     const reordered = (index: number, type: string, field: string, value: string) =>
       `{"delta":{"${field}":${JSON.stringify(value)},"type":"${type}"},"index":${index},"type":"content_block_delta"}`;
-    const body = (delta: typeof compact) =>
-      [
-        '{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3,"output_tokens":1}}}',
-        '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}',
-        delta(0, "thinking_delta", "thinking", 'Let me "think"\n'),
-        '{"type":"content_block_stop","index":0}',
-        '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}',
-        delta(1, "text_delta", "text", "Hello, "),
-        delta(1, "text_delta", "text", "wörld \ud83d\ude00"),
-        '{"type":"content_block_stop","index":1}',
-        '{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_1","name":"add","input":{}}}',
-        delta(2, "input_json_delta", "partial_json", '{"a":'),
-        delta(2, "input_json_delta", "partial_json", '1,"b":"\\"2\\""}'),
-        '{"type":"content_block_stop","index":2}',
-        '{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}',
-        '{"type":"message_stop"}',
-      ]
-        .map((data) => `data: ${data}\n\n`)
-        .join("");
-    const messageOf = async (text: string) => {
-      const turn = streamTurn(
-        { messages: [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }] },
-        {
-          model: "anthropic/claude-sonnet-4-5",
-          apiKey: "k",
-          fetch: async () => new Response(text, { headers: { "content-type": "text/event-stream" } }),
-        },
-      );
-      const { id, timestamp, ...message } = await turn.message;
-      return message;
-    };
-    expect(quickDelta(reordered(0, "text_delta", "text", "x"))).toBeUndefined();
-    const fast = await messageOf(body(compact));
-    expect(fast.content).toEqual([
-      { type: "thinking", text: 'Let me "think"\n' },
-      { type: "text", text: "Hello, wörld \ud83d\ude00" },
-      { type: "tool_call", id: "toolu_1", name: "add", args: { a: 1, b: '"2"' } },
-    ]);
-    expect(await messageOf(body(reordered))).toEqual(fast);
+    const events = (delta: typeof compact) => [
+      '{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3,"output_tokens":1}}}',
+      '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}',
+      delta(0, "thinking_delta", "thinking", 'Let me "think"\n'),
+      '{"type":"content_block_stop","index":0}',
+      '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}',
+      delta(1, "text_delta", "text", "Hello, "),
+      delta(1, "text_delta", "text", "wörld \ud83d\ude00"),
+      '{"type":"content_block_stop","index":1}',
+      '{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_1","name":"add","input":{}}}',
+      delta(2, "input_json_delta", "partial_json", '{"a":'),
+      delta(2, "input_json_delta", "partial_json", '1,"b":"\\"2\\""}'),
+      '{"type":"content_block_stop","index":2}',
+      '{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}',
+      '{"type":"message_stop"}',
+    ];
+    expect(quickAnthropicDelta(reordered(0, "text_delta", "text", "x"))).toBeUndefined();
+    const fast = await turnOf("anthropic/claude-sonnet-4-5", events(compact));
+    expect(fast).toContainEqual(
+      expect.objectContaining({ type: "text-end", text: "Hello, wörld \ud83d\ude00" }),
+    );
+    expect(fast).toContainEqual(
+      expect.objectContaining({
+        type: "tool-call",
+        toolCall: expect.objectContaining({ args: { a: 1, b: '"2"' } }),
+      }),
+    );
+    expect(await turnOf("anthropic/claude-sonnet-4-5", events(reordered))).toEqual(fast);
   });
 });

@@ -14,7 +14,7 @@ import type { JsonObject } from "../../types.ts";
 import { emptyUsage } from "../../usage/usage.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";
-import { type QuickDelta, quickDelta } from "./quick-delta.ts";
+import { quickAnthropicDelta } from "./quick-delta.ts";
 import { mapAnthropicStopReason } from "./stop-reason.ts";
 import { mergeAnthropicUsage } from "./usage.ts";
 
@@ -66,32 +66,25 @@ export function createAnthropicStreamHandler(builder: MessageBuilder): StreamHan
     }
   };
 
-  /** A text, thinking or argument delta, read by JSON.parse or by {@link quickDelta}. */
-  const streamed = (key: string, kind: QuickDelta["kind"], value: string): void => {
-    if (kind === "text_delta") builder.text(key, value);
-    else if (kind === "thinking_delta") builder.thinking(key, value);
-    else {
-      const pending = verbatim.get(key);
-      if (pending !== undefined) pending.json.push(value);
-      else builder.toolCallArgs(key, value);
-    }
-  };
-
   const delta = (key: string, data: EventData): void => {
     const change = objectAt(data, "delta");
     switch (change?.type) {
       case "text_delta":
-        streamed(key, "text_delta", stringAt(change, "text") ?? "");
+        builder.text(key, stringAt(change, "text") ?? "");
         return;
       case "thinking_delta":
-        streamed(key, "thinking_delta", stringAt(change, "thinking") ?? "");
-        return;
-      case "input_json_delta":
-        streamed(key, "input_json_delta", stringAt(change, "partial_json") ?? "");
+        builder.thinking(key, stringAt(change, "thinking") ?? "");
         return;
       case "signature_delta":
         builder.signature(key, stringAt(change, "signature") ?? "");
         return;
+      case "input_json_delta": {
+        const fragment = stringAt(change, "partial_json") ?? "";
+        const pending = verbatim.get(key);
+        if (pending !== undefined) pending.json.push(fragment);
+        else builder.toolCallArgs(key, fragment);
+        return;
+      }
       case "compaction_delta": {
         // The provider's compaction summary arrives whole in one delta; its block is kept verbatim.
         const pending = verbatim.get(key);
@@ -120,12 +113,7 @@ export function createAnthropicStreamHandler(builder: MessageBuilder): StreamHan
 
   return {
     onEvent(event: SseEvent): void {
-      const quick = quickDelta(event.data);
-      if (quick !== undefined) {
-        streamed(quick.key, quick.kind, quick.value);
-        return;
-      }
-      const data = parseEventData(event.data, "anthropic");
+      const data = quickAnthropicDelta(event.data) ?? parseEventData(event.data, "anthropic");
       const type = typeof data.type === "string" ? data.type : event.event;
       const key = String(data.index);
       switch (type) {

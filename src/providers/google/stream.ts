@@ -16,6 +16,7 @@ import type { JsonObject, Usage } from "../../types.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";
 import { applyPartialArg } from "./partial-args.ts";
+import { createQuickGeminiReader } from "./quick-chunk.ts";
 import { mapGeminiStopReason } from "./stop-reason.ts";
 import { readGeminiUsage } from "./usage.ts";
 
@@ -27,6 +28,7 @@ const THOUGHT = "thought";
 
 /** Creates the handler for one Gemini stream. */
 export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandler {
+  const quick = createQuickGeminiReader();
   let calls = 0;
   let finishReason: string | undefined;
   let blockReason: string | undefined;
@@ -92,7 +94,7 @@ export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandle
 
   return {
     onEvent(event: SseEvent): void {
-      const data = parseEventData(event.data, "google");
+      const data = quick(event.data) ?? parseEventData(event.data, "google");
       if (typeof data.error === "object" && data.error !== null) {
         throw classifyProviderFailure({ provider: "google", body: data });
       }

@@ -16,6 +16,7 @@ import type { MessageBuilder } from "../../stream/message-builder.ts";
 import type { JsonObject } from "../../types.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";
+import { quickResponsesDelta } from "./quick-delta.ts";
 import { mapResponsesStopReason } from "./stop-reason.ts";
 import { readResponsesUsage } from "./usage.ts";
 
@@ -77,7 +78,7 @@ export function createResponsesStreamHandler(builder: MessageBuilder): StreamHan
 
   return {
     onEvent(event: SseEvent): void {
-      const data = parseEventData(event.data, "openai-responses");
+      const data = quickResponsesDelta(event.data) ?? parseEventData(event.data, "openai-responses");
       const type = stringAt(data, "type") ?? event.event;
       switch (type) {
         case "response.created": {

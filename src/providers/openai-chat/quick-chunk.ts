@@ -1,0 +1,43 @@
+/**
+ * The chunks that make up almost all of a Chat Completions stream, read without `JSON.parse` when they
+ * come in the compact form OpenAI sends (see quick-json.ts): one content or tool-argument delta of
+ * choice 0, with or without `service_tier`, `usage: null` and the `obfuscation` padding,
+ *
+ * `{"id":"chatcmpl-…","object":"chat.completion.chunk","created":1731368639,"model":"gpt-4o",
+ * "system_fingerprint":"fp_…","choices":[{"index":0,"delta":{"content":"Hello"},"logprobs":null,
+ * "finish_reason":null}],"usage":null}`
+ *
+ * The object it gives holds what the handler reads (the id and choice 0's delta); the fields it leaves
+ * out are ones the handler ignores or that are null.
+ *
+ * @module
+ */
+
+import type { EventData } from "../parse-event-data.ts";
+import { INDEX, INTEGER, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
+
+const FORM = wholeForm(
+  `\\{"id":${STRING},"object":"chat\\.completion\\.chunk","created":${INTEGER},"model":${PLAIN}` +
+    `(?:,"service_tier":${PLAIN})?,"system_fingerprint":(?:null|${PLAIN})(?:,"usage":null)?` +
+    `,"choices":\\[\\{"index":0,"delta":\\{(?:"content":${STRING}|"tool_calls":\\[\\{"index":${INDEX}` +
+    `,"function":\\{"arguments":${STRING}\\}\\}\\])\\},"logprobs":null,"finish_reason":null\\}\\]` +
+    `(?:,"usage":null)?(?:,"obfuscation":${PLAIN})?\\}`,
+);
+
+/**
+ * `data` (a chunk's `data:` text) as the handler would read it from `JSON.parse`, when it is a content
+ * or argument delta in the compact form; else undefined, and the caller parses it.
+ */
+export function quickChatChunk(data: string): EventData | undefined {
+  const match = FORM.exec(data);
+  if (match === null) return undefined;
+  const [, rawId, content, index, args] = match as unknown as [string, string, string?, string?, string?];
+  const id = unquoted(rawId);
+  const value = unquoted(content ?? args ?? "");
+  if (id === undefined || value === undefined) return undefined;
+  const delta =
+    content !== undefined
+      ? { content: value }
+      : { tool_calls: [{ index: Number(index), function: { arguments: value } }] };
+  return { id, choices: [{ index: 0, delta }] };
+}

@@ -1,0 +1,53 @@
+/**
+ * The events that make up almost all of a Responses stream, read without `JSON.parse` when they come in
+ * one of the compact forms OpenAI has sent (see quick-json.ts): a text, refusal, reasoning or
+ * function-argument delta, its keys in today's order,
+ *
+ * `{"type":"response.output_text.delta","content_index":0,"delta":"Hi","item_id":"msg_…","logprobs":[],
+ * "obfuscation":"…","output_index":0,"sequence_number":4}`
+ * `{"type":"response.function_call_arguments.delta","sequence_number":5,"item_id":"fc_…",
+ * "output_index":1,"delta":"{\"a","obfuscation":"…"}`
+ *
+ * or in the earlier order without the obfuscation padding and sequence numbers. The object it gives
+ * holds what the handler reads (the type, the output index and the delta).
+ *
+ * @module
+ */
+
+import type { EventData } from "../parse-event-data.ts";
+import { INDEX, INTEGER, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
+
+/** The orders the fields come in: today's two (text, arguments), and the earlier one for both. */
+const ORDERS = [
+  `"content_index":${INTEGER},"delta":${STRING},"item_id":${PLAIN},"logprobs":\\[\\],"obfuscation":${PLAIN},"output_index":${INDEX},"sequence_number":${INTEGER}`,
+  `"sequence_number":${INTEGER},"item_id":${PLAIN},"output_index":${INDEX},"delta":${STRING},"obfuscation":${PLAIN}`,
+  `"item_id":${PLAIN},"output_index":${INDEX},(?:"content_index":${INTEGER},)?"delta":${STRING}`,
+];
+
+/**
+ * The event types read here, each handled as its text, refusal, reasoning or argument delta; told apart
+ * by the length of the name the expression captures, so the object holds this module's own string.
+ */
+const TYPES = new Map(
+  ["output_text", "function_call_arguments", "refusal", "reasoning_summary_text", "reasoning_text"].map(
+    (name) => [name.length, `response.${name}.delta`],
+  ),
+);
+
+const FORM = wholeForm(
+  `\\{"type":"response\\.(output_text|function_call_arguments|refusal|reasoning_summary_text|reasoning_text)\\.delta",(?:${ORDERS.join("|")})\\}`,
+);
+
+/**
+ * `data` (an event's `data:` text) as the handler would read it from `JSON.parse`, when it is a delta
+ * in a compact form; else undefined, and the caller parses it.
+ */
+export function quickResponsesDelta(data: string): EventData | undefined {
+  const match = FORM.exec(data);
+  if (match === null) return undefined;
+  // Today's text order captures the delta before the index; the others the index first.
+  const index = match[3] ?? match[4] ?? match[6];
+  const delta = unquoted(match[2] ?? match[5] ?? match[7] ?? "");
+  if (delta === undefined) return undefined;
+  return { type: TYPES.get(match[1]?.length ?? 0), output_index: Number(index), delta };
+}

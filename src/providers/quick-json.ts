@@ -1,0 +1,55 @@
+/**
+ * Pieces for reading a provider's most frequent event (a text or argument delta) by one regular
+ * expression instead of `JSON.parse`. A stream of 20,000 events spends most of its decoding time in
+ * `JSON.parse`, building objects and strings the handler never reads (ids, model names, the
+ * obfuscation padding). An expression that matches the event's exact compact form, capturing only
+ * what the handler reads, is several times faster; anything it does not match is parsed as before.
+ *
+ * Each expression accepts only text that is valid JSON and builds what `JSON.parse` would give for the
+ * fields its handler reads (the tests compare the two on the recordings, crafted near misses and
+ * seeded random mutations). The pieces keep that true: strings whose escapes are paired and that hold
+ * no raw control character, numbers as JSON writes them, JSON's own whitespace.
+ *
+ * @module
+ */
+
+/** A JSON string, quotes included, captured; the validity of its escapes is checked by {@link unquoted}. */
+export const STRING = String.raw`("(?:[^"\\\x00-\x1f]|\\.)*")`;
+
+/** A JSON string without escapes, quotes included, not captured (an id, a model name, padding). */
+export const PLAIN = String.raw`"[^"\\\x00-\x1f]*"`;
+
+/** A non-negative integer as JSON writes it, not captured. */
+export const INTEGER = String.raw`(?:0|[1-9]\d*)`;
+
+/**
+ * An index, captured: a JSON integer of at most 9 digits, so that `Number` reads it back exactly and
+ * `String` of that number gives the same text.
+ */
+export const INDEX = String.raw`(0|[1-9]\d{0,8})`;
+
+/** JSON's whitespace (not `\s`, which takes more than JSON does). */
+export const SPACE = String.raw`[ \t\n\r]*`;
+
+/**
+ * The expression matching `source` as the whole text. Matching stays linear: each alternative of
+ * {@link STRING} starts with a different character, so a failed match backtracks at most once per
+ * character.
+ */
+export function wholeForm(source: string): RegExp {
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * The string a {@link STRING} capture stands for: sliced out when it has no escape, else read by
+ * `JSON.parse`; undefined for an escape JSON refuses (`\x41`, `\u12`), which the caller then leaves to
+ * `JSON.parse` to report.
+ */
+export function unquoted(captured: string): string | undefined {
+  if (!captured.includes("\\")) return captured.slice(1, -1);
+  try {
+    return JSON.parse(captured) as string;
+  } catch {
+    return undefined;
+  }
+}
