@@ -32,12 +32,24 @@ export const INDEX = String.raw`(0|[1-9]\d{0,8})`;
 export const SPACE = String.raw`[ \t\n\r]*`;
 
 /**
+ * Events longer than this are left to `JSON.parse`. A regular expression keeps a backtracking stack
+ * that grows with the text: V8 throws a RangeError on a 30-million-character delta, and JavaScriptCore
+ * gives up on one of a million. The saving matters for the many small events, not the rare large one.
+ */
+export const MAX_QUICK_CHARS = 65_536;
+
+/**
  * The expression matching `source` as the whole text. Matching stays linear: each alternative of
  * {@link STRING} starts with a different character, so a failed match backtracks at most once per
  * character.
  */
 export function wholeForm(source: string): RegExp {
   return new RegExp(`^${source}$`);
+}
+
+/** `form`'s match of `data`, or null when it does not match or `data` is longer than {@link MAX_QUICK_CHARS}. */
+export function matchWhole(form: RegExp, data: string): RegExpExecArray | null {
+  return data.length > MAX_QUICK_CHARS ? null : form.exec(data);
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 
 import type { EventData } from "../parse-event-data.ts";
-import { INDEX, SPACE, STRING, unquoted, wholeForm } from "../quick-json.ts";
+import { INDEX, matchWhole, SPACE, STRING, unquoted, wholeForm } from "../quick-json.ts";
 
 /** The delta's type and its one field, captured together so that a type cannot take another's field. */
 const FORM = wholeForm(
@@ -23,7 +23,7 @@ const FORM = wholeForm(
  * delta in the compact form; else undefined, and the caller parses it.
  */
 export function quickAnthropicDelta(data: string): EventData | undefined {
-  const match = FORM.exec(data);
+  const match = matchWhole(FORM, data);
   if (match === null) return undefined;
   const [, index, typeAndField, inside] = match as unknown as [string, string, string, string];
   const value = unquoted(inside);

@@ -14,7 +14,7 @@
  */
 
 import type { EventData } from "../parse-event-data.ts";
-import { PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
+import { matchWhole, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
 
 /** A string without escapes, or text holding no brace, bracket or quote (numbers, `:`, `,`, spaces). */
 const ATOM = String.raw`(?:[^{}\[\]"]|"[^"\\]*")`;
@@ -34,7 +34,7 @@ export function createQuickGeminiReader(): (data: string) => EventData | undefin
   let usageText = "";
   let usage: unknown;
   return (data) => {
-    const match = FORM.exec(data);
+    const match = matchWhole(FORM, data);
     if (match === null) return undefined;
     const [, quotedText, thought, usageJson, quotedId] = match as unknown as [
       string,

@@ -14,7 +14,7 @@
  */
 
 import type { EventData } from "../parse-event-data.ts";
-import { INDEX, INTEGER, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
+import { INDEX, INTEGER, matchWhole, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
 
 const FORM = wholeForm(
   `\\{"id":${STRING},"object":"chat\\.completion\\.chunk","created":${INTEGER},"model":${PLAIN}` +
@@ -29,7 +29,7 @@ const FORM = wholeForm(
  * or argument delta in the compact form; else undefined, and the caller parses it.
  */
 export function quickChatChunk(data: string): EventData | undefined {
-  const match = FORM.exec(data);
+  const match = matchWhole(FORM, data);
   if (match === null) return undefined;
   const [, rawId, content, index, args] = match as unknown as [string, string, string?, string?, string?];
   const id = unquoted(rawId);

@@ -15,7 +15,7 @@
  */
 
 import type { EventData } from "../parse-event-data.ts";
-import { INDEX, INTEGER, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
+import { INDEX, INTEGER, matchWhole, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
 
 /** The orders the fields come in: today's two (text, arguments), and the earlier one for both. */
 const ORDERS = [
@@ -43,7 +43,7 @@ const FORM = wholeForm(
  * in a compact form; else undefined, and the caller parses it.
  */
 export function quickResponsesDelta(data: string): EventData | undefined {
-  const match = FORM.exec(data);
+  const match = matchWhole(FORM, data);
   if (match === null) return undefined;
   // Today's text order captures the delta before the index; the others the index first.
   const index = match[3] ?? match[4] ?? match[6];
