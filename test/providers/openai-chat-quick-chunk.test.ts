@@ -5,7 +5,7 @@
  * Crafted near misses and seeded random mutations are either declined or read the same.
  */
 import { describe, expect, it } from "vitest";
-import { quickChatChunk } from "../../src/providers/openai-chat/quick-chunk.ts";
+import { createQuickChatReader } from "../../src/providers/openai-chat/quick-chunk.ts";
 import {
   acceptedAsJsonParse as checkedBy,
   expectMutationsReadAsJsonParse,
@@ -25,6 +25,8 @@ function asHandlerReads(parsed: Record<string, unknown>): unknown {
   return rest;
 }
 
+/** One reader for the whole file: the id it caches from chunk to chunk is checked as it changes. */
+const quickChatChunk = createQuickChatReader();
 const acceptedAsJsonParse = checkedBy(quickChatChunk, asHandlerReads);
 
 const recorded = recordedData("openai-chat", /"chat\.completion\.chunk"/);
@@ -38,7 +40,7 @@ const head =
 const chunk = (delta: string, tail = "") =>
   `${head}"choices":[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":null}]${tail}}`;
 
-describe("quickChatChunk", () => {
+describe("createQuickChatReader", () => {
   it("reads every content and argument chunk of OpenAI's recordings, as JSON.parse does", () => {
     expect(deltas.length).toBeGreaterThan(50);
     expect(deltas.some((data) => data.includes('"obfuscation"'))).toBe(true);

@@ -1,14 +1,20 @@
 /**
  * What the providers' shortcut readers share (src/providers/quick-json.ts): events longer than
  * MAX_QUICK_CHARS are left to JSON.parse, so that a huge delta never meets the engine's limit on a
- * regular expression's backtracking (V8 throws a RangeError on one of 30 million characters).
+ * regular expression's backtracking (V8 throws a RangeError on one of 30 million characters); and a
+ * string a reader gives is a copy, not a slice that would keep the whole network chunk it came in.
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { quickAnthropicDelta } from "../../src/providers/anthropic/quick-delta.ts";
 import { createQuickGeminiReader } from "../../src/providers/google/quick-chunk.ts";
-import { quickChatChunk } from "../../src/providers/openai-chat/quick-chunk.ts";
+import { createQuickChatReader } from "../../src/providers/openai-chat/quick-chunk.ts";
 import { quickResponsesDelta } from "../../src/providers/openai-responses/quick-delta.ts";
 import { MAX_QUICK_CHARS } from "../../src/providers/quick-json.ts";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 
 /** Each provider's reader, with an event of its compact form around `text` (a JSON string's inside). */
 const READERS: [string, (data: string) => unknown, (text: string) => string][] = [
@@ -19,7 +25,7 @@ const READERS: [string, (data: string) => unknown, (text: string) => string][] =
   ],
   [
     "openai-chat",
-    quickChatChunk,
+    createQuickChatReader(),
     (text) =>
       `{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null,"choices":[{"index":0,"delta":{"content":"${text}"},"logprobs":null,"finish_reason":null}]}`,
   ],
@@ -48,5 +54,26 @@ describe("the shortcut readers' length limit", () => {
 
   it.each(READERS)("%s: a delta of 30 million characters is declined, not a RangeError", (_, read, event) => {
     expect(read(event("a\\n".repeat(10_000_000)))).toBeUndefined();
+  });
+});
+
+describe("the strings the shortcut readers give", () => {
+  it.each(READERS)("%s: a kept delta does not keep the text its event was cut from", (_, read, event) => {
+    const word = "a long enough word ".repeat(5); // past the length below which engines copy anyway
+    const kept: unknown[] = [];
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let index = 0; index < 50; index++) {
+      // Each event a slice of a fresh 1 MB text, as an event is a slice of its decoded network chunk.
+      const chunk = `${"x".repeat(1_000_000)}${index}${event(word)}`;
+      const data = chunk.slice(chunk.length - event(word).length);
+      const read1 = read(data);
+      expect(JSON.stringify(read1)).toContain(word);
+      kept.push(read1);
+    }
+    gc();
+    // Slices would keep all 50 chunks (50 MB); copies keep a few kilobytes.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(5_000_000);
+    expect(kept).toHaveLength(50);
   });
 });

@@ -14,7 +14,7 @@
  */
 
 import type { EventData } from "../parse-event-data.ts";
-import { matchWhole, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
+import { matchWhole, PLAIN, repeatedUnquoted, STRING, unquoted, wholeForm } from "../quick-json.ts";
 
 /** A string without escapes, or text holding no brace, bracket or quote (numbers, `:`, `,`, spaces). */
 const ATOM = String.raw`(?:[^{}\[\]"]|"[^"\\]*")`;
@@ -29,8 +29,12 @@ const FORM = wholeForm(
     `,"usageMetadata": ${USAGE},"modelVersion": ${PLAIN},"responseId": ${STRING}\\}`,
 );
 
-/** Reads Gemini chunks for one stream, keeping the last usage snapshot it parsed. */
+/**
+ * Reads Gemini chunks for one stream, keeping the last usage snapshot it parsed (and the text it was
+ * read from: one network chunk, until the snapshot changes or the stream ends).
+ */
 export function createQuickGeminiReader(): (data: string) => EventData | undefined {
+  const idOf = repeatedUnquoted();
   let usageText = "";
   let usage: unknown;
   return (data) => {
@@ -44,7 +48,7 @@ export function createQuickGeminiReader(): (data: string) => EventData | undefin
       string,
     ];
     const value = unquoted(quotedText);
-    const responseId = unquoted(quotedId);
+    const responseId = idOf(quotedId);
     if (value === undefined || responseId === undefined) return undefined;
     if (usageJson !== usageText) {
       try {

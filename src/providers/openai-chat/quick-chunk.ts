@@ -14,7 +14,16 @@
  */
 
 import type { EventData } from "../parse-event-data.ts";
-import { INDEX, INTEGER, matchWhole, PLAIN, STRING, unquoted, wholeForm } from "../quick-json.ts";
+import {
+  INDEX,
+  INTEGER,
+  matchWhole,
+  PLAIN,
+  repeatedUnquoted,
+  STRING,
+  unquoted,
+  wholeForm,
+} from "../quick-json.ts";
 
 const FORM = wholeForm(
   `\\{"id":${STRING},"object":"chat\\.completion\\.chunk","created":${INTEGER},"model":${PLAIN}` +
@@ -25,19 +34,28 @@ const FORM = wholeForm(
 );
 
 /**
- * `data` (a chunk's `data:` text) as the handler would read it from `JSON.parse`, when it is a content
- * or argument delta in the compact form; else undefined, and the caller parses it.
+ * Reads chunks for one stream: a chunk's `data:` text as the handler would read it from `JSON.parse`,
+ * when it is a content or argument delta in the compact form; else undefined, and the caller parses it.
  */
-export function quickChatChunk(data: string): EventData | undefined {
-  const match = matchWhole(FORM, data);
-  if (match === null) return undefined;
-  const [, rawId, content, index, args] = match as unknown as [string, string, string?, string?, string?];
-  const id = unquoted(rawId);
-  const value = unquoted(content ?? args ?? "");
-  if (id === undefined || value === undefined) return undefined;
-  const delta =
-    content !== undefined
-      ? { content: value }
-      : { tool_calls: [{ index: Number(index), function: { arguments: value } }] };
-  return { id, choices: [{ index: 0, delta }] };
+export function createQuickChatReader(): (data: string) => EventData | undefined {
+  const idOf = repeatedUnquoted();
+  return (data) => {
+    const match = matchWhole(FORM, data);
+    if (match === null) return undefined;
+    const [, quotedId, content, index, args] = match as unknown as [
+      string,
+      string,
+      string?,
+      string?,
+      string?,
+    ];
+    const id = idOf(quotedId);
+    const value = unquoted(content ?? args ?? "");
+    if (id === undefined || value === undefined) return undefined;
+    const delta =
+      content !== undefined
+        ? { content: value }
+        : { tool_calls: [{ index: Number(index), function: { arguments: value } }] };
+    return { id, choices: [{ index: 0, delta }] };
+  };
 }

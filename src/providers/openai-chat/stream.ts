@@ -12,7 +12,7 @@ import type { SseEvent } from "../../http/read-sse.ts";
 import type { MessageBuilder } from "../../stream/message-builder.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";
-import { quickChatChunk } from "./quick-chunk.ts";
+import { createQuickChatReader } from "./quick-chunk.ts";
 import { mapOpenAIChatStopReason } from "./stop-reason.ts";
 import { readOpenAIChatUsage } from "./usage.ts";
 
@@ -32,6 +32,7 @@ function firstChoice(data: EventData): EventData | undefined {
 
 /** Creates the handler for one Chat Completions stream. */
 export function createOpenAIChatStreamHandler(builder: MessageBuilder): StreamHandler {
+  const quick = createQuickChatReader();
   const toolIds = new Map<string, string>();
   let finishReason: string | undefined;
   let refused = false;
@@ -84,7 +85,7 @@ export function createOpenAIChatStreamHandler(builder: MessageBuilder): StreamHa
         done = true;
         return;
       }
-      const data = quickChatChunk(event.data) ?? parseEventData(event.data, "openai-chat");
+      const data = quick(event.data) ?? parseEventData(event.data, "openai-chat");
       if (event.event === "error" || (typeof data.error === "object" && data.error !== null)) {
         throw classifyProviderFailure({ provider: "openai-chat", body: data });
       }
