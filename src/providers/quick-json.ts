@@ -72,7 +72,7 @@ export function unquoted(captured: string): string | undefined {
  * with it one network chunk, until the next differs or the stream ends.
  */
 export function repeatedUnquoted(): (captured: string) => string | undefined {
-  let last = "";
+  let last = ""; // never a capture: those keep their quotes
   let value: string | undefined;
   return (captured) => {
     if (captured !== last) {

@@ -31,7 +31,8 @@ const FORM = wholeForm(
 
 /**
  * Reads Gemini chunks for one stream, keeping the last usage snapshot it parsed (and the text it was
- * read from: one network chunk, until the snapshot changes or the stream ends).
+ * read from: one network chunk, until the snapshot changes or the stream ends). Chunks that repeat a
+ * snapshot share its object, where `JSON.parse` would make one each: the handler only reads it.
  */
 export function createQuickGeminiReader(): (data: string) => EventData | undefined {
   const idOf = repeatedUnquoted();
