@@ -7,14 +7,14 @@
 import { describe, expect, it } from "vitest";
 import { quickAnthropicDelta } from "../../src/providers/anthropic/quick-delta.ts";
 import {
-  acceptedAsJsonParse as checkedBy,
   expectMutationsReadAsJsonParse,
+  jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
 
 /** Anthropic's deltas are read whole: what the shortcut gives is JSON.parse's object itself. */
-const acceptedAsJsonParse = checkedBy(quickAnthropicDelta);
+const acceptedAsJsonParse = jsonParseCheck(quickAnthropicDelta);
 
 const recorded = recordedData("anthropic", /"(text|thinking|input_json)_delta"/);
 

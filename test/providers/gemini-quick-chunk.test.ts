@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { createQuickGeminiReader } from "../../src/providers/google/quick-chunk.ts";
 import {
-  acceptedAsJsonParse as checkedBy,
   expectMutationsReadAsJsonParse,
+  jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
@@ -30,7 +30,7 @@ const chunk = (part: string, usage = '{"promptTokenCount": 15,"totalTokenCount":
 
 describe("createQuickGeminiReader", () => {
   it("reads the text and thought chunks of the recordings as JSON.parse does", () => {
-    const accepted = checkedBy(createQuickGeminiReader(), asHandlerReads);
+    const accepted = jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
     expect(recorded.filter((data) => accepted(data)).length).toBeGreaterThan(20);
     expect(recorded.some((data) => data.includes('"thought": true') && accepted(data))).toBe(true);
     // Not read here: a chunk that also ends the turn or carries a signature.
@@ -39,7 +39,7 @@ describe("createQuickGeminiReader", () => {
   });
 
   it("reads usage snapshots as JSON.parse does, whether one repeats or changes", () => {
-    const accepted = checkedBy(createQuickGeminiReader(), asHandlerReads);
+    const accepted = jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
     const usages = [
       '{"promptTokenCount": 15,"totalTokenCount": 15}',
       '{"promptTokenCount": 15,"totalTokenCount": 15}',
@@ -71,7 +71,7 @@ describe("createQuickGeminiReader", () => {
   });
 
   it("reads seeded random mutations of real chunks as the handler would, or declines them", () => {
-    const accepted = checkedBy(createQuickGeminiReader(), asHandlerReads);
+    const accepted = jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
     expectMutationsReadAsJsonParse(accepted, recorded, 18);
   });
 });

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { createQuickChatReader } from "../../src/providers/openai-chat/quick-chunk.ts";
 import {
-  acceptedAsJsonParse as checkedBy,
   expectMutationsReadAsJsonParse,
+  jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
@@ -27,7 +27,7 @@ function asHandlerReads(parsed: Record<string, unknown>): unknown {
 
 /** One reader for the whole file: the id it caches from chunk to chunk is checked as it changes. */
 const quickChatChunk = createQuickChatReader();
-const acceptedAsJsonParse = checkedBy(quickChatChunk, asHandlerReads);
+const acceptedAsJsonParse = jsonParseCheck(quickChatChunk, asHandlerReads);
 
 const recorded = recordedData("openai-chat", /"chat\.completion\.chunk"/);
 const deltas = recorded.filter((data) =>

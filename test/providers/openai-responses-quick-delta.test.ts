@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { quickResponsesDelta } from "../../src/providers/openai-responses/quick-delta.ts";
 import {
-  acceptedAsJsonParse as checkedBy,
   expectMutationsReadAsJsonParse,
+  jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
@@ -19,7 +19,7 @@ function asHandlerReads(parsed: Record<string, unknown>): unknown {
   return rest;
 }
 
-const acceptedAsJsonParse = checkedBy(quickResponsesDelta, asHandlerReads);
+const acceptedAsJsonParse = jsonParseCheck(quickResponsesDelta, asHandlerReads);
 const recorded = recordedData(
   "openai-responses",
   /"type":"response\.(output_text|function_call_arguments)\.delta"/,

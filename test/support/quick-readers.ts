@@ -60,7 +60,7 @@ export function recordedData(folder: string, pattern: RegExp): string[] {
  * A check that is true when `read` accepts `data`, after expecting that what it read equals
  * `asHandlerReads` of JSON.parse's object (that object with the fields the handler ignores left out).
  */
-export function acceptedAsJsonParse(
+export function jsonParseCheck(
   read: (data: string) => EventData | undefined,
   asHandlerReads: (parsed: Record<string, unknown>) => unknown = (parsed) => parsed,
 ): (data: string) => boolean {
