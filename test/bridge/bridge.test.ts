@@ -367,7 +367,12 @@ describe("versions, and the other side going away", () => {
       if (streamed.length > 20) workerSide.close();
     }
     const result = await run.result;
-    expect(!result.ok && result.error).toMatchObject({ _tag: "RequestError", code: "BRIDGE_CLOSED" });
+    // Not retryable: every later call on this session fails the same way (a new worker is needed).
+    expect(!result.ok && result.error).toMatchObject({
+      _tag: "RequestError",
+      code: "BRIDGE_CLOSED",
+      retryable: false,
+    });
     expect(!result.ok && result.partial.stopReason).toBe("error");
     // What this run streamed before the worker went is in the partial result.
     expect(!result.ok && result.partial.text).toBe(streamed);
