@@ -84,6 +84,20 @@ function answerJson(text: string): string {
 }
 
 /**
+ * The JSON part of an answer's start, `lead`: past a Markdown fence's opening line (` ``` ` or
+ * ` ```json `) when the answer opens with one, as {@link answerJson} reads it; all of `lead` when it
+ * does not; undefined while that cannot be told yet.
+ */
+function pastFence(lead: string): string | undefined {
+  const start = lead.trimStart();
+  if ("```".startsWith(start)) return undefined; // nothing yet, or backticks that may open a fence
+  if (!start.startsWith("```")) return lead;
+  const lineEnd = start.indexOf("\n");
+  if (lineEnd === -1) return undefined;
+  return /^```(?:json)?\s*$/.test(start.slice(0, lineEnd)) ? start.slice(lineEnd + 1) : lead;
+}
+
+/**
  * Prepares a run's structured output; throws ConfigError for a schema that cannot be sent, or for a
  * tool of the run named like the hidden answer tool when the run needs it.
  */
@@ -110,6 +124,8 @@ export function runOutput(
   // Text read this turn, and how much of it the last snapshot had.
   let read = 0;
   let shown = 0;
+  // A text answer's start, until it is known whether a fence opens it (then undefined).
+  let lead: string | undefined;
   return {
     format,
     retries,
@@ -120,10 +136,11 @@ export function runOutput(
         answerIndex = undefined;
         read = 0;
         shown = 0;
+        lead = viaTool ? undefined : "";
       }
       if (viaTool && event.type === "tool-call-start" && event.name === ANSWER_TOOL)
         answerIndex ??= event.index;
-      const delta = viaTool
+      let delta = viaTool
         ? event.type === "tool-call-delta" && event.index === answerIndex
           ? event.delta
           : undefined
@@ -131,6 +148,17 @@ export function runOutput(
           ? event.delta
           : undefined;
       if (delta === undefined) return undefined;
+      if (lead !== undefined) {
+        const json = pastFence(lead + delta);
+        if (json === undefined) {
+          lead += delta;
+          return undefined;
+        }
+        lead = undefined;
+        delta = json;
+      }
+      // Past a whole value comes at most the closing fence: nothing more to show.
+      if (parser.complete) return undefined;
       parser.push(delta);
       read += delta.length;
       if (parser.error !== undefined || parser.value === undefined) return undefined;

@@ -164,6 +164,35 @@ it("streams partial objects, each its own copy and a part of the answer, and the
   expect(result.ok && result.value.output).toEqual(JSON.parse(answer));
 });
 
+it("an answer in a Markdown fence streams its partial objects too, the fence left out", async () => {
+  const Cities = z.object({ cities: z.array(z.object({ name: z.string(), celsius: z.number() })) });
+  const value = {
+    cities: Array.from({ length: 20 }, (_, index) => ({ name: `City ${index}`, celsius: index })),
+  };
+  for (const opening of ["```json\n", "```\n", "  ```json  \r\n"]) {
+    const { options } = scripted([says(`${opening}${JSON.stringify(value, null, 1)}\n\`\`\``)]);
+    const run = runAgentStream(options({ output: Cities }));
+    const partials: unknown[] = [];
+    for await (const event of run as AsyncIterable<AgentEvent>)
+      if (event.type === "output-partial") partials.push(event.partial);
+    expect(partials.length, opening).toBeGreaterThanOrEqual(3);
+    // Each sent once: the closing fence after the whole value sends nothing more.
+    const texts = partials.map((partial) => JSON.stringify(partial));
+    expect(new Set(texts).size).toBe(texts.length);
+    for (const partial of partials) expect(isPartOf(partial, value)).toBe(true);
+    expect(partials.at(-1)).toEqual(value);
+    const result = await run.result;
+    expect(result.ok && result.value.output).toEqual(value);
+  }
+  // A fence of another language is not JSON: no partials, and the answer is refused as before.
+  const { options } = scripted([says("```python\n{}\n```"), says("```python\n{}\n```")]);
+  const run = runAgentStream(options({ output: Cities, outputRetries: 1 }));
+  let partials = 0;
+  for await (const event of run as AsyncIterable<AgentEvent>) if (event.type === "output-partial") partials++;
+  expect(partials).toBe(0);
+  expect(await run.result).toMatchObject({ ok: false, error: { code: "OUTPUT_INVALID" } });
+});
+
 it("the model is asked for what the schema takes in (a transform's input), and gets what it gives out", async () => {
   const Flag = z.object({ ok: z.stringbool() });
   const { model, options } = scripted([says('{"ok": "yes"}')]);
