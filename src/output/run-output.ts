@@ -126,6 +126,8 @@ export function runOutput(
   let shown = 0;
   // A text answer's start, until it is known whether a fence opens it (then undefined).
   let lead: string | undefined;
+  // The last snapshot sent, as JSON.
+  let sent = "";
   return {
     format,
     retries,
@@ -137,6 +139,7 @@ export function runOutput(
         read = 0;
         shown = 0;
         lead = viaTool ? undefined : "";
+        sent = "";
       }
       if (viaTool && event.type === "tool-call-start" && event.name === ANSWER_TOOL)
         answerIndex ??= event.index;
@@ -157,8 +160,6 @@ export function runOutput(
         lead = undefined;
         delta = json;
       }
-      // Past a whole value comes at most the closing fence: nothing more to show.
-      if (parser.complete) return undefined;
       parser.push(delta);
       read += delta.length;
       if (parser.error !== undefined || parser.value === undefined) return undefined;
@@ -166,7 +167,11 @@ export function runOutput(
       // since the last one, and when the value is whole: the copies cost a constant times the text.
       if (!parser.complete && read - shown < Math.max(32, shown / 20)) return undefined;
       shown = read;
-      return JSON.parse(JSON.stringify(parser.value)) as JsonValue;
+      // Never the same value twice: what grew may have been only spaces, or a fence's closing line.
+      const snapshot = JSON.stringify(parser.value);
+      if (snapshot === sent) return undefined;
+      sent = snapshot;
+      return JSON.parse(snapshot) as JsonValue;
     },
     async check(text) {
       let value: unknown;
