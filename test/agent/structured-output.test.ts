@@ -193,6 +193,23 @@ it("an answer in a Markdown fence streams its partial objects too, the fence lef
   expect(await run.result).toMatchObject({ ok: false, error: { code: "OUTPUT_INVALID" } });
 });
 
+it("a refused answer's partials keep their turn; the next answer's come under the next turn", async () => {
+  const Point = z.object({ x: z.number(), label: z.string() });
+  const refused = JSON.stringify({ x: "not a number", label: "a label long enough to stream in parts" });
+  const accepted = JSON.stringify({ x: 1, label: "a label long enough to stream in parts" });
+  const { options } = scripted([says(refused), says(accepted)]);
+  const run = runAgentStream(options({ output: Point }));
+  const partials: { turn: number; partial: unknown }[] = [];
+  for await (const event of run as AsyncIterable<AgentEvent>)
+    if (event.type === "output-partial") partials.push({ turn: event.turn, partial: event.partial });
+  const turns = [...new Set(partials.map((event) => event.turn))];
+  expect(turns).toHaveLength(2);
+  expect(partials.filter((event) => event.turn === turns[0]).at(-1)?.partial).toEqual(JSON.parse(refused));
+  expect(partials.at(-1)).toEqual({ turn: turns[1], partial: JSON.parse(accepted) });
+  const result = await run.result;
+  expect(result.ok && result.value.output).toEqual(JSON.parse(accepted));
+});
+
 it("the model is asked for what the schema takes in (a transform's input), and gets what it gives out", async () => {
   const Flag = z.object({ ok: z.stringbool() });
   const { model, options } = scripted([says('{"ok": "yes"}')]);
