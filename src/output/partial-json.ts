@@ -76,6 +76,7 @@ export class PartialJson {
   #slot: { container: JsonObject | JsonValue[]; key: string | number } | undefined;
   #error: string | undefined;
   #offset = 0;
+  #whole = false;
 
   /** The value so far (undefined until one starts). The same object after every fragment. */
   get value(): JsonValue | undefined {
@@ -85,6 +86,11 @@ export class PartialJson {
   /** Whether one whole value has been read (only whitespace may follow). */
   get complete(): boolean {
     return this.#state === State.Done;
+  }
+
+  /** Whether one whole value was read, whatever came after it (text that is not space is an {@link error}). */
+  get whole(): boolean {
+    return this.#whole;
   }
 
   /** What made the text not JSON, with its offset; undefined while it can still be JSON. */
@@ -134,6 +140,7 @@ export class PartialJson {
   /** A value ended: what may follow is a comma or an end, or nothing at the root. */
   #ended(): void {
     this.#state = this.#stack.length === 0 ? State.Done : State.After;
+    if (this.#state === State.Done) this.#whole = true;
   }
 
   #endScalar(at: number): void {

@@ -83,18 +83,24 @@ function answerJson(text: string): string {
   return fenced?.[1] ?? trimmed;
 }
 
+/** The longest first line taken for a fence's opening line while its end has not come. */
+const MAX_FENCE_LINE = 64;
+
 /**
- * The JSON part of an answer's start, `lead`: past a Markdown fence's opening line (` ``` ` or
- * ` ```json `) when the answer opens with one, as {@link answerJson} reads it; all of `lead` when it
- * does not; undefined while that cannot be told yet.
+ * Where the JSON of a text answer begins, told from its start `lead` (leading whitespace trimmed):
+ * past a Markdown fence's opening line (` ``` ` or ` ```json `) when one opens it, as {@link answerJson}
+ * reads it, else at its start; undefined while that cannot be told yet. A first line that grows past
+ * {@link MAX_FENCE_LINE} characters without ending is not taken for a fence (so each fragment costs a
+ * bounded amount however the answer starts).
  */
-function pastFence(lead: string): string | undefined {
-  const start = lead.trimStart();
-  if ("```".startsWith(start)) return undefined; // nothing yet, or backticks that may open a fence
-  if (!start.startsWith("```")) return lead;
-  const lineEnd = start.indexOf("\n");
-  if (lineEnd === -1) return undefined;
-  return /^```(?:json)?\s*$/.test(start.slice(0, lineEnd)) ? start.slice(lineEnd + 1) : lead;
+function jsonStart(lead: string): { json: string; fenced: boolean } | undefined {
+  if ("```".startsWith(lead)) return undefined; // nothing yet, or backticks that may open a fence
+  if (!lead.startsWith("```")) return { json: lead, fenced: false };
+  const lineEnd = lead.indexOf("\n");
+  if (lineEnd === -1) return lead.length > MAX_FENCE_LINE ? { json: lead, fenced: false } : undefined;
+  return /^```(?:json)?\s*$/.test(lead.slice(0, lineEnd))
+    ? { json: lead.slice(lineEnd + 1), fenced: true }
+    : { json: lead, fenced: false };
 }
 
 /**
@@ -124,8 +130,9 @@ export function runOutput(
   // Text read this turn, and how much of it the last snapshot had.
   let read = 0;
   let shown = 0;
-  // A text answer's start, until it is known whether a fence opens it (then undefined).
+  // A text answer's start, until it is known whether a fence opens it (then undefined); and whether one did.
   let lead: string | undefined;
+  let fenced = false;
   // The last snapshot sent, as JSON.
   let sent = "";
   return {
@@ -139,6 +146,7 @@ export function runOutput(
         read = 0;
         shown = 0;
         lead = viaTool ? undefined : "";
+        fenced = false;
         sent = "";
       }
       if (viaTool && event.type === "tool-call-start" && event.name === ANSWER_TOOL)
@@ -152,20 +160,21 @@ export function runOutput(
           : undefined;
       if (delta === undefined) return undefined;
       if (lead !== undefined) {
-        const json = pastFence(lead + delta);
-        if (json === undefined) {
-          lead += delta;
-          return undefined;
-        }
+        lead = (lead + delta).trimStart();
+        const start = jsonStart(lead);
+        if (start === undefined) return undefined;
         lead = undefined;
-        delta = json;
+        fenced = start.fenced;
+        delta = start.json;
       }
       parser.push(delta);
       read += delta.length;
-      if (parser.error !== undefined || parser.value === undefined) return undefined;
+      // After a fenced answer's whole value comes its closing fence: not JSON, but the value is whole.
+      const whole = parser.complete || (fenced && parser.whole);
+      if ((parser.error !== undefined && !whole) || parser.value === undefined) return undefined;
       // A snapshot (its own copy, so it stays as it was) once the text grew by 5% or 32 characters
       // since the last one, and when the value is whole: the copies cost a constant times the text.
-      if (!parser.complete && read - shown < Math.max(32, shown / 20)) return undefined;
+      if (!whole && read - shown < Math.max(32, shown / 20)) return undefined;
       shown = read;
       // Never the same value twice: what grew may have been only spaces, or a fence's closing line.
       const snapshot = JSON.stringify(parser.value);

@@ -184,6 +184,33 @@ it("an answer in a Markdown fence streams its partial objects too, the fence lef
     const result = await run.result;
     expect(result.ok && result.value.output).toEqual(value);
   }
+  // However the fence's lines are cut: the opening split, the closing one in the value's last piece,
+  // the whole answer in one piece.
+  const json = JSON.stringify(value);
+  const cuts = [
+    ["``", "`", "json", "\n", json.slice(0, 40), json.slice(40, 200), json.slice(200), "\n```"],
+    ["\n\n", "  ``", "`json  ", "\r", "\n", json.slice(0, 100), `${json.slice(100)}\n\`\`\``],
+    [`\`\`\`json\n${json}\n\`\`\``],
+  ];
+  for (const pieces of cuts) {
+    const { options } = scripted([says(pieces)]);
+    const run = runAgentStream(options({ output: Cities }));
+    const partials: unknown[] = [];
+    for await (const event of run as AsyncIterable<AgentEvent>)
+      if (event.type === "output-partial") partials.push(event.partial);
+    expect(partials.at(-1), pieces.join("|").slice(0, 40)).toEqual(value);
+    expect((await run.result).ok).toBe(true);
+  }
+  // A first line of backticks that does not end within 64 characters is not taken for a fence.
+  {
+    const { options } = scripted([says(["```", "json", " ".repeat(70), "\n", json, "\n```"])]);
+    const run = runAgentStream(options({ output: Cities }));
+    let partials = 0;
+    for await (const event of run as AsyncIterable<AgentEvent>)
+      if (event.type === "output-partial") partials++;
+    expect(partials).toBe(0);
+    expect((await run.result).ok).toBe(true); // the final check still reads it
+  }
   // A fence of another language is not JSON: no partials, and the answer is refused as before.
   const { options } = scripted([says("```python\n{}\n```"), says("```python\n{}\n```")]);
   const run = runAgentStream(options({ output: Cities, outputRetries: 1 }));

@@ -151,5 +151,10 @@ describe("PartialJson", () => {
     const after = parseAll(['{"a":1} x']);
     expect(after.complete).toBe(false);
     expect(after.error).toMatch(/text after the value at offset 8/);
+    // The value before that text was whole, and stays as it was.
+    expect(after.whole).toBe(true);
+    expect(after.value).toEqual({ a: 1 });
+    expect(parseAll(['{"a":1']).whole).toBe(false);
+    expect(parseAll(['{"a":1 x']).whole).toBe(false);
   });
 });
