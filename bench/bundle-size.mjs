@@ -64,7 +64,7 @@ export const BUDGET = {
   // behind a fetch that ignores its signal hung the turn), a stream lost mid-answer was told from a
   // server never reached, and an error not retried for a too-long retry-after said so; 18.7 KB with the
   // providers' shortcut readers (quick-json.ts: one regular expression reads each provider's text and
-  // argument deltas without JSON.parse, 1.2-2x faster decoding; 0.35 KB), 18.76 KB once the strings
+  // argument deltas without JSON.parse, 1.1-1.7x faster decoding; 0.35 KB), 18.76 KB once the strings
   // they give were copies rather than slices that kept their network chunk.
   stream: 18.8 * KB,
   // Issue 15's goal is 15 KB; 22.3 KB when the program was added, 23.6 KB with approvals (issue 16:

@@ -4,14 +4,23 @@
  * recordings. Crafted near misses and seeded random mutations of real deltas are either declined
  * (left to JSON.parse) or read the same.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { quickAnthropicDelta } from "../../src/providers/anthropic/quick-delta.ts";
 import {
   expectMutationsReadAsJsonParse,
+  expectSameTurnWithoutReader,
   jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
+
+/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+const quick = vi.hoisted(() => ({ off: false, read: 0 }));
+vi.mock("../../src/providers/anthropic/quick-delta.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/providers/anthropic/quick-delta.ts")>();
+  const support = await import("../support/quick-readers.ts");
+  return { ...original, quickAnthropicDelta: support.switchable(original.quickAnthropicDelta, quick) };
+});
 
 /** Anthropic's deltas are read whole: what the shortcut gives is JSON.parse's object itself. */
 const acceptedAsJsonParse = jsonParseCheck(quickAnthropicDelta);
@@ -121,5 +130,7 @@ describe("the Anthropic stream with and without the compact form", () => {
       }),
     );
     expect(await turnOf("anthropic/claude-sonnet-4-5", events(reordered))).toEqual(fast);
+    // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
+    await expectSameTurnWithoutReader("anthropic/claude-sonnet-4-5", events(compact), quick, 5);
   });
 });

@@ -4,14 +4,26 @@
  * ignores, and it accepts the text and thought chunks of the recordings. Crafted near misses and
  * seeded random mutations are either declined or read the same, also when a usage snapshot repeats.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createQuickGeminiReader } from "../../src/providers/google/quick-chunk.ts";
 import {
   expectMutationsReadAsJsonParse,
+  expectSameTurnWithoutReader,
   jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
+
+/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+const quick = vi.hoisted(() => ({ off: false, read: 0 }));
+vi.mock("../../src/providers/google/quick-chunk.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/providers/google/quick-chunk.ts")>();
+  const support = await import("../support/quick-readers.ts");
+  return {
+    ...original,
+    createQuickGeminiReader: () => support.switchable(original.createQuickGeminiReader(), quick),
+  };
+});
 
 /** What the handler reads of a chunk: candidate 0's parts, the usage and the response id. */
 function asHandlerReads(parsed: Record<string, unknown>): unknown {
@@ -97,5 +109,7 @@ describe("the Gemini stream with and without the compact form", () => {
       expect.objectContaining({ type: "usage", usage: expect.objectContaining({ output: 4 }) }),
     );
     expect(await turnOf("google/gemini-2.5-flash", events(reordered))).toEqual(fast);
+    // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
+    await expectSameTurnWithoutReader("google/gemini-2.5-flash", events(sent), quick, 4);
   });
 });

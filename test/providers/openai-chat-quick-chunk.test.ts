@@ -4,14 +4,26 @@
  * ignores (or that are null), and it accepts the content and argument chunks of OpenAI's recordings.
  * Crafted near misses and seeded random mutations are either declined or read the same.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createQuickChatReader } from "../../src/providers/openai-chat/quick-chunk.ts";
 import {
   expectMutationsReadAsJsonParse,
+  expectSameTurnWithoutReader,
   jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
+
+/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+const quick = vi.hoisted(() => ({ off: false, read: 0 }));
+vi.mock("../../src/providers/openai-chat/quick-chunk.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/providers/openai-chat/quick-chunk.ts")>();
+  const support = await import("../support/quick-readers.ts");
+  return {
+    ...original,
+    createQuickChatReader: () => support.switchable(original.createQuickChatReader(), quick),
+  };
+});
 
 /** What the handler reads of a parsed chunk: fields it never reads, and nulls, left out. */
 function asHandlerReads(parsed: Record<string, unknown>): unknown {
@@ -94,9 +106,10 @@ describe("the Chat Completions stream with and without the compact form", () => 
     const compact = (delta: string) => chunk(delta, ',"usage":null');
     const reordered = (delta: string) =>
       `{"choices":[{"finish_reason":null,"delta":${delta},"index":0}],"model":"gpt-4o","id":"chatcmpl-1","object":"chat.completion.chunk","created":1}`;
+    // A compact chunk first, so that the id the handler keeps comes from one the reader read.
     const events = (form: (delta: string) => string) => [
-      '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
       form('{"content":"Hi \\"there\\""}'),
+      '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
       form('{"content":""}'),
       form('{"content":" wörld"}'),
       '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"add","arguments":""}}]},"finish_reason":null}]}',
@@ -122,5 +135,7 @@ describe("the Chat Completions stream with and without the compact form", () => 
       }),
     );
     expect(await turnOf("openai/gpt-4o", events(reordered))).toEqual(fast);
+    // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
+    await expectSameTurnWithoutReader("openai/gpt-4o", events(compact), quick, 6);
   });
 });

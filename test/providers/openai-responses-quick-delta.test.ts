@@ -4,14 +4,27 @@
  * handler ignores, and it accepts the text and argument deltas of the recordings, in both orders
  * OpenAI has sent. Crafted near misses and seeded random mutations are either declined or read the same.
  */
-import { describe, expect, it } from "vitest";
-import { quickResponsesDelta } from "../../src/providers/openai-responses/quick-delta.ts";
+import { describe, expect, it, vi } from "vitest";
+import {
+  QUICK_RESPONSES_TYPES,
+  quickResponsesDelta,
+} from "../../src/providers/openai-responses/quick-delta.ts";
 import {
   expectMutationsReadAsJsonParse,
+  expectSameTurnWithoutReader,
   jsonParseCheck,
   recordedData,
   turnOf,
 } from "../support/quick-readers.ts";
+
+/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+const quick = vi.hoisted(() => ({ off: false, read: 0 }));
+vi.mock("../../src/providers/openai-responses/quick-delta.ts", async (importOriginal) => {
+  const original =
+    await importOriginal<typeof import("../../src/providers/openai-responses/quick-delta.ts")>();
+  const support = await import("../support/quick-readers.ts");
+  return { ...original, quickResponsesDelta: support.switchable(original.quickResponsesDelta, quick) };
+});
 
 /** What the handler reads of a delta event: its type, output index and delta. */
 function asHandlerReads(parsed: Record<string, unknown>): unknown {
@@ -25,13 +38,8 @@ const recorded = recordedData(
   /"type":"response\.(output_text|function_call_arguments)\.delta"/,
 );
 
-const TYPES = [
-  "response.output_text.delta",
-  "response.function_call_arguments.delta",
-  "response.refusal.delta",
-  "response.reasoning_summary_text.delta",
-  "response.reasoning_text.delta",
-];
+/** Every type the reader knows, from its own list: a type it mistook for another would show. */
+const TYPES = QUICK_RESPONSES_TYPES.map((name) => `response.${name}.delta`);
 
 describe("quickResponsesDelta", () => {
   it("reads every text and argument delta of the recordings, in each order, as JSON.parse does", () => {
@@ -108,5 +116,7 @@ describe("the Responses stream with and without the compact forms", () => {
       expect.objectContaining({ type: "tool-call", toolCall: expect.objectContaining({ args: { a: 2 } }) }),
     );
     expect(await turnOf("openai-responses/gpt-5", events(reordered))).toEqual(fast);
+    // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
+    await expectSameTurnWithoutReader("openai-responses/gpt-5", events(compact), quick, 4);
   });
 });

@@ -26,8 +26,8 @@ export function scripted(script: ScriptedTurn[], model = "anthropic/claude-sonne
   return { model: scriptedModel, options };
 }
 
-/** A turn that answers with text. */
-export function says(text: string): ScriptedTurn {
+/** A turn that answers with text (streamed in word-sized pieces, or in the pieces given). */
+export function says(text: string | string[]): ScriptedTurn {
   return { content: [{ type: "text", text }] };
 }
 

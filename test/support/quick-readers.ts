@@ -104,3 +104,44 @@ export async function turnOf(model: string, events: readonly string[]): Promise<
       .replace(/call_[0-9a-f]{24}/g, "call_(generated)"),
   );
 }
+
+/** A reader's switch in a test: `off` makes the handler parse every event with JSON.parse; `read` counts what the reader read. */
+export interface ReaderSwitch {
+  off: boolean;
+  read: number;
+}
+
+/** `read` as the handler will call it in a test that mocks its module: counted, and off when `state.off`. */
+export function switchable(
+  read: (data: string) => EventData | undefined,
+  state: ReaderSwitch,
+): (data: string) => EventData | undefined {
+  return (data) => {
+    const value = state.off ? undefined : read(data);
+    if (value !== undefined) state.read++;
+    return value;
+  };
+}
+
+/**
+ * Expects the handler to take `reads` of `events` through its quick reader, and the turn to be the same
+ * when the reader is off and JSON.parse reads every event: so a field the reader leaves out, which
+ * the events carry, cannot be one the handler reads.
+ */
+export async function expectSameTurnWithoutReader(
+  model: string,
+  events: readonly string[],
+  state: ReaderSwitch,
+  reads: number,
+): Promise<void> {
+  state.read = 0;
+  const quick = await turnOf(model, events);
+  expect(state.read).toBe(reads);
+  state.off = true;
+  try {
+    expect(await turnOf(model, events)).toEqual(quick);
+  } finally {
+    state.off = false;
+  }
+  expect(state.read).toBe(reads);
+}

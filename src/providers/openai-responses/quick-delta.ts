@@ -9,7 +9,9 @@
  * "output_index":1,"delta":"{\"a","obfuscation":"…"}`
  *
  * or in the earlier order without the obfuscation padding and sequence numbers. The object it gives
- * holds what the handler reads (the type, the output index and the delta).
+ * holds what the handler reads (the type, the output index and the delta). The recordings hold text
+ * and argument deltas only; reasoning summary deltas carry a `summary_index` no form here takes, so
+ * they go to `JSON.parse`.
  *
  * @module
  */
@@ -24,19 +26,24 @@ const ORDERS = [
   `"item_id":${PLAIN},"output_index":${INDEX},(?:"content_index":${INTEGER},)?"delta":${STRING}`,
 ];
 
+/** The event types read here: each a text, refusal, reasoning or argument delta, by its middle name. */
+export const QUICK_RESPONSES_TYPES = [
+  "output_text",
+  "function_call_arguments",
+  "refusal",
+  "reasoning_summary_text",
+  "reasoning_text",
+];
+
 /**
- * The event types read here (each a text, refusal, reasoning or argument delta), by the length of their
- * middle name: the lengths differ (11, 23, 7, 22, 14), and a lookup by length costs nothing where one by
- * name hashes it, 6% of an argument stream (the tests read every type, so a clash would show there).
+ * Each type by the length of its middle name: they differ (11, 23, 7, 22, 14), and a lookup by length
+ * costs nothing where one by name hashes it, 6% of an argument stream. A type added with a length
+ * already taken would replace the other here; the tests read every type, so it would show there.
  */
-const TYPES = new Map(
-  ["output_text", "function_call_arguments", "refusal", "reasoning_summary_text", "reasoning_text"].map(
-    (name) => [name.length, `response.${name}.delta`],
-  ),
-);
+const TYPES = new Map(QUICK_RESPONSES_TYPES.map((name) => [name.length, `response.${name}.delta`]));
 
 const FORM = wholeForm(
-  `\\{"type":"response\\.(output_text|function_call_arguments|refusal|reasoning_summary_text|reasoning_text)\\.delta",(?:${ORDERS.join("|")})\\}`,
+  `\\{"type":"response\\.(${QUICK_RESPONSES_TYPES.join("|")})\\.delta",(?:${ORDERS.join("|")})\\}`,
 );
 
 /**
