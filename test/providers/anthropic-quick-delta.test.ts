@@ -6,26 +6,18 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { quickAnthropicDelta } from "../../src/providers/anthropic/quick-delta.ts";
-import {
-  expectMutationsReadAsJsonParse,
-  expectSameTurnWithoutReader,
-  jsonParseCheck,
-  recordedData,
-  turnOf,
-} from "../support/quick-readers.ts";
+import * as readers from "../support/quick-readers.ts";
 
-/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+// The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse.
 const quick = vi.hoisted(() => ({ off: false, read: 0 }));
-vi.mock("../../src/providers/anthropic/quick-delta.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/providers/anthropic/quick-delta.ts")>();
-  const support = await import("../support/quick-readers.ts");
-  return { ...original, quickAnthropicDelta: support.switchable(original.quickAnthropicDelta, quick) };
-});
+vi.mock("../../src/providers/anthropic/quick-delta.ts", async (original) =>
+  (await import("../support/quick-readers.ts")).withSwitch(await original(), "quickAnthropicDelta", quick),
+);
 
 /** Anthropic's deltas are read whole: what the shortcut gives is JSON.parse's object itself. */
-const acceptedAsJsonParse = jsonParseCheck(quickAnthropicDelta);
+const acceptedAsJsonParse = readers.jsonParseCheck(quickAnthropicDelta);
 
-const recorded = recordedData("anthropic", /"(text|thinking|input_json)_delta"/);
+const recorded = readers.recordedData("anthropic", /"(text|thinking|input_json)_delta"/);
 
 describe("quickAnthropicDelta", () => {
   it("reads every text, thinking and argument delta of the recordings, as JSON.parse does", () => {
@@ -92,7 +84,7 @@ describe("quickAnthropicDelta", () => {
   });
 
   it("reads seeded random mutations of real deltas exactly as JSON.parse does, or declines them", () => {
-    expectMutationsReadAsJsonParse(acceptedAsJsonParse, recorded, 15);
+    readers.expectMutationsReadAsJsonParse(acceptedAsJsonParse, recorded, 15);
   });
 });
 
@@ -119,7 +111,7 @@ describe("the Anthropic stream with and without the compact form", () => {
       '{"type":"message_stop"}',
     ];
     expect(quickAnthropicDelta(reordered(0, "text_delta", "text", "x"))).toBeUndefined();
-    const fast = await turnOf("anthropic/claude-sonnet-4-5", events(compact));
+    const fast = await readers.turnOf("anthropic/claude-sonnet-4-5", events(compact));
     expect(fast).toContainEqual(
       expect.objectContaining({ type: "text-end", text: "Hello, wörld \ud83d\ude00" }),
     );
@@ -129,8 +121,8 @@ describe("the Anthropic stream with and without the compact form", () => {
         toolCall: expect.objectContaining({ args: { a: 1, b: '"2"' } }),
       }),
     );
-    expect(await turnOf("anthropic/claude-sonnet-4-5", events(reordered))).toEqual(fast);
+    expect(await readers.turnOf("anthropic/claude-sonnet-4-5", events(reordered))).toEqual(fast);
     // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
-    await expectSameTurnWithoutReader("anthropic/claude-sonnet-4-5", events(compact), quick, 5);
+    await readers.expectSameTurnWithoutReader("anthropic/claude-sonnet-4-5", events(compact), quick, 5);
   });
 });

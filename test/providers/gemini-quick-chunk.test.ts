@@ -6,24 +6,17 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { createQuickGeminiReader } from "../../src/providers/google/quick-chunk.ts";
-import {
-  expectMutationsReadAsJsonParse,
-  expectSameTurnWithoutReader,
-  jsonParseCheck,
-  recordedData,
-  turnOf,
-} from "../support/quick-readers.ts";
+import * as readers from "../support/quick-readers.ts";
 
-/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+// The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse.
 const quick = vi.hoisted(() => ({ off: false, read: 0 }));
-vi.mock("../../src/providers/google/quick-chunk.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/providers/google/quick-chunk.ts")>();
-  const support = await import("../support/quick-readers.ts");
-  return {
-    ...original,
-    createQuickGeminiReader: () => support.switchable(original.createQuickGeminiReader(), quick),
-  };
-});
+vi.mock("../../src/providers/google/quick-chunk.ts", async (original) =>
+  (await import("../support/quick-readers.ts")).withSwitch(
+    await original(),
+    "createQuickGeminiReader",
+    quick,
+  ),
+);
 
 /** What the handler reads of a chunk: candidate 0's parts, the usage and the response id. */
 function asHandlerReads(parsed: Record<string, unknown>): unknown {
@@ -36,13 +29,16 @@ function asHandlerReads(parsed: Record<string, unknown>): unknown {
   return rest;
 }
 
-const recorded = recordedData("gemini", /^data: \{"candidates": \[\{"content": \{"parts": \[\{"text"/);
+const recorded = readers.recordedData(
+  "gemini",
+  /^data: \{"candidates": \[\{"content": \{"parts": \[\{"text"/,
+);
 const chunk = (part: string, usage = '{"promptTokenCount": 15,"totalTokenCount": 15}') =>
   `{"candidates": [{"content": {"parts": [${part}],"role": "model"},"index": 0}],"usageMetadata": ${usage},"modelVersion": "gemini-2.5-flash","responseId": "r1"}`;
 
 describe("createQuickGeminiReader", () => {
   it("reads the text and thought chunks of the recordings as JSON.parse does", () => {
-    const accepted = jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
+    const accepted = readers.jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
     expect(recorded.filter((data) => accepted(data)).length).toBeGreaterThan(20);
     expect(recorded.some((data) => data.includes('"thought": true') && accepted(data))).toBe(true);
     // Not read here: a chunk that also ends the turn or carries a signature.
@@ -51,7 +47,7 @@ describe("createQuickGeminiReader", () => {
   });
 
   it("reads usage snapshots as JSON.parse does, whether one repeats or changes", () => {
-    const accepted = jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
+    const accepted = readers.jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
     const usages = [
       '{"promptTokenCount": 15,"totalTokenCount": 15}',
       '{"promptTokenCount": 15,"totalTokenCount": 15}',
@@ -83,8 +79,8 @@ describe("createQuickGeminiReader", () => {
   });
 
   it("reads seeded random mutations of real chunks as the handler would, or declines them", () => {
-    const accepted = jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
-    expectMutationsReadAsJsonParse(accepted, recorded, 18);
+    const accepted = readers.jsonParseCheck(createQuickGeminiReader(), asHandlerReads);
+    readers.expectMutationsReadAsJsonParse(accepted, recorded, 18);
   });
 });
 
@@ -103,13 +99,13 @@ describe("the Gemini stream with and without the compact form", () => {
       `{"candidates": [{"content": {"parts": [{"text": ""}],"role": "model"},"finishReason": "STOP"}],"usageMetadata": ${usage(4)},"responseId": "r1"}`,
     ];
     expect(createQuickGeminiReader()(reordered('{"text": "a"}', 1))).toBeUndefined();
-    const fast = await turnOf("google/gemini-2.5-flash", events(sent));
+    const fast = await readers.turnOf("google/gemini-2.5-flash", events(sent));
     expect(fast).toContainEqual(expect.objectContaining({ type: "text-end", text: 'Hi "you" é\n!' }));
     expect(fast).toContainEqual(
       expect.objectContaining({ type: "usage", usage: expect.objectContaining({ output: 4 }) }),
     );
-    expect(await turnOf("google/gemini-2.5-flash", events(reordered))).toEqual(fast);
+    expect(await readers.turnOf("google/gemini-2.5-flash", events(reordered))).toEqual(fast);
     // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
-    await expectSameTurnWithoutReader("google/gemini-2.5-flash", events(sent), quick, 4);
+    await readers.expectSameTurnWithoutReader("google/gemini-2.5-flash", events(sent), quick, 4);
   });
 });

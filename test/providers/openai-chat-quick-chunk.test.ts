@@ -6,24 +6,13 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { createQuickChatReader } from "../../src/providers/openai-chat/quick-chunk.ts";
-import {
-  expectMutationsReadAsJsonParse,
-  expectSameTurnWithoutReader,
-  jsonParseCheck,
-  recordedData,
-  turnOf,
-} from "../support/quick-readers.ts";
+import * as readers from "../support/quick-readers.ts";
 
-/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+// The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse.
 const quick = vi.hoisted(() => ({ off: false, read: 0 }));
-vi.mock("../../src/providers/openai-chat/quick-chunk.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/providers/openai-chat/quick-chunk.ts")>();
-  const support = await import("../support/quick-readers.ts");
-  return {
-    ...original,
-    createQuickChatReader: () => support.switchable(original.createQuickChatReader(), quick),
-  };
-});
+vi.mock("../../src/providers/openai-chat/quick-chunk.ts", async (original) =>
+  (await import("../support/quick-readers.ts")).withSwitch(await original(), "createQuickChatReader", quick),
+);
 
 /** What the handler reads of a parsed chunk: fields it never reads, and nulls, left out. */
 function asHandlerReads(parsed: Record<string, unknown>): unknown {
@@ -39,9 +28,9 @@ function asHandlerReads(parsed: Record<string, unknown>): unknown {
 
 /** One reader for the whole file: the id it caches from chunk to chunk is checked as it changes. */
 const quickChatChunk = createQuickChatReader();
-const acceptedAsJsonParse = jsonParseCheck(quickChatChunk, asHandlerReads);
+const acceptedAsJsonParse = readers.jsonParseCheck(quickChatChunk, asHandlerReads);
 
-const recorded = recordedData("openai-chat", /"chat\.completion\.chunk"/);
+const recorded = readers.recordedData("openai-chat", /"chat\.completion\.chunk"/);
 const deltas = recorded.filter((data) =>
   /"choices":\[\{"index":0,"delta":\{"(content":"|tool_calls":\[\{"index":\d+,"function":\{"arguments")/.test(
     data,
@@ -97,7 +86,7 @@ describe("createQuickChatReader", () => {
   });
 
   it("reads seeded random mutations of real chunks as the handler would, or declines them", () => {
-    expectMutationsReadAsJsonParse(acceptedAsJsonParse, deltas, 16);
+    readers.expectMutationsReadAsJsonParse(acceptedAsJsonParse, deltas, 16);
   });
 });
 
@@ -120,7 +109,7 @@ describe("the Chat Completions stream with and without the compact form", () => 
       "[DONE]",
     ];
     expect(quickChatChunk(reordered('{"content":"a"}'))).toBeUndefined();
-    const fast = await turnOf("openai/gpt-4o", events(compact));
+    const fast = await readers.turnOf("openai/gpt-4o", events(compact));
     expect(fast).toContainEqual(expect.objectContaining({ type: "text-end", text: 'Hi "there" wörld' }));
     expect(fast).toContainEqual(
       expect.objectContaining({
@@ -134,8 +123,8 @@ describe("the Chat Completions stream with and without the compact form", () => 
         toolCall: expect.objectContaining({ id: "call_(generated)", args: {} }),
       }),
     );
-    expect(await turnOf("openai/gpt-4o", events(reordered))).toEqual(fast);
+    expect(await readers.turnOf("openai/gpt-4o", events(reordered))).toEqual(fast);
     // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
-    await expectSameTurnWithoutReader("openai/gpt-4o", events(compact), quick, 6);
+    await readers.expectSameTurnWithoutReader("openai/gpt-4o", events(compact), quick, 6);
   });
 });

@@ -9,22 +9,13 @@ import {
   QUICK_RESPONSES_TYPES,
   quickResponsesDelta,
 } from "../../src/providers/openai-responses/quick-delta.ts";
-import {
-  expectMutationsReadAsJsonParse,
-  expectSameTurnWithoutReader,
-  jsonParseCheck,
-  recordedData,
-  turnOf,
-} from "../support/quick-readers.ts";
+import * as readers from "../support/quick-readers.ts";
 
-/** The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse. */
+// The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse.
 const quick = vi.hoisted(() => ({ off: false, read: 0 }));
-vi.mock("../../src/providers/openai-responses/quick-delta.ts", async (importOriginal) => {
-  const original =
-    await importOriginal<typeof import("../../src/providers/openai-responses/quick-delta.ts")>();
-  const support = await import("../support/quick-readers.ts");
-  return { ...original, quickResponsesDelta: support.switchable(original.quickResponsesDelta, quick) };
-});
+vi.mock("../../src/providers/openai-responses/quick-delta.ts", async (original) =>
+  (await import("../support/quick-readers.ts")).withSwitch(await original(), "quickResponsesDelta", quick),
+);
 
 /** What the handler reads of a delta event: its type, output index and delta. */
 function asHandlerReads(parsed: Record<string, unknown>): unknown {
@@ -32,8 +23,8 @@ function asHandlerReads(parsed: Record<string, unknown>): unknown {
   return rest;
 }
 
-const acceptedAsJsonParse = jsonParseCheck(quickResponsesDelta, asHandlerReads);
-const recorded = recordedData(
+const acceptedAsJsonParse = readers.jsonParseCheck(quickResponsesDelta, asHandlerReads);
+const recorded = readers.recordedData(
   "openai-responses",
   /"type":"response\.(output_text|function_call_arguments)\.delta"/,
 );
@@ -87,7 +78,7 @@ describe("quickResponsesDelta", () => {
   });
 
   it("reads seeded random mutations of real deltas as the handler would, or declines them", () => {
-    expectMutationsReadAsJsonParse(acceptedAsJsonParse, recorded, 17);
+    readers.expectMutationsReadAsJsonParse(acceptedAsJsonParse, recorded, 17);
   });
 });
 
@@ -110,13 +101,13 @@ describe("the Responses stream with and without the compact forms", () => {
       '{"type":"response.completed","response":{"id":"resp_1","status":"completed","usage":{"input_tokens":3,"output_tokens":4}}}',
     ];
     expect(quickResponsesDelta(reordered("response.output_text.delta", 0, "a"))).toBeUndefined();
-    const fast = await turnOf("openai-responses/gpt-5", events(compact));
+    const fast = await readers.turnOf("openai-responses/gpt-5", events(compact));
     expect(fast).toContainEqual(expect.objectContaining({ type: "text-end", text: 'Hi "you" é\n' }));
     expect(fast).toContainEqual(
       expect.objectContaining({ type: "tool-call", toolCall: expect.objectContaining({ args: { a: 2 } }) }),
     );
-    expect(await turnOf("openai-responses/gpt-5", events(reordered))).toEqual(fast);
+    expect(await readers.turnOf("openai-responses/gpt-5", events(reordered))).toEqual(fast);
     // The same events read by JSON.parse alone give the same turn, fields the reader leaves out included.
-    await expectSameTurnWithoutReader("openai-responses/gpt-5", events(compact), quick, 4);
+    await readers.expectSameTurnWithoutReader("openai-responses/gpt-5", events(compact), quick, 4);
   });
 });

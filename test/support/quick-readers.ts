@@ -145,3 +145,17 @@ export async function expectSameTurnWithoutReader(
   }
   expect(state.read).toBe(reads);
 }
+
+/**
+ * A provider's quick-reader module with its reader `name` made {@link switchable} by `state` (for
+ * `vi.mock`); a reader made by a factory (`create…`) is wrapped as each one is made.
+ */
+export function withSwitch(original: unknown, name: string, state: ReaderSwitch): Record<string, unknown> {
+  const module = original as Record<string, unknown>;
+  const reader = module[name] as (data: string) => EventData | undefined;
+  const factory = module[name] as () => (data: string) => EventData | undefined;
+  return {
+    ...module,
+    [name]: name.startsWith("create") ? () => switchable(factory(), state) : switchable(reader, state),
+  };
+}
