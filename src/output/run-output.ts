@@ -76,11 +76,38 @@ function jsonSchemaOf(schema: StandardSchema): JsonObject {
   }
 }
 
-/** The answer's JSON text: a Markdown fence around it, which some models add, is taken off. */
+/**
+ * What the Markdown fences of `text` hold: blocks that open with a line of ` ``` ` or ` ```json ` and
+ * close with a line of ` ``` `. One pass over the lines, so hostile text costs linear time.
+ */
+function fencedBlocks(text: string): string[] {
+  const lines = text.split("\n");
+  const blocks: string[] = [];
+  let opened = -1;
+  lines.forEach((line, index) => {
+    const bare = line.trim();
+    if (opened === -1) {
+      if (bare === "```" || bare === "```json") opened = index;
+    } else if (bare === "```") {
+      blocks.push(lines.slice(opened + 1, index).join("\n"));
+      opened = -1;
+    }
+  });
+  return blocks;
+}
+
+/**
+ * The answer's JSON text. A Markdown fence around it, which some models add, is taken off; so is the
+ * prose around the one fenced block of an answer that is not JSON itself (a model that ignored the
+ * JSON mode). An answer with more than one fenced block is left whole: which one was meant is unknown.
+ */
 function answerJson(text: string): string {
   const trimmed = text.trim();
-  const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
-  return fenced?.[1] ?? trimmed;
+  const whole = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(trimmed);
+  if (whole !== null) return whole[1] ?? "";
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return trimmed;
+  const blocks = fencedBlocks(trimmed);
+  return blocks.length === 1 ? (blocks[0] ?? trimmed) : trimmed;
 }
 
 /** The longest first line taken for a fence's opening line while its end has not come. */

@@ -305,6 +305,17 @@ it("a fenced answer is read; a schema that cannot become JSON Schema is a Config
   const { options } = scripted([says(`\`\`\`json\n${ANSWER}\n\`\`\``)]);
   const fenced = await runAgent(options({ output: City }));
   expect(fenced.ok && fenced.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  // One fenced block inside prose (a model that ignored the JSON mode) is read too.
+  const chatty = await runAgent(
+    scripted([says(`Here you go:\n\`\`\`json\n${ANSWER}\n\`\`\`\nEnjoy!`)]).options({ output: City }),
+  );
+  expect(chatty.ok && chatty.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  // Two blocks: which one was meant is unknown, so the answer is refused (and the model asked again).
+  const two = `A:\n\`\`\`json\n${ANSWER}\n\`\`\`\nB:\n\`\`\`json\n${ANSWER}\n\`\`\``;
+  const { model: asked, options: twice } = scripted([says(two), says(ANSWER)]);
+  const retried = await runAgent(twice({ output: City }));
+  expect(retried.ok && retried.value.output).toEqual({ city: "Oslo", celsius: 21 });
+  expect(asked.requests).toHaveLength(2);
   const mute = { "~standard": { version: 1, vendor: "valibot", validate: (value: unknown) => ({ value }) } };
   const refused = await runAgent(scripted([says(ANSWER)]).options({ output: mute as never }));
   expect(refused.ok).toBe(false);
