@@ -76,6 +76,9 @@ function jsonSchemaOf(schema: StandardSchema): JsonObject {
   }
 }
 
+/** Whether `line` opens a Markdown fence around JSON: ` ``` ` or ` ```json `, spaces around it allowed. */
+const opensFence = (line: string): boolean => /^```(?:json)?$/.test(line.trim());
+
 /**
  * What the Markdown fences of `text` hold: blocks that open with a line of ` ``` ` or ` ```json ` and
  * close with a line of ` ``` `. One pass over the lines, so hostile text costs linear time.
@@ -85,10 +88,9 @@ function fencedBlocks(text: string): string[] {
   const blocks: string[] = [];
   let opened = -1;
   lines.forEach((line, index) => {
-    const bare = line.trim();
     if (opened === -1) {
-      if (bare === "```" || bare === "```json") opened = index;
-    } else if (bare === "```") {
+      if (opensFence(line)) opened = index;
+    } else if (line.trim() === "```") {
       blocks.push(lines.slice(opened + 1, index).join("\n"));
       opened = -1;
     }
@@ -125,7 +127,7 @@ function jsonStart(lead: string): { json: string; fenced: boolean } | undefined 
   if (!lead.startsWith("```")) return { json: lead, fenced: false };
   const lineEnd = lead.indexOf("\n");
   if (lineEnd === -1) return lead.length > MAX_FENCE_LINE ? { json: lead, fenced: false } : undefined;
-  return /^```(?:json)?\s*$/.test(lead.slice(0, lineEnd))
+  return opensFence(lead.slice(0, lineEnd))
     ? { json: lead.slice(lineEnd + 1), fenced: true }
     : { json: lead, fenced: false };
 }
