@@ -45,9 +45,12 @@ const KB = 1024;
 /**
  * Our own ceilings, in gzip bytes, checked by test/package/bundle-size.test.ts (which also keeps each
  * program at most a quarter of Vercel's `ai`, 213.7 KB for both programs). Issue 13 added checks of
- * every option and error context (about 4.8 KB on the stream program, 6.5 KB on the agents); the
- * goals of 15 KB and 40 KB (issue 15) would need that code split into a cheap check and a lazily loaded
- * explanation. Until then these ceilings hold the line where it is.
+ * every option and error context (about 4.8 KB on the stream program, 6.5 KB on the agents). Issue 15
+ * asked for 15 KB (`runAgentStream`, no tools) and 40 KB (one zod tool), figures from before approvals,
+ * tool images, caching, structured output and compaction joined every agent program. With every check
+ * and all failure classification stubbed out ({@link withoutChecks}) those programs still weigh 18.0 and
+ * 45.3 KB (34.9 KB with zod/mini), so the goals cannot be met by splitting that code off; these ceilings
+ * are the goals instead: a change that moves one says so here, with its reason.
  * @type {Record<string, number>}
  */
 export const BUDGET = {
@@ -150,12 +153,14 @@ function loadedChunks(metafile, entry, loads) {
  * @param {string} entry
  * @param {boolean} [everything] count every chunk (for whole entry points)
  * @param {RegExp[]} [loads] files the program loads lazily besides the Anthropic provider
+ * @param {import("esbuild").Plugin[]} [plugins] esbuild plugins (see {@link withoutChecks})
  * @returns {Promise<{ minified: number, gzip: number, inputs: string[], bytesOf: Map<string, number>, skipped: number }>}
  *   bytes; the files that contributed code to the chunks counted (the metafile also lists files parsed
  *   and then shaken out) and the minified bytes each contributed; and the gzip bytes of the chunks left out
  */
-export async function measureBundle(entry, everything = false, loads = []) {
+export async function measureBundle(entry, everything = false, loads = [], plugins = []) {
   const result = await build({
+    plugins,
     entryPoints: [entry],
     bundle: true,
     splitting: true,
@@ -228,6 +233,29 @@ const CONCERNS = [
   ["the agent loop: turns, tools, hooks, approvals, budgets, caching watch", /\/(agent|compaction|state)\//],
 ];
 
+/** The files of the option and input checks (the first of {@link CONCERNS}). */
+const CHECKS = CONCERNS[0][1];
+/** The files that classify a failure (an HTTP answer, a provider's error, a runtime's network error). */
+const CLASSIFICATION = /\/errors\/(classify|network-failure|retry-delay|redact)\.js$/;
+
+/**
+ * An esbuild plugin that bundles every checking and classifying module ({@link CHECKS},
+ * {@link CLASSIFICATION}) as a stub whose exports are empty functions: no option is checked and no
+ * failure classified. Not a build anyone could ship; it measures the floor under issue 15's bundle
+ * goals, what the rest of a program weighs if all that code cost nothing.
+ * @type {import("esbuild").Plugin}
+ */
+export const withoutChecks = {
+  name: "without-checks",
+  setup(builder) {
+    builder.onLoad({ filter: /\/dist\/src\/.*\.js$/ }, async ({ path }) => {
+      if (!CHECKS.test(path) && !CLASSIFICATION.test(path)) return undefined;
+      const names = Object.keys(await import(path));
+      return { contents: names.map((name) => `export const ${name} = () => {};`).join("\n"), loader: "js" };
+    });
+  },
+};
+
 /**
  * A program's minified bytes by concern ({@link CONCERNS}), for the record of where a budget goes.
  * @param {{ bytesOf: Map<string, number>, minified: number, gzip: number }} size
@@ -256,13 +284,14 @@ export async function bundleSizeSection() {
   const rows = [];
   let concerns = "";
   for (const program of PROGRAMS) {
-    const [ours, theirs, oneFile] = await Promise.all([
+    const [ours, floor, theirs, oneFile] = await Promise.all([
       measure(program.file, program.loads),
+      measureBundle(`bench/size/${program.file}`, false, program.loads, [withoutChecks]),
       measure(program.ai),
       measureOneFile(`bench/size/${program.file}`),
     ]);
     rows.push(
-      `| ${program.what} | ${kb(ours.minified)} | **${kb(ours.gzip)}** | ${kb(oneFile)} | ${kb(theirs.gzip)} | ${(theirs.gzip / ours.gzip).toFixed(1)}x |`,
+      `| ${program.what} | ${kb(ours.minified)} | **${kb(ours.gzip)}** | ${kb(floor.gzip)} | ${kb(oneFile)} | ${kb(theirs.gzip)} | ${(theirs.gzip / ours.gzip).toFixed(1)}x |`,
     );
     if (program.name === "agent-stream")
       concerns = byConcern(ours)
@@ -288,8 +317,13 @@ or above a quarter of the \`ai\` twin.
 "one file" is the same program bundled into a single file without splitting (what a plain
 \`esbuild --bundle\` or a Worker upload gets, every lazily loaded chunk included).
 
-| program | min KB | gzip KB | one file gzip KB | \`ai\` gzip KB | ai / wisp-agent |
-|---|---:|---:|---:|---:|---:|
+"no checks" is the floor under issue 15's goals (15 KB for the \`runAgentStream\` program, 40 KB for an
+agent with one zod tool): the same program with every option check and all failure classification
+replaced by empty stubs (\`withoutChecks\` in bench/bundle-size.mjs), as if a cheap check and lazily
+loaded explanations cost nothing. It is not a build anyone could ship.
+
+| program | min KB | gzip KB | no checks gzip KB | one file gzip KB | \`ai\` gzip KB | ai / wisp-agent |
+|---|---:|---:|---:|---:|---:|---:|
 ${rows.join("\n")}
 
 Where the \`runAgentStream\` program's bytes go (issue 15's goal for it is 15 KB): minified bytes by the

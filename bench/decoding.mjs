@@ -289,7 +289,8 @@ ${table}
 Heap retained after one ${EVENTS.toLocaleString("en")}-event turn, in MB (after GC, with the reader's result held: the
 concatenated strings, for "raw, arguments parsed" the parsed arguments too, and for Wisp the final
 message, whose tool call holds the parsed arguments). Target: Wisp ≤ 1.5x raw, missed on tool streams.
-"Wisp, message alone" is what Wisp itself keeps: the message, the reader's concatenations dropped. On
+"Wisp, message alone" is what Wisp itself keeps: the message, the reader's concatenations dropped
+(less than raw keeps on every stream: a Wisp reader needs no concatenation of its own). On
 tool streams Wisp's extra over raw is the parsed arguments (20,000 fragments' worth of small objects), which raw never builds;
 "raw, arguments parsed" builds them too but stays near raw because \`JSON.parse\` flattens raw's
 concatenated rope of fragments in place, while Wisp's reader keeps its rope as it was.
