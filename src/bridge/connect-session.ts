@@ -125,6 +125,13 @@ class Client implements RemoteSession {
   readonly #runs = new Map<string, RemoteRun>();
   readonly #calls = new Map<string, Call>();
   readonly #kinds: ReadonlySet<string>;
+  /**
+   * This connection's secret, sent with all it posts, and its public id, which the worker's messages
+   * for it carry: its runs and calls are its own even beside other connections on the port (see
+   * `Address` in protocol.ts).
+   */
+  readonly #key = crypto.randomUUID();
+  readonly #conn = crypto.randomUUID();
   #stop: () => void = () => {};
   #next = 0;
   /** Heartbeat ticks since a ping went unanswered (undefined: none waits). Ticks, not wall time, so a
@@ -182,6 +189,7 @@ class Client implements RemoteSession {
   #hello(): boolean {
     const hello: MainMessage = {
       t: "hello",
+      conn: this.#conn,
       decides: [...this.#kinds],
       timeouts: { ...this.#options.decisionTimeoutsMs },
     };
@@ -196,7 +204,7 @@ class Client implements RemoteSession {
   #post(message: MainMessage, report = true): boolean {
     if (this.#gone !== undefined) return false;
     try {
-      this.#port.postMessage(envelope(message));
+      this.#port.postMessage(envelope(message, { key: this.#key }));
       return true;
     } catch (error) {
       if (report)
@@ -218,6 +226,8 @@ class Client implements RemoteSession {
       );
       return;
     }
+    // Another connection's (its runs, replies, questions): this one's ids may be the same.
+    if (message.to !== undefined && message.to !== this.#conn) return;
     try {
       this.#handle(message);
     } catch (error) {

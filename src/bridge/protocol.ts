@@ -11,7 +11,7 @@ import type { ApprovalDecision } from "../agent/approvals.ts";
 import type { ImagePart, UserContentPart } from "../types.ts";
 
 /** The version of the bridge protocol this build speaks. */
-export const BRIDGE_PROTOCOL_VERSION = 1;
+export const BRIDGE_PROTOCOL_VERSION = 2;
 
 /** The tag every bridge message carries. */
 export const BRIDGE_TAG = "bridge";
@@ -23,9 +23,16 @@ export interface RunRequestOptions {
   id?: string;
 }
 
-/** What the main thread sends. */
+/** What the main thread sends (each with its connection's `key`, see {@link Address}). */
 export type MainMessage =
-  | { t: "hello"; decides: string[]; timeouts: Record<string, number>; restore?: unknown }
+  | {
+      t: "hello";
+      /** The connection's public id: the worker's messages for this connection go `to` it. */
+      conn: string;
+      decides: string[];
+      timeouts: Record<string, number>;
+      restore?: unknown;
+    }
   | {
       t: "run";
       id: string;
@@ -45,7 +52,7 @@ export type MainMessage =
   | { t: "close"; id: string }
   | { t: "ping" };
 
-/** What the worker sends. */
+/** What the worker sends (`to` one connection, or to every one, see {@link Address}). */
 export type WorkerMessage =
   | { t: "listening" }
   | { t: "ready"; sessionId: string }
@@ -65,12 +72,36 @@ export type WorkerMessage =
   | { t: "closed" }
   | { t: "pong" };
 
-/** A message as it travels: the tag and version around one of the above. */
-export type Envelope<M> = M & { wisp: typeof BRIDGE_TAG; v: number };
+/**
+ * Who a message is from or for. Several `connectSession` calls may share one port, and so one
+ * session, and every listener on the main side's port hears every message the worker sends; run and
+ * call ids are only unique within one connection. (Version 1 had no address: two connections'
+ * `run-1`s were one run to the worker.) So each connection makes two random ids, and its runs and
+ * calls live in its own id space in the worker:
+ *
+ * - `key`, sent with every message it posts to the worker. Nothing the main side posts reaches the
+ *   other listeners on its port, so the key stays secret: no other connection can abort, credit or
+ *   answer for this one, whatever ids it sends.
+ * - `conn`, its public id, sent once in its hello. The worker sends this connection's messages (its
+ *   ready, its runs' events, its replies, the questions it is asked) `to` that id, and each connection
+ *   takes only those addressed to it or to everyone (no `to`: `listening`, `closed`, `pong`, reports).
+ *
+ * A hello whose `conn` another key has taken is ignored: no one can have another's messages sent
+ * to it.
+ */
+export interface Address {
+  /** Main → worker: the sending connection's secret. */
+  key?: string;
+  /** Worker → main: the public id of the connection the message is for; absent: for every one. */
+  to?: string;
+}
+
+/** A message as it travels: the tag and version around one of the above, and its address. */
+export type Envelope<M> = M & Address & { wisp: typeof BRIDGE_TAG; v: number };
 
 /** Wraps a message for the port. */
-export function envelope<M extends object>(message: M): Envelope<M> {
-  return { ...message, wisp: BRIDGE_TAG, v: BRIDGE_PROTOCOL_VERSION };
+export function envelope<M extends object>(message: M, address: Address = {}): Envelope<M> {
+  return { ...message, ...address, wisp: BRIDGE_TAG, v: BRIDGE_PROTOCOL_VERSION };
 }
 
 /** The message when `data` is a bridge message (of any version), else undefined: other traffic. */

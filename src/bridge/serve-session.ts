@@ -8,7 +8,7 @@
  */
 
 import type { AgentEvent } from "../agent/agent-events.ts";
-import { notFunctionOption, notStringsOption } from "../config/option-checks.ts";
+import { invalidOption, notFunctionOption, notStringsOption } from "../config/option-checks.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { type AgentSession, createAgentSession } from "../session/agent-session.ts";
 import type { SessionOptions } from "../session/session-options.ts";
@@ -59,6 +59,28 @@ export interface SessionServer {
   close(): Promise<void>;
 }
 
+/** A run in flight, as this side holds it. */
+interface ServedRun {
+  controller: AbortController;
+  outbox: EventOutbox;
+}
+
+/**
+ * One `connectSession` on the other side. Its runs are keyed by the ids it gave them, in its own map:
+ * ids are only unique per connection (see `Address` in protocol.ts).
+ */
+interface Connection {
+  /** Its public id: what it is sent goes `to` this. */
+  readonly conn: string;
+  readonly runs: Map<string, ServedRun>;
+}
+
+/** A ConfigError when a hello's `key` or `conn` is not an id (a non-empty string). */
+function notId(value: unknown, path: string): ConfigError | undefined {
+  if (typeof value === "string" && value !== "") return undefined;
+  return invalidOption(`a hello's ${path} must be a non-empty string, got ${typeof value}`, path);
+}
+
 /** What is left of the options for `createAgentSession`. */
 function sessionPart(options: ServeSessionOptions): SessionOptions {
   const bridgeKeys: readonly string[] = SERVE_OPTION_KEYS;
@@ -73,8 +95,13 @@ class Server implements SessionServer {
   readonly #options: ServeSessionOptions;
   readonly #report: (report: BridgeReport) => void;
   readonly #stop: () => void;
-  readonly #runs = new Map<string, { controller: AbortController; outbox: EventOutbox }>();
+  /** The connections by their secret key. */
+  readonly #connections = new Map<string, Connection>();
+  /** The connection whose hello made the session: its decision kinds shaped it, so it is asked. */
+  #maker: Connection | undefined;
   #session: Promise<AgentSession | undefined> | undefined;
+  /** Why the session could not be made, for the connections that come after. */
+  #refusal: unknown;
   #asker: DecisionAsker | undefined;
   #done = false;
   #closing = false;
@@ -99,11 +126,14 @@ class Server implements SessionServer {
     this.#post({ t: "listening" });
   }
 
-  /** Posts `message`; false when the bridge is done or the port refused it (reported, unless it was a report). */
-  #post(message: WorkerMessage): boolean {
+  /**
+   * Posts `message` `to` one connection (else to every one); false when the bridge is done or the
+   * port refused it (reported, unless it was a report).
+   */
+  #post(message: WorkerMessage, to?: string): boolean {
     if (this.#done) return false;
     try {
-      this.#port.postMessage(envelope(message));
+      this.#port.postMessage(envelope(message, to === undefined ? {} : { to }));
       return true;
     } catch (error) {
       if (message.t !== "report")
@@ -124,7 +154,21 @@ class Server implements SessionServer {
       );
       return;
     }
-    void this.#handle(message).catch((error) => this.#report({ code: "PROTOCOL", message: String(error) }));
+    if (message.t === "hello") {
+      this.#hello(message);
+      return;
+    }
+    const connection = typeof message.key === "string" ? this.#connections.get(message.key) : undefined;
+    if (connection === undefined) {
+      this.#report({
+        code: "PROTOCOL",
+        message: `a ${String(message.t)} message from no connection; ignored`,
+      });
+      return;
+    }
+    void this.#handle(message, connection).catch((error) =>
+      this.#report({ code: "PROTOCOL", message: String(error) }),
+    );
   }
 
   #refuse(error: ConfigError): void {
@@ -133,32 +177,37 @@ class Server implements SessionServer {
     void this.#end(false);
   }
 
-  async #handle(message: Envelope<MainMessage>): Promise<void> {
+  async #handle(message: Envelope<MainMessage>, connection: Connection): Promise<void> {
     switch (message.t) {
-      case "hello":
-        this.#hello(message);
-        return;
       case "ping":
         this.#post({ t: "pong" });
         return;
       case "run":
         // Registered before anything is awaited, so an abort right behind it finds the run.
-        await this.#run(message);
+        await this.#run(message, connection);
         return;
       case "credit":
-        this.#runs.get(message.id)?.outbox.grant(message.n);
+        connection.runs.get(message.id)?.outbox.grant(message.n);
         return;
       case "abort": {
         const reason = message.reason === undefined ? undefined : new Error(message.reason);
+        // Without a run id it is the session's abort (every connection's run): the README's `abort()`.
         if (message.id === undefined) (await this.#session)?.abort(reason);
-        else this.#runs.get(message.id)?.controller.abort(reason);
+        else connection.runs.get(message.id)?.controller.abort(reason);
         return;
       }
       case "decision":
-        this.#asker?.answer(message.requestId, message.answer, message.failed);
+        // Only the connection that was asked answers; anyone else's answer is an unknown request.
+        if (connection === this.#maker)
+          this.#asker?.answer(message.requestId, message.answer, message.failed);
+        else
+          this.#report({
+            code: "DECISION_UNKNOWN",
+            message: `a decision from a connection that was not asked (request ${String(message.requestId)}); ignored`,
+          });
         return;
       case "call":
-        await this.#call(message.id, message.method);
+        await this.#call(message.id, message.method, connection.conn);
         return;
       case "close":
         await this.#end(true);
@@ -166,23 +215,33 @@ class Server implements SessionServer {
     }
   }
 
-  #hello(hello: Extract<MainMessage, { t: "hello" }>): void {
-    if (this.#session !== undefined) {
-      // A second hello (the main side also greets when it hears this side listening): answer once more.
-      void this.#session.then(
-        (session) => session && this.#post({ t: "ready", sessionId: session.sessionId }),
-      );
-      return;
-    }
+  #hello(hello: Envelope<Extract<MainMessage, { t: "hello" }>>): void {
+    const { key, conn } = hello;
     const theirs =
+      notId(key, "key") ??
+      notId(conn, "conn") ??
       notStringsOption(hello.decides, "decisionKinds") ??
       notDecisionTimeouts(hello.timeouts, "decisionTimeoutsMs");
     if (theirs !== undefined) {
-      this.#refuse(theirs);
+      // A malformed first hello ends the bridge, as before; a later one only goes unanswered.
+      if (this.#session === undefined) this.#refuse(theirs);
+      else this.#report({ code: "PROTOCOL", message: `a malformed hello; ignored: ${theirs.message}` });
       return;
     }
+    const connection = this.#connect(key as string, conn);
+    if (connection === undefined) return;
+    if (this.#session !== undefined) {
+      // Another connection, or the same one again (it also greets when it hears this side listening).
+      void this.#session.then((session) =>
+        session === undefined
+          ? this.#post({ t: "refused", error: errorToWire(this.#refusal) }, conn)
+          : this.#post({ t: "ready", sessionId: session.sessionId }, conn),
+      );
+      return;
+    }
+    this.#maker = connection;
     const timeouts = { ...DEFAULT_DECISION_TIMEOUTS, ...this.#options.decisionTimeoutsMs, ...hello.timeouts };
-    const asker = new DecisionAsker(timeouts, (message) => this.#post(message), this.#report);
+    const asker = new DecisionAsker(timeouts, (message) => this.#post(message, conn), this.#report);
     this.#asker = asker;
     const base = sessionPart(this.#options);
     const options = bridgedOptions(
@@ -192,25 +251,52 @@ class Server implements SessionServer {
     );
     this.#session = createAgentSession(options).then(
       (session) => {
-        this.#post({ t: "ready", sessionId: session.sessionId });
+        this.#post({ t: "ready", sessionId: session.sessionId }, conn);
         return session;
       },
       (error: unknown) => {
-        this.#post({ t: "refused", error: errorToWire(error) });
+        this.#refusal = error;
+        this.#post({ t: "refused", error: errorToWire(error) }, conn);
         return undefined;
       },
     );
   }
 
-  async #run(request: Extract<MainMessage, { t: "run" }>): Promise<void> {
+  /**
+   * The connection with this secret `key`, registered at its first hello; undefined (reported) when
+   * it claims a public id that another key has: nobody gets sent another connection's messages.
+   */
+  #connect(key: string, conn: string): Connection | undefined {
+    const known = this.#connections.get(key);
+    if (known?.conn === conn) return known;
+    const taken = [...this.#connections.values()].some((connection) => connection.conn === conn);
+    if (known !== undefined || taken) {
+      this.#report({ code: "PROTOCOL", message: "a hello claiming another connection's id; ignored" });
+      return undefined;
+    }
+    const connection: Connection = { conn, runs: new Map() };
+    this.#connections.set(key, connection);
+    return connection;
+  }
+
+  async #run(request: Extract<MainMessage, { t: "run" }>, connection: Connection): Promise<void> {
+    const { runs, conn } = connection;
+    if (runs.has(request.id)) {
+      // The connection's own ids are its business, but a run in flight is never replaced.
+      this.#report({
+        code: "PROTOCOL",
+        message: `a second run ${String(request.id)} while the first runs; ignored`,
+      });
+      return;
+    }
     const controller = new AbortController();
     const outbox = new EventOutbox(request.window, (event) =>
-      this.#post({ t: "event", id: request.id, event: eventToWire(event as AgentEvent) }),
+      this.#post({ t: "event", id: request.id, event: eventToWire(event as AgentEvent) }, conn),
     );
-    this.#runs.set(request.id, { controller, outbox });
+    runs.set(request.id, { controller, outbox });
     const session = await this.#session;
     if (session === undefined) {
-      this.#runs.delete(request.id);
+      runs.delete(request.id);
       return;
     }
     // An abort that came while the session was being created is in the signal: the run ends ABORTED.
@@ -222,17 +308,17 @@ class Server implements SessionServer {
     for await (const event of run) if (!request.quiet || KEPT_WHEN_QUIET.has(event.type)) outbox.push(event);
     outbox.end();
     await outbox.drained;
-    this.#runs.delete(request.id);
+    runs.delete(request.id);
   }
 
-  async #call(id: string, method: "export" | "snapshot" | "drainQueue"): Promise<void> {
+  async #call(id: string, method: "export" | "snapshot" | "drainQueue", conn: string): Promise<void> {
     const session = await this.#session;
     try {
       if (session === undefined)
         throw new ConfigError("The session was never created", { code: "SESSION_CLOSED" });
-      this.#post({ t: "reply", id, value: session[method]() });
+      this.#post({ t: "reply", id, value: session[method]() }, conn);
     } catch (error) {
-      this.#post({ t: "reply", id, error: errorToWire(error) });
+      this.#post({ t: "reply", id, error: errorToWire(error) }, conn);
     }
   }
 
@@ -242,10 +328,11 @@ class Server implements SessionServer {
     this.#closing = true;
     const session = await this.#session;
     this.#asker?.close();
-    for (const run of this.#runs.values()) {
-      run.controller.abort(new Error("The bridge closed"));
-      run.outbox.discard();
-    }
+    for (const connection of this.#connections.values())
+      for (const run of connection.runs.values()) {
+        run.controller.abort(new Error("The bridge closed"));
+        run.outbox.discard();
+      }
     await session?.close();
     if (reply) this.#post({ t: "closed" });
     this.#done = true;

@@ -16,8 +16,9 @@ import {
   type RemoteSession,
   type ServeSessionOptions,
   serveSession,
+  BRIDGE_PROTOCOL_VERSION as v,
 } from "../../src/bridge/index.ts";
-import { defineTool, isSdkError } from "../../src/index.ts";
+import { type AgentEvent, type AgentRunResult, defineTool, isSdkError } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, expectConsistent, says } from "../support/agent.ts";
 
@@ -270,16 +271,13 @@ describe("decisions from the main thread", () => {
     expect(reports.filter((report) => report.code === "DECISION_TIMEOUT")).toHaveLength(2);
   });
 
-  it("a decision for a request nobody asked is reported and ignored", async () => {
+  it("a decision for a request nobody asked, or from no connection, is reported and ignored", async () => {
     const { session, reports, mainSide } = await bridged([says("fine")]);
-    mainSide.postMessage({
-      wisp: "bridge",
-      v: 1,
-      t: "decision",
-      requestId: "made-up",
-      answer: { approved: true },
-    });
-    await expect.poll(() => reports.map((report) => report.code)).toEqual(["DECISION_UNKNOWN"]);
+    const decision = { wisp: "bridge", v, t: "decision", requestId: "made-up", answer: { approved: true } };
+    mainSide.postMessage(decision);
+    mainSide.postMessage({ wisp: "bridge", v, t: "hello", key: "k2", conn: "c2", decides: [], timeouts: {} });
+    mainSide.postMessage({ ...decision, key: "k2" });
+    await expect.poll(() => reports.map((report) => report.code)).toEqual(["PROTOCOL", "DECISION_UNKNOWN"]);
     expect((await session.chat("still fine")).ok).toBe(true);
   });
 
@@ -287,9 +285,9 @@ describe("decisions from the main thread", () => {
     const [fakeWorker, mainSide] = channel();
     const seen: DecisionRequest[] = [];
     fakeWorker.on("message", (message: { t: string; requestId?: string }) => {
-      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "ready", sessionId: "s" });
+      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v, t: "ready", sessionId: "s" });
       if (message.t === "decision")
-        fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "closed", answered: message });
+        fakeWorker.postMessage({ wisp: "bridge", v, t: "closed", answered: message });
     });
     const session = await connectSession(mainSide, {
       onDecision: (request) => {
@@ -299,7 +297,7 @@ describe("decisions from the main thread", () => {
     });
     fakeWorker.postMessage({
       wisp: "bridge",
-      v: 1,
+      v,
       t: "decide",
       requestId: "r1",
       kind: "file-changed",
@@ -326,7 +324,7 @@ describe("versions, and the other side going away", () => {
     await expect(connectSession(mainSide, { connectTimeoutMs: 5_000 })).rejects.toMatchObject({
       _tag: "ConfigError",
       code: "BRIDGE_VERSION",
-      details: { theirs: 99, ours: 1 },
+      details: { theirs: 99, ours: v },
     });
   });
 
@@ -340,7 +338,8 @@ describe("versions, and the other side going away", () => {
     });
     const answers: Array<{ t: string; error?: unknown }> = [];
     fakeMain.on("message", (message: { t: string }) => answers.push(message));
-    fakeMain.postMessage({ wisp: "bridge", v: 2, t: "hello", decides: [], timeouts: {} });
+    // Version 1, before connections had addresses.
+    fakeMain.postMessage({ wisp: "bridge", v: 1, t: "hello", decides: [], timeouts: {} });
     await server.closed;
     await expect.poll(() => answers.map((answer) => answer.t)).toEqual(["listening", "refused", "report"]);
     expect(answers[1]?.error).toMatchObject({ _tag: "ConfigError", code: "BRIDGE_VERSION" });
@@ -417,7 +416,7 @@ describe("versions, and the other side going away", () => {
     const [fakeWorker, mainSide] = channel();
     fakeWorker.on("message", (message: { t: string }) => {
       // Greets, then never answers anything again.
-      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "ready", sessionId: "s" });
+      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v, t: "ready", sessionId: "s" });
     });
     const session = await connectSession(mainSide, { workerTimeoutMs: 100 });
     const result = await session.chat("hello?");
@@ -611,12 +610,12 @@ describe("from the review", () => {
   it("malformed messages from the worker are reported, never thrown, and a call they answer settles", async () => {
     const [fakeWorker, mainSide] = channel();
     fakeWorker.on("message", (message: { t: string; id?: string }) => {
-      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "ready", sessionId: "s" });
+      if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v, t: "ready", sessionId: "s" });
       if (message.t === "call") {
-        fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "event", id: "run-9", event: null });
+        fakeWorker.postMessage({ wisp: "bridge", v, t: "event", id: "run-9", event: null });
         fakeWorker.postMessage({
           wisp: "bridge",
-          v: 1,
+          v,
           t: "reply",
           id: message.id,
           error: { _tag: "toString", code: "X", message: "odd", retryable: false },
@@ -631,7 +630,7 @@ describe("from the review", () => {
     );
     expect(exported).toBe("odd");
     const run = session.stream("hi");
-    fakeWorker.postMessage({ wisp: "bridge", v: 1, t: "event", id: "run-2", event: null });
+    fakeWorker.postMessage({ wisp: "bridge", v, t: "event", id: "run-2", event: null });
     await expect.poll(() => reports.filter((report) => report.code === "PROTOCOL").length).toBe(1);
     run.abort();
   });
@@ -666,7 +665,7 @@ describe("from the review", () => {
     serveSession(workerSide, { model: "anthropic/x", apiKey: "k", onReport: () => {} });
     const answers: Array<{ t: string; error?: unknown }> = [];
     fakeMain.on("message", (message: { t: string }) => answers.push(message));
-    fakeMain.postMessage({ wisp: "bridge", v: 1, t: "hello", decides: 5, timeouts: {} });
+    fakeMain.postMessage({ wisp: "bridge", v, t: "hello", key: "k", conn: "c", decides: 5, timeouts: {} });
     await expect.poll(() => answers.map((answer) => answer.t)).toEqual(["listening", "refused", "report"]);
     expect(answers[1]?.error).toMatchObject({ code: "CONFIG_INVALID", path: "decisionKinds" });
   });
@@ -725,5 +724,87 @@ describe("from the review", () => {
     const result = await session.chat([{ type: "text", text: "hi", extra: () => 1 } as never]);
     expect(!result.ok && result.error).toMatchObject({ code: "CONFIG_INVALID", path: "input" });
     expect(mainReports).toEqual([]);
+  });
+});
+
+describe("two connections on one port", () => {
+  const long = (text: string): ScriptedTurn => ({ content: [{ type: "text", text }], delayMs: 2 });
+
+  it("a chat refused as busy leaves the other's stream alone: it ends with its own events and result", async () => {
+    const text = Array.from({ length: 150 }, (_, index) => `a${index} `).join("");
+    const { session: a, mainSide } = await bridged([long(text), says("b's turn")], {}, { window: 4 });
+    const b = await connectSession(mainSide, { window: 4 });
+    const run = a.stream("from a");
+    const events: AgentEvent[] = [];
+    let refused: AgentRunResult | undefined;
+    for await (const event of run) {
+      events.push(event);
+      // Both connections number their runs from 1: b's first run is refused while a's streams.
+      if (event.type === "text-delta" && refused === undefined) refused = await b.chat("from b");
+    }
+    expect(!refused?.ok && refused?.error.code).toBe("SESSION_BUSY");
+    const result = await run.result;
+    expect(result.ok && result.value.text).toBe(text);
+    expect(events.filter((event) => event.type === "run-end")).toEqual([{ type: "run-end", result }]);
+    const streamed = events.flatMap((event) => (event.type === "text-delta" ? [event.delta] : []));
+    expect(streamed.join("")).toBe(text);
+    // Once a's run is done, b's next run is b's own; both see the one session.
+    const after = await b.chat("from b, again");
+    expect(after.ok && after.value.text).toBe("b's turn");
+    const roles = (await a.export()).messages.map((message) => message.role);
+    expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+
+  it("an abort reaches the aborting connection's run only", async () => {
+    const { session: a, mainSide } = await bridged([long("word ".repeat(500)), says("b's follow-up")]);
+    const b = await connectSession(mainSide);
+    const run = a.stream("from a");
+    const followUp = b.stream("from b", { mode: "followUp" });
+    for await (const event of run) if (event.type === "text-delta") run.abort("a stops");
+    const result = await run.result;
+    expect(!result.ok && result.error.code).toBe("ABORTED");
+    const followed = await followUp.result;
+    expect(followed.ok && followed.value.text).toBe("b's follow-up");
+  });
+
+  it("another connection cannot act for one whose ids it copies: no abort, no answer, no hello as it", async () => {
+    const heard: Array<{ t: string; to?: string; requestId?: string }> = [];
+    let answer: (approved: boolean) => void = () => {};
+    const {
+      session: a,
+      mainSide,
+      reports,
+    } = await bridged(
+      [calls(["send", { to: "ada" }]), says("after")],
+      {},
+      {
+        decisionKinds: ["approval"],
+        onDecision: () => new Promise((resolve) => (answer = (approved) => resolve({ approved }))),
+      },
+    );
+    // A connection with no onDecision: the questions of a's run are not its to answer (or deny).
+    const bReports: BridgeReport[] = [];
+    const b = await connectSession(mainSide, { onReport: (report) => bReports.push(report) });
+    mainSide.on("message", (message: (typeof heard)[number]) => heard.push(message));
+    const run = a.stream("go");
+    await expect.poll(() => heard.some((message) => message.t === "decide")).toBe(true);
+    const question = heard.find((message) => message.t === "decide");
+    const raw = (message: object) => mainSide.postMessage({ wisp: "bridge", v, key: "mallory", ...message });
+    raw({ t: "hello", conn: question?.to, decides: [], timeouts: {} });
+    raw({ t: "hello", conn: "mallory", decides: [], timeouts: {} });
+    raw({ t: "decision", requestId: question?.requestId, answer: { approved: true, args: { to: "eve" } } });
+    raw({ t: "abort", id: "run-1", reason: "mallory" });
+    raw({ t: "credit", id: "run-1", n: 1_000 });
+    await expect.poll(() => reports.map((report) => report.code)).toEqual(["PROTOCOL", "DECISION_UNKNOWN"]);
+    answer(false);
+    const result = await run.result;
+    expect(result.ok && result.value.text).toBe("after");
+    const [sent] = result.ok ? result.value.toolCalls : [];
+    expect(sent?.result).toMatchObject({ isError: true });
+    expect(sent?.toolCall.args).toEqual({ to: "ada" });
+    expect(heard.filter((message) => message.t === "decide")).toHaveLength(1);
+    // What the worker noticed reaches every connection; b was never asked, so it never failed to answer.
+    expect(bReports.map((report) => report.code)).toEqual(["PROTOCOL", "DECISION_UNKNOWN"]);
+    expect((await b.snapshot()).sessionId).toBe(a.sessionId);
   });
 });
