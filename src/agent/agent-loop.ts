@@ -148,6 +148,10 @@ function sessionCache(setup: LoopSetup, sessionId: string): PromptCache | false 
   return cache === false || cache.key !== undefined || !official ? cache : { key: sessionId, ...cache };
 }
 
+/** Why the calls of a turn cut off at the output limit were not run. */
+const CUT_OFF =
+  "the answer was cut off at the output token limit (maxTokens) before its tool calls were complete";
+
 /** Runs turns until the run ends; appends every message to `run.messages` and sums into `tally`. */
 export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<LoopEnd> {
   let stopBlocks = 0;
@@ -205,6 +209,16 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       if (over !== undefined)
         return { stopReason: "budget", error: over, stopDetail: String(over.details?.limit) };
       answers++;
+      continue;
+    }
+    // A turn cut off at the output limit ends the run, as its text would: its last call's arguments are
+    // cut short, and sending the turn back would only have the model cut off again, turn after turn.
+    // Its calls are answered as not run, so the conversation stays whole and can be continued.
+    if (message.stopReason === "maxTokens" && toolCalls.length > 0) {
+      closeToolCalls(run, message, CUT_OFF);
+      const ending = await stopHooks(run, message, "maxTokens", stopBlocks < setup.maxStopBlocks);
+      if (ending !== undefined) return ending;
+      stopBlocks++;
       continue;
     }
     const wantsMore = toolCalls.length > 0 || message.stopReason === "pauseTurn";

@@ -19,7 +19,8 @@ function invalid(message: string, path: string): ConfigError {
 
 function positiveInteger(value: unknown, path: string, allowZero = false): ConfigError | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === "number" && Number.isInteger(value) && (value > 0 || (allowZero && value === 0)))
+  // A safe integer: what a stored session holds (its restore refuses any other number).
+  if (typeof value === "number" && Number.isSafeInteger(value) && (value > 0 || (allowZero && value === 0)))
     return undefined;
   return invalid(
     `${path} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${showValue(value)}`,

@@ -18,6 +18,7 @@ import {
 } from "../config/option-checks.ts";
 import { showValue } from "../config/show-value.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
+import { MAX_ID_LENGTH } from "../stream/storable-values.ts";
 import type { Budget } from "./budget.ts";
 import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent } from "./hooks.ts";
 
@@ -148,6 +149,15 @@ export function checkOptionTypes(options: object): ConfigError | undefined {
           "instructions",
           "native",
         ])) ??
-    notStringOption(config.sessionId, "sessionId")
+    sessionIdProblem(config.sessionId)
   );
+}
+
+/** `sessionId`: a string of 1 to {@link MAX_ID_LENGTH} characters, as a stored session's id must be. */
+function sessionIdProblem(value: unknown): ConfigError | undefined {
+  const problem = notStringOption(value, "sessionId");
+  if (problem !== undefined || value === undefined) return problem;
+  const { length } = value as string;
+  if (length > 0 && length <= MAX_ID_LENGTH) return undefined;
+  return invalidOption(`sessionId must be 1 to ${MAX_ID_LENGTH} characters long, got ${length}`, "sessionId");
 }

@@ -28,7 +28,7 @@ import { AbortError, type AnySdkError, ConfigError, isSdkError } from "../errors
 import { loadProvider, type ResolvedModel, resolveModel } from "../providers/registry.ts";
 import { sendablePrefix } from "../state/tool-call-pairs.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
+import { isPlainJson, MAX_JSON_DEPTH } from "../stream/storable-values.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserContentPart, UserMessage } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import { asyncDispose } from "./async-dispose.ts";
@@ -615,12 +615,13 @@ function checkSessionOptions(options: SessionOptions): ConfigError | undefined {
           code: "CONFIG_INVALID",
           path: "approvalSecret",
         })) ??
-    (nestsDeeperThan(options.metadata, MAX_JSON_DEPTH)
-      ? new ConfigError(`metadata is nested deeper than ${MAX_JSON_DEPTH} levels`, {
-          code: "CONFIG_INVALID",
-          path: "metadata",
-        })
-      : undefined)
+    // Checked as a restore checks it, so that what the session stores it can restore.
+    (options.metadata === undefined || isPlainJson(options.metadata)
+      ? undefined
+      : new ConfigError(
+          `metadata must be plain JSON nested at most ${MAX_JSON_DEPTH} levels deep (no undefined values, BigInts, non-finite numbers, Dates, Maps or class instances)`,
+          { code: "CONFIG_INVALID", path: "metadata" },
+        ))
   );
 }
 

@@ -112,7 +112,7 @@ export function checkModelParameters(
       );
     }
   }
-  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0)) {
+  if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0)) {
     return invalid(`maxTokens must be a positive integer, got ${showValue(maxTokens)}`, "maxTokens");
   }
   return undefined;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { defineTool, runAgent, runAgentStream } from "../../src/index.ts";
 import { calls, expectConsistent, says, scripted } from "../support/agent.ts";
+import { fixtureText } from "../support/fixtures.ts";
 
 const noop = defineTool({
   name: "noop",
@@ -123,6 +124,48 @@ describe("the model's own endings", () => {
     const long = scripted([{ content: [{ type: "text", text: "and so" }], stopReason: "max_tokens" }]);
     const cut = await runAgent(long.options());
     expect(cut.ok && cut.value.stopReason).toBe("maxTokens");
+  });
+
+  it("a turn cut off at max tokens mid tool call ends the run: its calls are answered as not run", async () => {
+    // The recorded stream: text, then a make_file call whose arguments stop mid-string at max_tokens.
+    let requests = 0;
+    const recorded = async () => {
+      requests++;
+      return new Response(fixtureText("anthropic/max-tokens-mid-tool-input.sse"), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    };
+    const ran: unknown[] = [];
+    const makeFile = defineTool({
+      name: "make_file",
+      description: "",
+      inputSchema: { type: "object" },
+      execute: (input) => ran.push(input),
+    });
+    for (const tools of [[makeFile], []]) {
+      requests = 0;
+      const result = await runAgent({
+        model: "anthropic/claude-sonnet-4-5",
+        apiKey: "test-key",
+        fetch: recorded,
+        prompt: "Write a tax guide to taxes.txt",
+        tools,
+      });
+      expect(result.ok && result.value.stopReason).toBe("maxTokens");
+      if (!result.ok) return;
+      // One request: the cut-off turn is not sent back for the model to cut off again.
+      expect(requests).toBe(1);
+      expect(result.value.messages.map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+        "tool_result",
+      ]);
+      expect(result.value.messages.at(-1)).toMatchObject({
+        content: [{ isError: true, output: expect.stringContaining("cut off at the output token limit") }],
+      });
+      expectConsistent(result.value.messages);
+    }
+    expect(ran).toEqual([]);
   });
 
   it("a provider error ends the run with the classified error and the partial conversation", async () => {

@@ -67,6 +67,13 @@ describe.each(CREATORS)("%s rejects bad options with a ConfigError", (_name, cre
     ["a hook under a misspelt event", { ...base, hooks: { preTooluse: () => {} } }, "hooks.preTooluse"],
     ["a baseURL that is no URL", { ...base, baseURL: "localhost:11434" }, "baseURL"],
     ["a number as sessionId", { ...base, sessionId: 7 }, "sessionId"],
+    // What a session would store but its restore refuse:
+    ["an empty sessionId", { ...base, sessionId: "" }, "sessionId"],
+    ["a sessionId of 1,001 characters", { ...base, sessionId: "s".repeat(1001) }, "sessionId"],
+    ["maxTokens past the safe integers", { ...base, maxTokens: 2 ** 60 }, "maxTokens"],
+    ["maxTurns past the safe integers", { ...base, maxTurns: 2 ** 60 }, "maxTurns"],
+    ["metadata holding a BigInt", { ...base, metadata: { n: 1n } }, "metadata"],
+    ["metadata holding a Map", { ...base, metadata: { m: new Map() } }, "metadata"],
     ["metadata that is a string", { ...base, metadata: "notes" }, "metadata"],
     [
       "a cost budget for a model without a price",
