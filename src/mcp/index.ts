@@ -21,7 +21,12 @@ export {
   DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
   type McpConnection,
 } from "./connect-mcp.ts";
-export { checkJsonSchema, formatSchemaIssues, type SchemaIssue } from "./json-schema-check.ts";
+export {
+  type CheckJsonSchemaOptions,
+  checkJsonSchema,
+  formatSchemaIssues,
+  type SchemaIssue,
+} from "./json-schema-check.ts";
 export type { McpCloseOptions, McpProgress } from "./mcp-client.ts";
 export { MCP_METADATA_KEY, type McpServerRecord, mcpMetadata, mcpServerRecord } from "./mcp-metadata.ts";
 export { type McpToolInfo, wispToolName } from "./mcp-tools.ts";

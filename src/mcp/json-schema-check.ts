@@ -9,8 +9,32 @@
  * `if`/`then`/`else`, and local `$ref`s (`#`, `#/$defs/…`, `#/definitions/…`). Unknown keywords,
  * `format` among them, are annotations and pass.
  *
+ * `pattern` and `patternProperties` are regexes, and a regex from an MCP server is untrusted code:
+ * `^(a+)+$` against `"aaaa…a!"` keeps a backtracking engine busy for a time that doubles with each
+ * `a`, and a running `RegExp#test` cannot be stopped — not by the run's signal, not by the call's
+ * timeout; the event loop itself waits. So by default a pattern is run only when its worst case is
+ * known to be small: it must be a plain sequence of single-character atoms, each maybe quantified (no
+ * groups, alternation, lookarounds or backreferences: see pattern-cost.ts), and the bound of its work
+ * on the text at hand must fit what is left of a per-call budget of {@link MAX_PATTERN_STEPS} steps
+ * (a few milliseconds). A pattern that is not run is not enforced, in either direction:
+ *
+ * - `pattern`: the text passes. The server still validates its own inputs, and an `outputSchema`'s
+ *   pattern only shapes what the model reads; refusing a value over a regex Wisp cannot afford to run
+ *   would make a server's tool unusable for nothing.
+ * - `patternProperties`: whether the pattern names the key is undecided, so neither its subschema
+ *   nor `additionalProperties` is applied to that key's value (applying `additionalProperties: false`
+ *   would refuse a key the server allows). Keys listed in `properties`, and keys another pattern
+ *   decides, are checked as usual.
+ *
+ * Rejecting groups outright is blunt (`^(\w+\.)*\w+$` is not enforced), but the alternative,
+ * judging which groups are safe, is where ReDoS checkers go wrong; a bound that is sound for
+ * everything it lets through is worth more here than coverage. A schema you wrote yourself is trusted
+ * code like the rest of your program: `{ trustPatterns: true }` runs every pattern as written.
+ *
  * @module
  */
+
+import { type PatternShape, patternShape, worstCaseSteps } from "./pattern-cost.ts";
 
 /** One thing wrong with a value: where (`items.2.name`, `""` for the value itself) and what. */
 export interface SchemaIssue {
@@ -33,13 +57,47 @@ const TOO_COMPLEX: SchemaIssue = {
   message: `the schema is too complex to check (more than ${MAX_STEPS} steps)`,
 };
 
+/**
+ * The most regex work (in steps of pattern-cost.ts's bound) one call may spend on the patterns of an
+ * untrusted schema; patterns past it are not enforced. Measured in Node, a step of the bound costs at
+ * most about 0.3 ns (the bound overstates most patterns' real work), so this is a few milliseconds at
+ * worst (`x*y` on 1 580 x's, the whole budget's worth: 3 ms). It keeps `^[a-z][a-z0-9_]*$` enforced on texts of two million characters, `x*y` and
+ * `^a*a*$` (quadratic) up to about 1 500, `^[^@]+@[^@]+\.[^@]+$` (cubic) up to about 130.
+ */
+const MAX_PATTERN_STEPS = 10_000_000;
+
+/** Options of {@link checkJsonSchema}. */
+export interface CheckJsonSchemaOptions {
+  /**
+   * Run every `pattern` and `patternProperties` regex as written, whatever its cost: only for a
+   * schema you wrote yourself (trusted code). Default false: a pattern is run only when its worst
+   * case is known to be small (see docs/mcp.md), which is what Wisp does for MCP servers' schemas.
+   */
+  trustPatterns?: boolean;
+}
+
 type Schema = boolean | { readonly [key: string]: unknown };
+
+/** A pattern as compiled once per call: its RegExp (undefined when unreadable) and its shape. */
+interface CompiledPattern {
+  regex: RegExp | undefined;
+  shape: PatternShape | undefined;
+}
+
+/** What the walks of one call share about patterns. */
+interface Patterns {
+  trusted: boolean;
+  /** Regex work left, in steps of pattern-cost.ts's bound. */
+  steps: number;
+  compiled: Map<string, CompiledPattern>;
+}
 
 interface Walk {
   root: Schema;
   issues: SchemaIssue[];
   /** Shared by the walks of one call, the combinators' inner walks included. */
   budget: { steps: number };
+  patterns: Patterns;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -107,7 +165,7 @@ function resolveRef(root: Schema, ref: string): Schema | undefined | "malformed"
 
 /** Issues of `value` against `schema`, collected into a fresh list (for the combinators). */
 function issuesOf(walk: Walk, schema: unknown, value: unknown, path: string, depth: number): SchemaIssue[] {
-  const inner: Walk = { root: walk.root, issues: [], budget: walk.budget };
+  const inner: Walk = { root: walk.root, issues: [], budget: walk.budget, patterns: walk.patterns };
   check(inner, schema, value, path, depth);
   return inner.issues;
 }
@@ -141,11 +199,8 @@ function checkString(walk: Walk, schema: Record<string, unknown>, value: string,
     report(walk, path, `expected at least ${schema.minLength} characters, got ${length}`);
   if (typeof schema.maxLength === "number" && length > schema.maxLength)
     report(walk, path, `expected at most ${schema.maxLength} characters, got ${length}`);
-  if (typeof schema.pattern === "string") {
-    const pattern = safePattern(schema.pattern);
-    if (pattern !== undefined && !pattern.test(value))
-      report(walk, path, `expected text matching /${schema.pattern}/`);
-  }
+  if (typeof schema.pattern === "string" && matches(walk.patterns, schema.pattern, value) === false)
+    report(walk, path, `expected text matching /${schema.pattern}/`);
 }
 
 function checkNumber(walk: Walk, schema: Record<string, unknown>, value: number, path: string): void {
@@ -220,14 +275,18 @@ function checkObject(
       for (const issue of issuesOf(walk, schema.propertyNames, key, child, depth + 1))
         report(walk, child, `property name: ${issue.message}`);
     let matched = Object.hasOwn(properties, key);
+    let undecided = false;
     if (matched) check(walk, properties[key], value[key], child, depth + 1);
     for (const [source, patternSchema] of patterns) {
-      if (safePattern(source)?.test(key)) {
+      const match = matches(walk.patterns, source, key);
+      if (match === undefined) undecided = true;
+      else if (match) {
         matched = true;
         check(walk, patternSchema, value[key], child, depth + 1);
       }
     }
-    if (!matched && schema.additionalProperties !== undefined) {
+    // A key a pattern may or may not name is not "additional" for sure: leave it unchecked.
+    if (!matched && !undecided && schema.additionalProperties !== undefined) {
       if (schema.additionalProperties === false) report(walk, child, "unexpected property");
       else check(walk, schema.additionalProperties, value[key], child, depth + 1);
     }
@@ -237,17 +296,44 @@ function checkObject(
 /**
  * A schema's pattern as a RegExp: with the `u` flag when it reads so (JSON Schema's patterns are
  * Unicode-aware), else without (patterns written for plain ECMA-262, such as `\a` for the letter
- * a); undefined for one this runtime cannot read at all, which then constrains nothing.
+ * a); undefined for one this runtime cannot read at all, which then constrains nothing. Its shape
+ * (for the cost bound) is read the same way the engine reads it.
  */
-function safePattern(source: string): RegExp | undefined {
-  for (const flags of ["u", ""]) {
+function compilePattern(source: string): CompiledPattern {
+  for (const unicode of [true, false]) {
     try {
-      return new RegExp(source, flags);
+      const regex = new RegExp(source, unicode ? "u" : "");
+      return { regex, shape: patternShape(source, unicode) };
     } catch {
       // try the next reading
     }
   }
-  return undefined;
+  return { regex: undefined, shape: undefined };
+}
+
+/**
+ * Whether `text` matches the pattern, or undefined when that is not decided: a pattern this runtime
+ * cannot read, or (unless the schema is trusted) one whose worst case is unknown or does not fit the
+ * regex budget left. Nothing is run that could take longer than that budget.
+ */
+function matches(patterns: Patterns, source: string, text: string): boolean | undefined {
+  let compiled = patterns.compiled.get(source);
+  if (compiled === undefined) {
+    compiled = compilePattern(source);
+    patterns.compiled.set(source, compiled);
+  }
+  const { regex, shape } = compiled;
+  if (regex === undefined) return undefined;
+  if (!patterns.trusted) {
+    const cost = shape === undefined ? Number.POSITIVE_INFINITY : worstCaseSteps(shape, text.length);
+    if (cost > patterns.steps) return undefined;
+    patterns.steps -= cost;
+  }
+  try {
+    return regex.test(text);
+  } catch {
+    return undefined; // an engine out of backtracking stack: the checker never throws
+  }
 }
 
 function checkCombinators(
@@ -317,15 +403,30 @@ function check(walk: Walk, schema: unknown, value: unknown, path: string, depth:
  * (a hostile one) gives the single issue "the schema is too complex to check": the value is refused,
  * not checked for minutes. Never throws, never generates code.
  *
+ * A `pattern` (or `patternProperties` regex) is enforced only when its worst case on the text at
+ * hand is known to be small — a sequence of single-character atoms, each maybe quantified, within a
+ * budget of regex work per call — since a regex such as `^(a+)+$` can block the event loop for
+ * minutes and nothing can interrupt it. Other patterns are not enforced: see the module's notes.
+ * Pass `{ trustPatterns: true }` for a schema you wrote yourself to enforce every pattern.
+ *
  * @example
  * ```ts
  * checkJsonSchema({ type: "object", properties: { a: { type: "number" } }, required: ["a"] }, { a: "1" });
  * // → [{ path: "a", message: "expected number, got string" }]
  * ```
  */
-export function checkJsonSchema(schema: unknown, value: unknown): SchemaIssue[] {
+export function checkJsonSchema(
+  schema: unknown,
+  value: unknown,
+  options: CheckJsonSchemaOptions = {},
+): SchemaIssue[] {
   const root: Schema = typeof schema === "boolean" || isObject(schema) ? schema : true;
-  const walk: Walk = { root, issues: [], budget: { steps: 0 } };
+  const patterns: Patterns = {
+    trusted: options.trustPatterns === true,
+    steps: MAX_PATTERN_STEPS,
+    compiled: new Map(),
+  };
+  const walk: Walk = { root, issues: [], budget: { steps: 0 }, patterns };
   check(walk, root, value, "", 0);
   return walk.budget.steps > MAX_STEPS ? [{ ...TOO_COMPLEX }] : walk.issues;
 }

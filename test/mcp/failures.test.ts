@@ -9,9 +9,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runAgent } from "../../src/index.ts";
 import { connectMcp, type McpServerRecord, McpToolFailure } from "../../src/mcp/index.ts";
 import { McpClient } from "../../src/mcp/mcp-client.ts";
 import type { JsonObject } from "../../src/types.ts";
+import { calls, says, scripted } from "../support/agent.ts";
 import { toolContext } from "../support/tool-context.ts";
 
 const context = toolContext();
@@ -417,5 +419,54 @@ describe("a server that redirects", () => {
     expect(error?.message).toContain("redirect to http://127.0.0.1:");
     expect(error?.message).not.toContain("secret");
     expect(seenElsewhere).toEqual([]);
+  });
+});
+
+describe("a server's regexes", () => {
+  // `^(a+)+$` against 30 a's and a "!" is 2^30 backtracking steps, many seconds with the event loop
+  // frozen (no abort or timeout can stop a running regex), for each of the three places it appears.
+  const hostile = "^(a+)+$";
+  const slow = `${"a".repeat(30)}!`;
+  const fetch = handWritten((message) => {
+    if (message.method === "initialize") return INITIALIZED;
+    if (message.method === "tools/list")
+      return {
+        tools: [
+          {
+            name: "lookup",
+            inputSchema: {
+              type: "object",
+              properties: { q: { type: "string", pattern: hostile }, n: { type: "number" } },
+              patternProperties: { [hostile]: { type: "number" } },
+              additionalProperties: false,
+            },
+            outputSchema: { type: "object", properties: { v: { type: "string", pattern: hostile } } },
+          },
+        ],
+      };
+    if (message.method === "tools/call") return { content: [], structuredContent: { v: slow } };
+    return undefined;
+  });
+
+  it("are not run when their work has no bound: a catastrophic pattern cannot freeze the run", async () => {
+    const connection = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    if (!connection.ok) throw connection.error;
+    const { options } = scripted([calls(["lookup", { q: slow, [slow]: "x" }]), says("done")]);
+    const result = await runAgent(options({ tools: connection.value.tools }));
+    expect(result.ok).toBe(true);
+    const toolResult = result.ok
+      ? result.value.messages.find((message) => message.role === "tool_result")
+      : undefined;
+    expect(toolResult?.content[0]).toMatchObject({ output: JSON.stringify({ v: slow }), isError: false });
+  });
+
+  it("leave the rest of the schema checked", async () => {
+    const connection = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    if (!connection.ok) throw connection.error;
+    const lookup = connection.value.tools[0];
+    expect(await lookup?.parseArgs?.({ q: slow, n: "1" })).toEqual({
+      ok: false,
+      message: "n: expected number, got string",
+    });
   });
 });
