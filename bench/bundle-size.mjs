@@ -227,7 +227,7 @@ export async function measureOneFile(entry) {
 const CONCERNS = [
   [
     "option and input checks",
-    /\/(config\/|agent\/check-|stream\/check-|agent\/format-issues|agent\/option-keys)/,
+    /\/(config\/|agent\/check-|stream\/check-|schema\/|agent\/option-keys)/,
   ],
   ["typed errors and their classification", /\/errors\//],
   ["the Anthropic provider: request, stream, prices", /\/(providers|usage)\//],

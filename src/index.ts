@@ -40,9 +40,7 @@ export type {
   ToolOutput,
 } from "./agent/define-tool.ts";
 export { defineTool } from "./agent/define-tool.ts";
-export { formatIssues } from "./agent/format-issues.ts";
 export type {
-  CompactionReason,
   HookDecisions,
   HookEntry,
   HookEvent,
@@ -62,12 +60,25 @@ export type {
 } from "./agent/hooks.ts";
 export { DEFAULT_HOOK_FAILURE_POLICY, DEFAULT_HOOK_TIMEOUTS } from "./agent/hooks.ts";
 export type { Err, Ok, Result } from "./agent/result.ts";
+export type { TryCatchResult } from "./agent/result-helpers.ts";
+export {
+  all,
+  andThen,
+  err,
+  isErr,
+  isOk,
+  map,
+  mapErr,
+  ok,
+  tryCatch,
+  unwrap,
+  unwrapOr,
+} from "./agent/result-helpers.ts";
 export { runAgent, runAgentStream } from "./agent/run-agent.ts";
-export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from "./agent/standard-schema.ts";
 export type { ToolContent } from "./agent/tool-output.ts";
 export { toolContent } from "./agent/tool-output.ts";
 export type { AnyTool, ToolsOf, TypedToolCall } from "./agent/typed-tool-call.ts";
-export type { CompactionState } from "./compaction/compaction-state.ts";
+export type { CompactionEvent, CompactionReason, CompactionState } from "./compaction/compaction-state.ts";
 export type { CompactionOptions } from "./compaction/compactor.ts";
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";
 export {
@@ -120,20 +131,8 @@ export type {
 export type { CompatOptions } from "./providers/provider.ts";
 export type { ProviderName } from "./providers/registry.ts";
 export { resolveModel } from "./providers/registry.ts";
-export type { TryCatchResult } from "./result-helpers.ts";
-export {
-  all,
-  andThen,
-  err,
-  isErr,
-  isOk,
-  map,
-  mapErr,
-  ok,
-  tryCatch,
-  unwrap,
-  unwrapOr,
-} from "./result-helpers.ts";
+export { formatIssues } from "./schema/format-issues.ts";
+export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from "./schema/standard-schema.ts";
 export type { AgentSession, ResumeOptions, SessionSnapshot } from "./session/agent-session.ts";
 export { createAgentSession } from "./session/agent-session.ts";
 export type { CreateSessionOptions, MessageSession } from "./session/create-session.ts";
@@ -154,8 +153,9 @@ export type { ChatOptions, DeliveryMode, SessionOptions } from "./session/sessio
 export type { QueuedPrompt, SessionParameters, SessionState } from "./session/session-state.ts";
 export { SESSION_STATE_VERSION } from "./session/session-state.ts";
 export { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./state/state-limits.ts";
-export type { TurnOptions, TurnStream } from "./stream/stream-turn.ts";
+export type { TurnStream } from "./stream/stream-turn.ts";
 export { streamTurn } from "./stream/stream-turn.ts";
+export type { TurnOptions } from "./stream/turn-options.ts";
 export type {
   AssistantContentPart,
   AssistantMessage,

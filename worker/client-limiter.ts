@@ -9,7 +9,6 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "./env.ts";
 
 /** Sessions a client may create or import: a burst of 20, then one every 3 seconds (20 a minute). */
 export const DEFAULT_CREATE_RATE_LIMIT = "20/60";
@@ -61,8 +60,8 @@ interface Bucket {
   at: number;
 }
 
-/** One client's token bucket (see the module comment). */
-export class ClientLimiter extends DurableObject<Env> {
+/** One client's token bucket (see the module comment). It reads no binding, so it names no Env. */
+export class ClientLimiter extends DurableObject {
   /** Takes one unit of `rate`; refuses when the bucket is empty. */
   async take(rate: Rate): Promise<TakeOutcome> {
     const now = Date.now();

@@ -4,8 +4,6 @@
  * @module
  */
 
-type WorkerEnv = Env;
-
 /** The Worker's environment. Provider keys come from `.dev.vars` and never leave the Worker. */
 export interface Env {
   /** Session records: `session:<id>` → {@link SessionRecord}. */
@@ -44,15 +42,4 @@ export interface Env {
    * list of `url` or `prefix=url`.
    */
   MCP_SERVERS?: string;
-}
-
-declare global {
-  // For `import { env, exports } from "cloudflare:workers"` (used by the route tests).
-  namespace Cloudflare {
-    interface Env extends WorkerEnv {}
-    interface GlobalProps {
-      mainModule: typeof import("./index.ts");
-      durableNamespaces: "SessionRunner" | "ClientLimiter";
-    }
-  }
 }

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { CompactionEvent } from "../compaction/compaction-state.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import type {
   JsonObject,
@@ -16,7 +17,7 @@ import type {
   Usage,
 } from "../types.ts";
 import type { PendingApproval } from "./approvals.ts";
-import type { CompactionReason, HookEvent, HookFailurePolicy } from "./hooks.ts";
+import type { HookEvent, HookFailurePolicy } from "./hooks.ts";
 import type { Result } from "./result.ts";
 import type { AnyTool, TypedToolCall } from "./typed-tool-call.ts";
 
@@ -103,21 +104,8 @@ export type AgentEvent<T extends AnyTool = AnyTool, O = unknown> =
    * model, the system prompt or the tools changed, or an earlier message is not the one sent before).
    */
   | { type: "cache-miss"; turn: number; reason: string }
-  /**
-   * Older messages were summarized (`summarized` of them; the summary stands for them in requests,
-   * the messages stay in the session), before `turn`, because of `reason`; `tokens` is the estimated
-   * size of the request that set it off and `usage` the summary's own cost. Without a summary
-   * (`summarized` 0, `error` set) the request goes as it was.
-   */
-  | {
-      type: "compaction";
-      turn: number;
-      reason: CompactionReason;
-      summarized: number;
-      tokens: number;
-      usage?: Usage;
-      error?: AnySdkError;
-    }
+  /** Older messages were summarized (see {@link CompactionEvent}). */
+  | CompactionEvent
   | { type: "run-end"; result: AgentRunResult<T, O> };
 
 /** A running agent: iterate it for events (once), await `.result`, or `.abort()` it. */

@@ -7,54 +7,26 @@
  */
 
 import { requestMessages } from "../compaction/compaction-state.ts";
-import type { Compactor } from "../compaction/compactor.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
-import type { RunOutput } from "../output/run-output.ts";
-import { streamTurn, type TurnOptions } from "../stream/stream-turn.ts";
+import { textOf } from "../message/message-text.ts";
+import { streamTurn } from "../stream/stream-turn.ts";
 import type {
   AssistantMessage,
-  ModelRequest,
   PromptCache,
   StopReason,
   ToolCallPart,
   ToolResultPart,
   TurnEvent,
-  Usage,
 } from "../types.ts";
 import { addUsage } from "../usage/usage.ts";
-import type { ToolCallRecord } from "./agent-events.ts";
-import { type Budget, checkBudget, maxTurnsReached } from "./budget.ts";
+import { checkBudget, maxTurnsReached } from "./budget.ts";
 import { callHooks, machineryUnlessAborted, type ToolMachinery } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
-import { textOf } from "./message-text.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { Answered } from "./resume-run.ts";
-import { appendMessages, type RunContext } from "./run-context.ts";
+import { appendMessages, type LoopSetup, type LoopTally, type RunContext } from "./run-context.ts";
 import { userMessage } from "./user-message.ts";
-
-/** What the loop needs besides the run context. */
-export interface LoopSetup {
-  /** The request, less the messages (they come from the run context each turn). */
-  request: Omit<ModelRequest, "messages">;
-  /** How to reach the model; the loop adds the signal and the event forwarding. */
-  turnOptions: Omit<TurnOptions, "signal" | "onEvent">;
-  budget: Budget | undefined;
-  maxTurns: number;
-  maxStopBlocks: number;
-  /** Structured output, when the run asks for it (loaded on demand). */
-  output?: RunOutput;
-  /** Compaction, when the run asks for it (loaded on demand). */
-  compaction?: Compactor;
-}
-
-/** Totals the loop keeps as it goes. */
-export interface LoopTally {
-  usage: Usage;
-  toolCalls: ToolCallRecord[];
-  /** The validated structured answer, once there is one. */
-  output?: unknown;
-}
 
 /** Whether the run may make another turn (its own limit and the budget's). */
 function turnsLeft(run: RunContext, setup: LoopSetup): boolean {

@@ -7,11 +7,11 @@
 
 import type { CompactionOptions } from "../compaction/compactor.ts";
 import type { ModelOption } from "../providers/model-name.ts";
-import type { TurnOptions } from "../stream/stream-turn.ts";
+import type { StandardSchema } from "../schema/standard-schema.ts";
+import type { TurnOptions } from "../stream/turn-options.ts";
 import type { ImagePart, Message, PromptCache, ThinkingLevel, UserContentPart } from "../types.ts";
 import type { Budget } from "./budget.ts";
 import type { Hooks } from "./hooks.ts";
-import type { StandardSchema } from "./standard-schema.ts";
 import type { AnyTool } from "./typed-tool-call.ts";
 
 /**

@@ -7,8 +7,6 @@
  * @module
  */
 
-import { checkConnection } from "../config/check-connection.ts";
-import { cacheProblem } from "../config/check-turn-request.ts";
 import {
   invalidOption,
   isPlainObject,
@@ -18,7 +16,9 @@ import {
 } from "../config/option-checks.ts";
 import { showValue } from "../config/show-value.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
-import { MAX_ID_LENGTH } from "../stream/storable-values.ts";
+import { MAX_ID_LENGTH } from "../message/storable-values.ts";
+import { checkConnection } from "../stream/check-connection.ts";
+import { cacheProblem } from "../stream/check-turn-request.ts";
 import type { Budget } from "./budget.ts";
 import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent } from "./hooks.ts";
 

@@ -7,10 +7,10 @@
  */
 
 import { ConfigError } from "../errors/sdk-error.ts";
+import { formatIssues } from "../schema/format-issues.ts";
+import type { InferInput, InferOutput, StandardSchema } from "../schema/standard-schema.ts";
+import { toolJsonSchema } from "../schema/tool-json-schema.ts";
 import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
-import { formatIssues } from "./format-issues.ts";
-import type { InferInput, InferOutput, StandardSchema } from "./standard-schema.ts";
-import { toolJsonSchema } from "./tool-json-schema.ts";
 import type { ToolContent } from "./tool-output.ts";
 
 /** What a tool's `execute` receives besides its arguments. */

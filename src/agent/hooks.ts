@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { CompactionReason } from "../compaction/compaction-state.ts";
 import type {
   AssistantMessage,
   JsonObject,
@@ -58,9 +59,6 @@ export interface HookInputs {
   preCompact: HookInputBase & { older: readonly Message[]; reason: CompactionReason; tokens: number };
   sessionEnd: HookInputBase & { stopReason: StopReason };
 }
-
-/** Why a compaction happens: the next request would pass the threshold, or the provider refused its length. */
-export type CompactionReason = "threshold" | "context-length";
 
 /** Ends the run with stopReason `hookStop`. */
 export interface StopRunDecision {

@@ -6,10 +6,10 @@
 
 import { CONNECTION_OPTION_KEYS } from "../stream/check-turn.ts";
 import type { ModelRequest } from "../types.ts";
-import type { LoopSetup } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_MAX_STOP_BLOCKS } from "./agent-options.ts";
 import { DEFAULT_MAX_TURNS } from "./budget.ts";
 import { type Tool, toolSpec } from "./define-tool.ts";
+import type { LoopSetup } from "./run-context.ts";
 
 const REQUEST_KEYS = [
   "systemPrompt",

@@ -8,11 +8,10 @@
  */
 
 import type { ToolCallPart, ToolResultPart } from "../types.ts";
-import type { LoopTally } from "./agent-loop.ts";
 import type { ApprovalDecision, PausedTurn } from "./approvals.ts";
 import type { RunControl } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
-import type { RunContext } from "./run-context.ts";
+import type { LoopTally, RunContext } from "./run-context.ts";
 import { runDecidedCalls, runToolCalls } from "./run-tool-calls.ts";
 
 /** What answering the decisions came to: the run pauses again, or the turn's results are complete. */

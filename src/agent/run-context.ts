@@ -1,13 +1,18 @@
 /**
- * The state one run shares between the loop, the tool runner and the hooks.
+ * The state one run shares between the loop, the tool runner, the hooks, resume and compaction: the run
+ * context, the loop's setup and its totals. Owned here, below all of them, so none imports the loop.
  *
  * @module
  */
 
 import type { CompactionState } from "../compaction/compaction-state.ts";
-import type { Message, UserMessage } from "../types.ts";
-import type { AgentEvent } from "./agent-events.ts";
+import type { Compactor } from "../compaction/compactor.ts";
+import type { RunOutput } from "../output/run-output.ts";
+import type { TurnOptions } from "../stream/turn-options.ts";
+import type { Message, ModelRequest, Usage, UserMessage } from "../types.ts";
+import type { AgentEvent, ToolCallRecord } from "./agent-events.ts";
 import type { ToolPermissions } from "./approvals.ts";
+import type { Budget } from "./budget.ts";
 import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
 import type { PrefixWatch } from "./prefix-watch.ts";
@@ -44,4 +49,27 @@ export function appendMessages(run: Pick<RunContext, "messages" | "emit">, ...me
     run.messages.push(message);
     run.emit({ type: "message", message });
   }
+}
+
+/** What the loop needs besides the run context. */
+export interface LoopSetup {
+  /** The request, less the messages (they come from the run context each turn). */
+  request: Omit<ModelRequest, "messages">;
+  /** How to reach the model; the loop adds the signal and the event forwarding. */
+  turnOptions: Omit<TurnOptions, "signal" | "onEvent">;
+  budget: Budget | undefined;
+  maxTurns: number;
+  maxStopBlocks: number;
+  /** Structured output, when the run asks for it (loaded on demand). */
+  output?: RunOutput;
+  /** Compaction, when the run asks for it (loaded on demand). */
+  compaction?: Compactor<RunContext>;
+}
+
+/** Totals the loop keeps as it goes. */
+export interface LoopTally {
+  usage: Usage;
+  toolCalls: ToolCallRecord[];
+  /** The validated structured answer, once there is one. */
+  output?: unknown;
 }

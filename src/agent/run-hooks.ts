@@ -7,7 +7,7 @@
 
 import { describeValue, messageOf } from "../errors/message-of.ts";
 import { HookError } from "../errors/sdk-error.ts";
-import { isPlainJson } from "../stream/storable-values.ts";
+import { isPlainJson } from "../message/storable-values.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
 import { runWithDeadline } from "./deadline.ts";

@@ -5,9 +5,10 @@
  */
 
 import type { UserContentPart } from "../types.ts";
-import { type LoopSetup, type LoopTally, runTurns } from "./agent-loop.ts";
+import { runTurns } from "./agent-loop.ts";
 import { callHooks } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
+import type { LoopSetup, LoopTally } from "./run-context.ts";
 import { appendMessages, type RunContext } from "./run-context.ts";
 import { userMessage } from "./user-message.ts";
 

@@ -10,7 +10,7 @@
 
 import { messageOf } from "../errors/message-of.ts";
 import { type ErrorCode, ToolError } from "../errors/sdk-error.ts";
-import { storableText } from "../stream/storable-values.ts";
+import { storableText } from "../message/storable-values.ts";
 import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { canonicalJson } from "./approval-digest.ts";

@@ -11,6 +11,7 @@ import type { Compactor } from "../compaction/compactor.ts";
 import { notSignalOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
+import { textOf } from "../message/message-text.ts";
 import type { RunOutput } from "../output/run-output.ts";
 import { loadProvider, resolveModel } from "../providers/registry.ts";
 import { streamTurn } from "../stream/stream-turn.ts";
@@ -24,7 +25,7 @@ import type {
 } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
-import { type LoopTally, resumeTurns, toolCallsOf } from "./agent-loop.ts";
+import { resumeTurns, toolCallsOf } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
 import {
   type ApprovalDecision,
@@ -43,9 +44,8 @@ import {
 } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
-import { textOf } from "./message-text.ts";
 import { PrefixWatch } from "./prefix-watch.ts";
-import type { RunContext } from "./run-context.ts";
+import type { LoopTally, RunContext } from "./run-context.ts";
 import { contextParts, runPrompt } from "./run-prompt.ts";
 
 /** What one run works on. */
@@ -151,11 +151,11 @@ async function execute(
   preloadToolMachinery(config);
   // Compaction and structured output are prepared (loaded only by runs that ask for them) before the
   // run starts, so an option they cannot take ends it at once.
-  let compactor: Compactor | undefined;
+  let compactor: Compactor<RunContext> | undefined;
   if (config.compaction !== undefined) {
     const { createCompactor } = await import("../compaction/compactor.ts");
     compactor = createCompactor(config.compaction, resolved.model, resolved.provider, {
-      runHooks: callHooks,
+      preCompact: (compacted, input) => callHooks("preCompact", input, compacted),
       streamTurn,
       addUsage,
     });

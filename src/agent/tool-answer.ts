@@ -5,9 +5,9 @@
  * @module
  */
 
+import { imageProblem, storedImage } from "../message/tool-image.ts";
 import type { ImagePart } from "../types.ts";
 import type { ToolOutput } from "./define-tool.ts";
-import { imageProblem, storedImage } from "./tool-image.ts";
 import type { ToolContent } from "./tool-output.ts";
 
 /**

@@ -5,7 +5,27 @@
  * @module
  */
 
-import type { Message, UserMessage } from "../types.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
+import type { Message, Usage, UserMessage } from "../types.ts";
+
+/** Why a compaction happens: the next request would pass the threshold, or the provider refused its length. */
+export type CompactionReason = "threshold" | "context-length";
+
+/**
+ * Older messages were summarized (`summarized` of them; the summary stands for them in requests,
+ * the messages stay in the session), before `turn`, because of `reason`; `tokens` is the estimated
+ * size of the request that set it off and `usage` the summary's own cost. Without a summary
+ * (`summarized` 0, `error` set) the request goes as it was.
+ */
+export interface CompactionEvent {
+  type: "compaction";
+  turn: number;
+  reason: CompactionReason;
+  summarized: number;
+  tokens: number;
+  usage?: Usage;
+  error?: AnySdkError;
+}
 
 /** The summary that stands for the messages before `firstKeptId` in requests. */
 export interface CompactionState {

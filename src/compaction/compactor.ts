@@ -9,16 +9,18 @@
  * @module
  */
 
-import type { LoopSetup, LoopTally } from "../agent/agent-loop.ts";
-import type { CompactionReason } from "../agent/hooks.ts";
-import { textOf } from "../agent/message-text.ts";
-import type { RunContext } from "../agent/run-context.ts";
-import type { runHooks } from "../agent/run-hooks.ts";
 import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
+import { textOf } from "../message/message-text.ts";
 import type { streamTurn } from "../stream/stream-turn.ts";
-import type { AssistantMessage, Message } from "../types.ts";
+import type { TurnOptions } from "../stream/turn-options.ts";
+import type { AssistantMessage, Message, ModelRequest, Usage } from "../types.ts";
 import type { addUsage } from "../usage/usage.ts";
-import { type CompactionState, requestMessages } from "./compaction-state.ts";
+import {
+  type CompactionEvent,
+  type CompactionReason,
+  type CompactionState,
+  requestMessages,
+} from "./compaction-state.ts";
 import { contextWindowOf } from "./context-windows.ts";
 
 /** The `compaction` option: `true` for the defaults. */
@@ -41,23 +43,70 @@ export interface CompactionOptions {
 }
 
 /**
+ * What compaction reads and changes of a run: the agent loop's run context is one (compaction is below
+ * the loop, so it names what it needs here instead of importing the loop's types).
+ */
+export interface CompactionRun {
+  readonly sessionId: string;
+  readonly signal: AbortSignal;
+  /** The conversation; compaction never changes it (the summary is an overlay). */
+  readonly messages: Message[];
+  /** Model turns made so far in this run. */
+  readonly turn: number;
+  /** The summary that stands for older messages in requests, once there is one. */
+  compaction?: CompactionState;
+  /** Told of each new compaction (a session keeps it). */
+  onCompaction?: (state: CompactionState) => void;
+  emit(event: CompactionEvent): void;
+}
+
+/** What compaction reads of the run's request: its size besides the messages, and how to reach the model. */
+export interface CompactionSetup {
+  request: Pick<ModelRequest, "systemPrompt" | "tools">;
+  turnOptions: Omit<TurnOptions, "signal" | "onEvent">;
+}
+
+/** Where a summary's cost is added. */
+export interface CompactionTally {
+  usage: Usage;
+}
+
+/** What a `preCompact` hook is told. */
+export interface PreCompactInput {
+  sessionId: string;
+  messages: readonly Message[];
+  turn: number;
+  older: readonly Message[];
+  reason: CompactionReason;
+  tokens: number;
+}
+
+/** What the `preCompact` hooks answered: go on (with their own summary, or skipping), or not at all. */
+export interface PreCompactOutcome {
+  kind: string;
+  summary?: string;
+  skip?: true;
+}
+
+/**
  * What the compactor uses from the rest of the run, handed over by the run (not imported), so this
  * module, loaded on demand, shares no code with programs that never compact.
  */
-export interface CompactorDeps {
-  runHooks: typeof runHooks;
+export interface CompactorDeps<R extends CompactionRun> {
+  /** Runs the run's `preCompact` hooks. */
+  preCompact: (run: R, input: PreCompactInput) => Promise<PreCompactOutcome>;
   streamTurn: typeof streamTurn;
   addUsage: typeof addUsage;
 }
 
-/** What the loop calls. */
-export interface Compactor {
+/** What the loop calls, for runs of type `R`. */
+export interface Compactor<R extends CompactionRun = CompactionRun> {
   /** With `native` on an API that has its own: what the request asks of it (Wisp then compacts only on refusal). */
   native?: { threshold?: number; instructions?: string };
   /** Before a turn: compacts when the request would pass the threshold. */
-  beforeTurn(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<void>;
+  beforeTurn(run: R, setup: CompactionSetup, tally: CompactionTally): Promise<void>;
   /** After the provider refused the request's length: compacts; true when it did (send the turn again). */
-  afterContextLength(run: RunContext, setup: LoopSetup, tally: LoopTally): Promise<boolean>;
+  afterContextLength(run: R, setup: CompactionSetup, tally: CompactionTally): Promise<boolean>;
 }
 
 const INSTRUCTIONS =
@@ -98,7 +147,7 @@ function transcript(messages: readonly Message[], earlier: string | undefined): 
  * after — or, when that reply is older than the latest compaction (its figures are of the longer
  * request), an estimate of the whole text.
  */
-function requestTokens(messages: readonly Message[], setup: LoopSetup, compactedAt = 0): number {
+function requestTokens(messages: readonly Message[], setup: CompactionSetup, compactedAt = 0): number {
   let index = messages.length - 1;
   while (index >= 0 && messages[index]?.role !== "assistant") index--;
   const reply = messages[index] as AssistantMessage | undefined;
@@ -175,12 +224,12 @@ export function compactionProblem(options: CompactionOptions): ConfigError | und
 }
 
 /** Prepares compaction for a run on `model` (its name without the provider); throws ConfigError for a bad option. */
-export function createCompactor(
+export function createCompactor<R extends CompactionRun>(
   option: CompactionOptions | true,
   model: string,
   provider: string,
-  { runHooks, streamTurn, addUsage }: CompactorDeps,
-): Compactor {
+  { preCompact, streamTurn, addUsage }: CompactorDeps<R>,
+): Compactor<R> {
   const options = option === true ? {} : option;
   const problem = compactionProblem(options);
   if (problem !== undefined) throw problem;
@@ -190,9 +239,9 @@ export function createCompactor(
   const keepTurns = options.keepTurns ?? 2;
 
   const compact = async (
-    run: RunContext,
-    setup: LoopSetup,
-    tally: LoopTally,
+    run: R,
+    setup: CompactionSetup,
+    tally: CompactionTally,
     reason: CompactionReason,
     turn: number,
   ) => {
@@ -203,11 +252,14 @@ export function createCompactor(
     if (first === -1) return false;
     const older = messages.slice(Math.max(start, 0), first);
     const tokens = requestTokens(requestMessages(messages, run.compaction), setup, run.compaction?.at);
-    const hook = await runHooks(
-      "preCompact",
-      { sessionId: run.sessionId, messages, turn: run.turn, older, reason, tokens },
-      run,
-    );
+    const hook = await preCompact(run, {
+      sessionId: run.sessionId,
+      messages,
+      turn: run.turn,
+      older,
+      reason,
+      tokens,
+    });
     if (hook.kind !== "go" || hook.skip) return false;
     let summary = hook.summary;
     if (summary === undefined) {

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { imageProblem, storedImage } from "../agent/tool-image.ts";
-import { storableId } from "../stream/storable-values.ts";
+import { storableId } from "../message/storable-values.ts";
+import { imageProblem, storedImage } from "../message/tool-image.ts";
 import type {
   AssistantContentPart,
   ImagePart,

@@ -7,9 +7,9 @@
  * @module
  */
 
+import { storableId, storableUsage } from "../message/storable-values.ts";
 import { mapAnthropicStopReason } from "../providers/anthropic/stop-reason.ts";
 import { mergeAnthropicUsage } from "../providers/anthropic/usage.ts";
-import { storableId, storableUsage } from "../stream/storable-values.ts";
 import type { AssistantMessage, Message, ToolResultPart, UserContentPart } from "../types.ts";
 import { DEFAULT_PRICES } from "../usage/default-prices.ts";
 import { costOf, findPrice } from "../usage/prices.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 
+import { toolCallIdFor } from "../message/tool-call-ids.ts";
 import { imageBlock, TOOL_USE_ID } from "../providers/anthropic/request.ts";
-import { toolCallIdFor } from "../providers/tool-call-ids.ts";
 import type {
   AssistantContentPart,
   AssistantMessage,

@@ -8,10 +8,10 @@
 
 import type { Result } from "../agent/result.ts";
 import { ConfigError, ParseError } from "../errors/sdk-error.ts";
+import { nestsDeeperThan, storableId } from "../message/storable-values.ts";
 import { parseSessionState } from "../session/parse-session-state.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "../session/session-state.ts";
 import { MAX_STATE_DEPTH } from "../state/check-messages.ts";
-import { nestsDeeperThan, storableId } from "../stream/storable-values.ts";
 import type { Message, ProviderId, ThinkingLevel, ToolResultPart } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import { type TranscriptSource, withSource } from "./transcript-source.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { storableId } from "../stream/storable-values.ts";
+import { storableId } from "../message/storable-values.ts";
 import type { Message, ProviderId, ThinkingLevel, ToolResultMessage } from "../types.ts";
 import { piAssistant, piToolResult, piUserContent, providerOfPi } from "./pi-messages.ts";
 import type { PiEntry } from "./pi-tree.ts";

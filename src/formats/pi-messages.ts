@@ -6,9 +6,9 @@
  * @module
  */
 
-import { imageProblem, storedImage } from "../agent/tool-image.ts";
 import type { SerializedSdkError } from "../errors/sdk-error.ts";
-import { storableId, storableUsage } from "../stream/storable-values.ts";
+import { storableId, storableUsage } from "../message/storable-values.ts";
+import { imageProblem, storedImage } from "../message/tool-image.ts";
 import type {
   AssistantContentPart,
   AssistantMessage,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { fnv1a } from "../providers/tool-call-ids.ts";
+import { fnv1a } from "../message/tool-call-ids.ts";
 
 /** A UUID-shaped id (version 4 layout) derived from `parts`: what Claude Code expects in `uuid`. */
 export function derivedUuid(...parts: string[]): string {

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { imageProblem, storedImage } from "../agent/tool-image.ts";
 import { type ToolContent, toolContent } from "../agent/tool-output.ts";
+import { imageProblem, storedImage } from "../message/tool-image.ts";
 import type { ImagePart, JsonObject, JsonValue } from "../types.ts";
 import { asObject } from "./as-object.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";

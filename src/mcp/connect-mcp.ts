@@ -6,10 +6,10 @@
 
 import type { Tool } from "../agent/define-tool.ts";
 import type { Result } from "../agent/result.ts";
+import { err, ok } from "../agent/result-helpers.ts";
 import { classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
 import { safeUrl } from "../http/safe-url.ts";
-import { err, ok } from "../result-helpers.ts";
 import { asyncDispose } from "../session/async-dispose.ts";
 import type { JsonObject } from "../types.ts";
 import { McpClient, type McpCloseOptions, type McpProgress } from "./mcp-client.ts";

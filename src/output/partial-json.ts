@@ -13,7 +13,7 @@
  * @module
  */
 
-import { MAX_JSON_DEPTH } from "../stream/storable-values.ts";
+import { MAX_JSON_DEPTH } from "../message/storable-values.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 
 /** Where the parser is. */

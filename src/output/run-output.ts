@@ -6,10 +6,10 @@
  * @module
  */
 
-import { formatIssues } from "../agent/format-issues.ts";
-import type { StandardSchema } from "../agent/standard-schema.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { ConfigError, ParseError } from "../errors/sdk-error.ts";
+import { formatIssues } from "../schema/format-issues.ts";
+import type { StandardSchema } from "../schema/standard-schema.ts";
 import type {
   JsonObject,
   JsonValue,

@@ -7,7 +7,7 @@
  */
 
 import type { SseEvent } from "../http/read-sse.ts";
-import type { MessageBuilder } from "../stream/message-builder.ts";
+import type { MessageBuilder } from "../message/message-builder.ts";
 import type { JsonObject, ModelRequest, ProviderId } from "../types.ts";
 import type { PriceTable } from "../usage/prices.ts";
 

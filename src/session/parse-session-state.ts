@@ -7,10 +7,10 @@
  */
 
 import { ConfigError } from "../errors/sdk-error.ts";
+import { nestsDeeperThan } from "../message/storable-values.ts";
 import { checkShape, invalidState as invalid, MAX_STATE_DEPTH } from "../state/check-messages.ts";
 import { checkSessionStateShape } from "../state/state-shape.ts";
 import { unpairedToolCall } from "../state/tool-call-pairs.ts";
-import { nestsDeeperThan } from "../stream/storable-values.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
 
 type Migration = (state: Record<string, unknown>) => Record<string, unknown>;

@@ -6,7 +6,6 @@
  */
 
 import type { AgentConfig } from "../agent/agent-options.ts";
-import type { StandardSchema } from "../agent/standard-schema.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { didYouMean } from "../config/did-you-mean.ts";
 import { invalidOption, notSignalOption, notStringOption } from "../config/option-checks.ts";
@@ -14,6 +13,7 @@ import { showValue } from "../config/show-value.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelOption } from "../providers/model-name.ts";
+import type { StandardSchema } from "../schema/standard-schema.ts";
 import type { ImagePart, JsonObject } from "../types.ts";
 import type { SessionState } from "./session-state.ts";
 

@@ -8,7 +8,7 @@
  */
 
 import { ConfigError } from "../errors/sdk-error.ts";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../stream/storable-values.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../message/storable-values.ts";
 import { type Check, ShapeProblem } from "./shape-check.ts";
 import { checkMessageList } from "./state-shape.ts";
 import { unpairedToolCall } from "./tool-call-pairs.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { MAX_STRING_LENGTH } from "../stream/storable-values.ts";
+import { MAX_STRING_LENGTH } from "../message/storable-values.ts";
 
 /** Most messages a restored session may hold. */
 export const MAX_STATE_MESSAGES = 100_000;

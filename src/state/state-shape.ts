@@ -6,8 +6,8 @@
  * @module
  */
 
-import { imageProblem } from "../agent/tool-image.ts";
-import { isPlainJson, MAX_ID_LENGTH } from "../stream/storable-values.ts";
+import { isPlainJson, MAX_ID_LENGTH } from "../message/storable-values.ts";
+import { imageProblem } from "../message/tool-image.ts";
 import type { ImagePart, Message } from "../types.ts";
 import {
   array,

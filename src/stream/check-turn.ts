@@ -12,7 +12,7 @@ import { showValue } from "../config/show-value.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelRequest, ProviderId, ThinkingLevel } from "../types.ts";
-import type { TurnOptions } from "./stream-turn.ts";
+import type { TurnOptions } from "./turn-options.ts";
 
 /** The options that say how to reach the model (what an agent passes to every turn). */
 export const CONNECTION_OPTION_KEYS = [

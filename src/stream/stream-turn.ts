@@ -8,8 +8,6 @@
  * @module
  */
 
-import { checkConnection } from "../config/check-connection.ts";
-import { checkTurnRequest } from "../config/check-turn-request.ts";
 import { notFunctionOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
 import { describeValue } from "../errors/message-of.ts";
@@ -19,54 +17,19 @@ import { withFields } from "../errors/with-fields.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
 import { readSse } from "../http/read-sse.ts";
-import { NOT_RETRIED, type RetryOptions, retryDelay, retryPolicy } from "../http/retry-policy.ts";
+import { NOT_RETRIED, retryDelay, retryPolicy } from "../http/retry-policy.ts";
 import { safeUrl } from "../http/safe-url.ts";
-import type { CompatOptions, Provider, ProviderConfig } from "../providers/provider.ts";
-import { loadProvider, type ProviderName, resolveModel } from "../providers/registry.ts";
+import { MessageBuilder } from "../message/message-builder.ts";
+import type { Provider, ProviderConfig } from "../providers/provider.ts";
+import { loadProvider, resolveModel } from "../providers/registry.ts";
 import type { AssistantMessage, ModelRequest, TurnEvent } from "../types.ts";
-import { findPrice, type PriceTable } from "../usage/prices.ts";
+import { findPrice } from "../usage/prices.ts";
+import { checkConnection } from "./check-connection.ts";
 import { checkModelParameters, checkTurnInput, missingApiKey } from "./check-turn.ts";
+import { checkTurnRequest } from "./check-turn-request.ts";
 import { EventQueue } from "./event-queue.ts";
-import { MessageBuilder } from "./message-builder.ts";
 import { readBody, streamBody } from "./response-body.ts";
-
-/** How to reach the model, and how hard to try. */
-export interface TurnOptions {
-  /** `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, or a bare model id with `provider`. */
-  model: string;
-  provider?: ProviderName;
-  /**
-   * The provider key; `undefined` (an unset environment variable) is the same as leaving it out.
-   * Required for a provider's public endpoint: without it the turn ends, before any request, with a
-   * ConfigError at `apiKey` naming the usual variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
-   * `GEMINI_API_KEY`). Not required when `baseURL` is given (a local server such as Ollama needs
-   * none), when `headers` carry credentials (`authorization`, `x-api-key`, `x-goog-api-key`,
-   * `api-key`, any case), or when `fetch` is given (it may add credentials itself: a proxy, the
-   * scripted model).
-   */
-  apiKey?: string | undefined;
-  /** Defaults to the provider's public endpoint. For OpenAI-compatible servers include `/v1`. */
-  baseURL?: string;
-  /** Extra request headers (they override Wisp's own). */
-  headers?: Record<string, string>;
-  /** A fetch to use instead of the global one (a proxy, a test double, the scripted model). */
-  fetch?: typeof fetch;
-  /** Aborting it ends the turn at once with stopReason `aborted` and code ABORTED. */
-  signal?: AbortSignal | undefined;
-  retry?: RetryOptions;
-  /** Total time one attempt may take, headers and body (default 10 minutes). */
-  timeoutMs?: number;
-  /** Longest silence while waiting for headers or between chunks (default 60 s). */
-  idleTimeoutMs?: number;
-  /** Prices that extend or override the built-in table. */
-  prices?: PriceTable;
-  compat?: CompatOptions;
-  /**
-   * Receives every event as it happens, instead of the iterator (which then yields nothing). Cheaper
-   * when the caller forwards events anyway; a throw from it is not caught.
-   */
-  onEvent?: (event: TurnEvent) => void;
-}
+import type { TurnOptions } from "./turn-options.ts";
 
 /** A streamed model turn. Iterate it once for events; `.message` works with or without iterating. */
 export interface TurnStream extends AsyncIterable<TurnEvent> {

@@ -10,8 +10,6 @@ import type { Budget } from "../../src/agent/budget.ts";
 import { BUDGET_KEYS, HOOK_ENTRY_KEYS } from "../../src/agent/check-option-types.ts";
 import type { HookEntry } from "../../src/agent/hooks.ts";
 import { type AGENT_CONFIG_KEYS, AGENT_OPTION_KEYS } from "../../src/agent/option-keys.ts";
-import { COMPAT_OPTION_KEYS, RETRY_OPTION_KEYS } from "../../src/config/check-connection.ts";
-import { MODEL_REQUEST_KEYS } from "../../src/config/check-turn-request.ts";
 import type { RetryOptions } from "../../src/http/retry-policy.ts";
 import {
   type AgentOptions,
@@ -30,8 +28,10 @@ import {
   type ChatOptions,
   type SessionOptions,
 } from "../../src/session/session-options.ts";
+import { COMPAT_OPTION_KEYS, RETRY_OPTION_KEYS } from "../../src/stream/check-connection.ts";
 import { TURN_OPTION_KEYS } from "../../src/stream/check-turn.ts";
-import type { TurnOptions } from "../../src/stream/stream-turn.ts";
+import { MODEL_REQUEST_KEYS } from "../../src/stream/check-turn-request.ts";
+import type { TurnOptions } from "../../src/stream/turn-options.ts";
 import type { ModelRequest } from "../../src/types.ts";
 import { says, scripted } from "../support/agent.ts";
 

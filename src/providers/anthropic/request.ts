@@ -10,6 +10,7 @@
  */
 
 import { ConfigError } from "../../errors/sdk-error.ts";
+import { type IdRule, toolCallIdFor } from "../../message/tool-call-ids.ts";
 import type {
   AssistantMessage,
   ImagePart,
@@ -23,7 +24,6 @@ import type {
 import { closedSchema } from "../closed-schema.ts";
 import { endpointUrl } from "../endpoint-url.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
-import { type IdRule, toolCallIdFor } from "../tool-call-ids.ts";
 import { markCacheBreakpoints } from "./cache-breakpoints.ts";
 import { anthropicThinking } from "./thinking.ts";
 

@@ -11,7 +11,7 @@
 import { classifyProviderFailure } from "../../errors/classify.ts";
 import { ProviderError } from "../../errors/sdk-error.ts";
 import type { SseEvent } from "../../http/read-sse.ts";
-import type { MessageBuilder } from "../../stream/message-builder.ts";
+import type { MessageBuilder } from "../../message/message-builder.ts";
 import type { JsonObject, Usage } from "../../types.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { toolCallIdFor } from "../../message/tool-call-ids.ts";
 import type {
   AssistantMessage,
   ImagePart,
@@ -28,7 +29,6 @@ import { imageUrl } from "../image-url.ts";
 import { addOpenAICache } from "../openai-cache.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
-import { toolCallIdFor } from "../tool-call-ids.ts";
 
 /** OpenAI rejects a `tool_calls[].id` longer than 40 characters; spaces and control characters are avoided. */
 const TOOL_CALL_ID = { pattern: /^[\x21-\x7e]+$/, maxLength: 40 };

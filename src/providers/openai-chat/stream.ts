@@ -9,7 +9,7 @@
 
 import { classifyProviderFailure } from "../../errors/classify.ts";
 import type { SseEvent } from "../../http/read-sse.ts";
-import type { MessageBuilder } from "../../stream/message-builder.ts";
+import type { MessageBuilder } from "../../message/message-builder.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";
 import { createQuickChatReader } from "./quick-chunk.ts";

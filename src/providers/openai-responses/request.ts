@@ -13,6 +13,7 @@
  */
 
 import { ConfigError } from "../../errors/sdk-error.ts";
+import { toolCallIdFor } from "../../message/tool-call-ids.ts";
 import type {
   AssistantMessage,
   ImagePart,
@@ -30,7 +31,6 @@ import { imageUrl } from "../image-url.ts";
 import { addOpenAICache } from "../openai-cache.ts";
 import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
-import { toolCallIdFor } from "../tool-call-ids.ts";
 
 /** `reasoning.effort` per thinking level; `off` sends none. */
 export const RESPONSES_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {

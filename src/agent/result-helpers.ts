@@ -15,9 +15,9 @@
  * @module
  */
 
-import type { Err, Ok, Result } from "./agent/result.ts";
-import { classifyThrown } from "./errors/classify.ts";
-import type { AnySdkError } from "./errors/sdk-error.ts";
+import { classifyThrown } from "../errors/classify.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
+import type { Err, Ok, Result } from "./result.ts";
 
 /** A success holding `value`. */
 export function ok<T>(value: T): Ok<T> {

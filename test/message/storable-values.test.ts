@@ -3,7 +3,7 @@
  * dense or sparse — a crafted array with a length of 2³²−1 is walked by the items it has, not by index.
  */
 import { describe, expect, it } from "vitest";
-import { nestsDeeperThan } from "../../src/stream/storable-values.ts";
+import { nestsDeeperThan } from "../../src/message/storable-values.ts";
 
 /** `levels` arrays nested in each other around `inner`. */
 function nested(levels: number, inner: unknown = 1): unknown {

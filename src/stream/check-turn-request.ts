@@ -6,12 +6,12 @@
  * @module
  */
 
+import type { ListsEvery } from "../config/lists-every.ts";
+import { invalidOption, notStringOption, notStringsOption } from "../config/option-checks.ts";
+import { showValue } from "../config/show-value.ts";
+import { unknownOption } from "../config/unknown-option.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelRequest, ToolSpec } from "../types.ts";
-import type { ListsEvery } from "./lists-every.ts";
-import { invalidOption, notStringOption, notStringsOption } from "./option-checks.ts";
-import { showValue } from "./show-value.ts";
-import { unknownOption } from "./unknown-option.ts";
 
 /** Every field of a {@link ModelRequest}. */
 export const MODEL_REQUEST_KEYS = [

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { toolCallIdFor } from "../providers/tool-call-ids.ts";
 import type { Usage } from "../types.ts";
+import { toolCallIdFor } from "./tool-call-ids.ts";
 
 /** Longest id Wisp stores (a SessionState's limit); a longer one is shortened, deterministically. */
 export const MAX_ID_LENGTH = 1000;

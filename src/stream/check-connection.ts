@@ -8,9 +8,6 @@
  * @module
  */
 
-import type { ConfigError } from "../errors/sdk-error.ts";
-import type { RetryOptions } from "../http/retry-policy.ts";
-import type { CompatOptions } from "../providers/provider.ts";
 import {
   invalidOption,
   nestedOptions,
@@ -19,8 +16,11 @@ import {
   notObjectOption,
   notSignalOption,
   notStringOption,
-} from "./option-checks.ts";
-import { showValue } from "./show-value.ts";
+} from "../config/option-checks.ts";
+import { showValue } from "../config/show-value.ts";
+import type { ConfigError } from "../errors/sdk-error.ts";
+import type { RetryOptions } from "../http/retry-policy.ts";
+import type { CompatOptions } from "../providers/provider.ts";
 
 /** Every option of `retry`. */
 export const RETRY_OPTION_KEYS = [

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/errors/sdk-error.ts";
-import { MessageBuilder } from "../../src/stream/message-builder.ts";
+import { MessageBuilder } from "../../src/message/message-builder.ts";
 import type { TurnEvent } from "../../src/types.ts";
 
 function builder(): { builder: MessageBuilder; events: TurnEvent[] } {

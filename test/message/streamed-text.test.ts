@@ -3,8 +3,8 @@
  * one block, exactly on a block's edge, many blocks and a rest), the text is every fragment, in order.
  */
 import { describe, expect, it } from "vitest";
-import { MessageBuilder } from "../../src/stream/message-builder.ts";
-import { StreamedText } from "../../src/stream/streamed-text.ts";
+import { MessageBuilder } from "../../src/message/message-builder.ts";
+import { StreamedText } from "../../src/message/streamed-text.ts";
 import type { ToolCallPart, TurnEvent } from "../../src/types.ts";
 
 const fragments = (count: number): string[] => Array.from({ length: count }, (_, index) => `${index}·é日😀 `);

@@ -1,0 +1,83 @@
+/**
+ * The house plan of Wisp's source, enforced: dependency-cruiser reads every import (type-only and
+ * dynamic `import()` included) of `src/`, `runtime/` and `worker/` and fails on any circle and on any
+ * import against the layer order below. `npm test` runs it (test/architecture/layers.test.ts), and
+ * docs/architecture.md shows the same table (a test keeps the two equal).
+ *
+ * A module may import its own layer (no circles) and any layer below it, never one above. The
+ * subpath modules (`wisp-agent/bridge`, `/effect`, `/formats`, `/mcp`, `/testing`) sit side by side:
+ * none imports another.
+ */
+
+/** The layers, lowest first: a name, the files it holds (a path pattern), and its one-line purpose. */
+const LAYERS = [
+  ["errors", "^src/errors/", "the SdkError family, failure classification, redaction, retry delays"],
+  ["types", "^src/types[.]ts$", "the domain model: messages, parts, usage, stop reasons, turn events"],
+  ["usage", "^src/usage/", "usage arithmetic, the price table and cost"],
+  ["http", "^src/http/", "fetch-level plumbing: the SSE parser, bounded body reads, retry policy, timers"],
+  ["config", "^src/config/", "option tables and the checks derived from them (did you mean, shown values)"],
+  ["message", "^src/message/", "one message: the builder a stream drives, storable values, ids, images, text"],
+  ["state", "^src/state/", "a stored conversation's shape, limits and tool-call pairing, checked on restore"],
+  ["schema", "^src/schema/", "Standard Schema, a tool's JSON Schema, validation issues as one line"],
+  ["output", "^src/output/", "structured output: the answer's schema and check, the incremental JSON parser"],
+  ["providers", "^src/providers/", "one folder per wire API: request, stream handler, stop reasons, usage"],
+  ["stream", "^src/stream/", "streamTurn: one model turn, its options, attempts, retries and events"],
+  ["compaction", "^src/compaction/", "summaries that stand for older messages in requests (loaded on demand)"],
+  ["agent", "^src/agent/", "the loop: runAgent, tools, hooks, approvals, budgets, the Result type"],
+  ["session", "^src/session/", "createAgentSession and createSession: one conversation, export and restore"],
+  ["modules", "^src/(bridge|effect|formats|mcp|testing)/", "the subpath entries: bridge, effect, formats, mcp, testing"],
+  ["index", "^src/index[.]ts$", "the package entry: public exports, listed by name"],
+  ["runtime", "^runtime/", "wisp-agent/testing/node: the scripted model behind a loopback HTTP server"],
+  ["worker", "^worker/[^/]+$", "the demo Cloudflare Worker (not part of the package)"],
+  ["worker-tests", "^worker/(test|e2e)/", "the Worker's tests, in workerd and through wrangler"],
+];
+
+/** A pattern that matches any file of the layers from `index` on up. */
+const above = (index) => LAYERS.slice(index + 1).map(([, path]) => `(${path})`).join("|");
+
+const SUBPATHS = ["bridge", "effect", "formats", "mcp", "testing"];
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A circle of imports (type-only ones included): no module of it can be read or loaded alone.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    ...LAYERS.slice(0, -1).map(([name, path], index) => ({
+      name: `layer-${name}`,
+      comment: `${name} imports only its own layer and those below it (docs/architecture.md).`,
+      severity: "error",
+      from: { path },
+      to: { path: above(index) },
+    })),
+    ...SUBPATHS.map((name) => ({
+      name: `subpath-${name}`,
+      comment: "The subpath modules stand side by side: none imports another.",
+      severity: "error",
+      from: { path: `^src/${name}/` },
+      to: { path: `^src/(${SUBPATHS.filter((other) => other !== name).join("|")})/` },
+    })),
+    {
+      name: "unplaced",
+      comment: "Every source file belongs to a layer: a new folder gets its row in LAYERS first.",
+      severity: "error",
+      from: { path: "^(src|runtime|worker)/", pathNot: LAYERS.map(([, path]) => `(${path})`).join("|") },
+      to: {},
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: `${__dirname}/worker/tsconfig.json` },
+    // The demo Worker imports Wisp by its package name, mapped to src/ as in worker/tsconfig.json.
+    webpackConfig: { fileName: `${__dirname}/test/architecture/resolve-aliases.cjs` },
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|dist|public)/" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".mjs", ".d.ts"] },
+  },
+};
+
+/** The layer table, for the test that keeps docs/architecture.md equal to it (not read by dependency-cruiser). */
+Object.defineProperty(module.exports, "LAYERS", { value: LAYERS, enumerable: false });
