@@ -9,31 +9,118 @@
  * none imports another.
  */
 
-/** The layers, lowest first: a name, the files it holds (a path pattern), and its one-line purpose. */
+/**
+ * The layers, lowest first: a name, the files it holds (a path pattern), its one-line purpose, and its
+ * entry files, whose module comment opens with that purpose (test/architecture/layers.test.ts).
+ */
 const LAYERS = [
-  ["errors", "^src/errors/", "the SdkError family, failure classification, redaction, retry delays"],
-  ["types", "^src/types[.]ts$", "the domain model: messages, parts, usage, stop reasons, turn events"],
-  ["usage", "^src/usage/", "usage arithmetic, the price table and cost"],
-  ["http", "^src/http/", "fetch-level plumbing: the SSE parser, bounded body reads, retry policy, timers"],
-  ["config", "^src/config/", "option tables and the checks derived from them (did you mean, shown values)"],
-  ["message", "^src/message/", "one message: the builder a stream drives, storable values, ids, images, text"],
-  ["state", "^src/state/", "a stored conversation's shape, limits and tool-call pairing, checked on restore"],
-  ["schema", "^src/schema/", "Standard Schema, a tool's JSON Schema, validation issues as one line"],
-  ["output", "^src/output/", "structured output: the answer's schema and check, the incremental JSON parser"],
-  ["providers", "^src/providers/", "one folder per wire API: request, stream handler, stop reasons, usage"],
-  ["stream", "^src/stream/", "streamTurn: one model turn, its options, attempts, retries and events"],
-  ["compaction", "^src/compaction/", "summaries that stand for older messages in requests (loaded on demand)"],
-  ["agent", "^src/agent/", "the loop: runAgent, tools, hooks, approvals, budgets, the Result type"],
-  ["session", "^src/session/", "createAgentSession and createSession: one conversation, export and restore"],
-  ["modules", "^src/(bridge|effect|formats|mcp|testing)/", "the subpath entries: bridge, effect, formats, mcp, testing"],
-  ["index", "^src/index[.]ts$", "the package entry: public exports, listed by name"],
-  ["runtime", "^runtime/", "wisp-agent/testing/node: the scripted model behind a loopback HTTP server"],
-  ["worker", "^worker/[^/]+$", "the demo Cloudflare Worker (not part of the package)"],
-  ["worker-tests", "^worker/(test|e2e)/", "the Worker's tests, in workerd and through wrangler"],
+  [
+    "errors",
+    "^src/errors/",
+    "the SdkError family, failure classification, redaction, retry delays",
+    ["src/errors/sdk-error.ts"],
+  ],
+  [
+    "types",
+    "^src/types[.]ts$",
+    "the domain model: messages, parts, usage, stop reasons, turn events",
+    ["src/types.ts"],
+  ],
+  ["usage", "^src/usage/", "usage arithmetic, the price table and cost", ["src/usage/usage.ts"]],
+  [
+    "http",
+    "^src/http/",
+    "fetch-level plumbing: the SSE parser, bounded body reads, retry policy, timers",
+    ["src/http/read-sse.ts"],
+  ],
+  [
+    "config",
+    "^src/config/",
+    "option tables and the checks derived from them (did you mean, shown values)",
+    ["src/config/option-table.ts"],
+  ],
+  [
+    "message",
+    "^src/message/",
+    "one message: the builder a stream drives, storable values, ids, images, text",
+    ["src/message/message-builder.ts"],
+  ],
+  [
+    "state",
+    "^src/state/",
+    "a stored conversation's shape, limits and tool-call pairing, checked on restore",
+    ["src/state/state-shape.ts"],
+  ],
+  [
+    "schema",
+    "^src/schema/",
+    "Standard Schema, a tool's JSON Schema, validation issues as one line",
+    ["src/schema/standard-schema.ts"],
+  ],
+  [
+    "output",
+    "^src/output/",
+    "structured output: the answer's schema and check, the incremental JSON parser",
+    ["src/output/run-output.ts"],
+  ],
+  [
+    "providers",
+    "^src/providers/",
+    "one folder per wire API: request, stream handler, stop reasons, usage",
+    ["src/providers/provider.ts"],
+  ],
+  [
+    "stream",
+    "^src/stream/",
+    "streamTurn: one model turn, its options, attempts, retries and events",
+    ["src/stream/stream-turn.ts"],
+  ],
+  [
+    "compaction",
+    "^src/compaction/",
+    "summaries that stand for older messages in requests (loaded on demand)",
+    ["src/compaction/compactor.ts"],
+  ],
+  [
+    "agent",
+    "^src/agent/",
+    "the loop: runAgent, tools, hooks, approvals, budgets, the Result type",
+    ["src/agent/run-agent.ts"],
+  ],
+  [
+    "session",
+    "^src/session/",
+    "createAgentSession and createSession: one conversation, export and restore",
+    ["src/session/agent-session.ts"],
+  ],
+  [
+    "modules",
+    "^src/(bridge|effect|formats|mcp|testing)/",
+    "the subpath entries: bridge, effect, formats, mcp, testing",
+    [
+      "src/bridge/index.ts",
+      "src/effect/index.ts",
+      "src/formats/index.ts",
+      "src/mcp/index.ts",
+      "src/testing/index.ts",
+    ],
+  ],
+  ["index", "^src/index[.]ts$", "the package entry: public exports, listed by name", ["src/index.ts"]],
+  [
+    "runtime",
+    "^runtime/",
+    "wisp-agent/testing/node: the scripted model behind a loopback HTTP server",
+    ["runtime/node/index.ts"],
+  ],
+  ["worker", "^worker/[^/]+$", "the demo Cloudflare Worker (not part of the package)", ["worker/index.ts"]],
+  ["worker-tests", "^worker/(test|e2e)/", "the Worker's tests, in workerd and through wrangler", []],
 ];
 
 /** A pattern that matches any file of the layers from `index` on up. */
-const above = (index) => LAYERS.slice(index + 1).map(([, path]) => `(${path})`).join("|");
+const above = (index) =>
+  LAYERS.slice(index + 1)
+    .map(([, path]) => `(${path})`)
+    .join("|");
 
 const SUBPATHS = ["bridge", "effect", "formats", "mcp", "testing"];
 

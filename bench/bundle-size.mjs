@@ -227,12 +227,12 @@ export async function measureOneFile(entry) {
 const CONCERNS = [
   [
     "option and input checks",
-    /\/(config\/|agent\/check-|stream\/check-|schema\/|agent\/option-keys)/,
+    /\/(config\/|agent\/check-|stream\/check-|schema\/format-issues|agent\/agent-option-table|stream\/(connection|turn)-options|compaction\/compaction-options)/,
   ],
   ["typed errors and their classification", /\/errors\//],
   ["the Anthropic provider: request, stream, prices", /\/(providers|usage)\//],
-  ["streaming: SSE, the message builder, streamTurn", /\/(stream|http)\//],
-  ["the agent loop: turns, tools, hooks, approvals, budgets, caching watch", /\/(agent|compaction|state)\//],
+  ["streaming: SSE, the message builder, streamTurn", /\/(stream|http|message)\//],
+  ["the agent loop: turns, tools, hooks, approvals, budgets, caching watch", /\/(agent|compaction|state|schema|output)\//],
 ];
 
 /** The files of the option and input checks (the first of {@link CONCERNS}). */

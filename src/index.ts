@@ -1,4 +1,6 @@
 /**
+ * Layer `index` (docs/architecture.md): the package entry: public exports, listed by name.
+ *
  * Wisp: a web-standards agent SDK. This entry point lists every public export by name.
  *
  * @example
@@ -78,8 +80,8 @@ export { runAgent, runAgentStream } from "./agent/run-agent.ts";
 export type { ToolContent } from "./agent/tool-output.ts";
 export { toolContent } from "./agent/tool-output.ts";
 export type { AnyTool, ToolsOf, TypedToolCall } from "./agent/typed-tool-call.ts";
+export type { CompactionOptions } from "./compaction/compaction-options.ts";
 export type { CompactionEvent, CompactionReason, CompactionState } from "./compaction/compaction-state.ts";
-export type { CompactionOptions } from "./compaction/compactor.ts";
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";
 export {
   classifyProviderFailure,

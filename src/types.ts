@@ -1,4 +1,6 @@
 /**
+ * Layer `types` (docs/architecture.md): the domain model: messages, parts, usage, stop reasons, turn events.
+ *
  * The normalized domain model: every provider is mapped into these plain-JSON shapes and out of them.
  * Nothing here is a class, a function or a Date, so a value survives `JSON.stringify` → `JSON.parse`
  * unchanged. Timestamps are epoch milliseconds.

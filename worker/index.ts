@@ -1,4 +1,6 @@
 /**
+ * Layer `worker` (docs/architecture.md): the demo Cloudflare Worker (not part of the package).
+ *
  * The Wisp demo Worker: the API (worker/app.ts), the page (worker/public, served as static assets),
  * and the Durable Object that runs each session's agent.
  *

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CompactionOptions } from "../compaction/compactor.ts";
+import type { CompactionOptions } from "../compaction/compaction-options.ts";
 import type { ModelOption } from "../providers/model-name.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
 import type { TurnOptions } from "../stream/turn-options.ts";

@@ -4,7 +4,8 @@
  * @module
  */
 
-import { CONNECTION_OPTION_KEYS } from "../stream/check-turn.ts";
+import { optionKeys } from "../config/option-table.ts";
+import { CONNECTION_OPTIONS } from "../stream/connection-options.ts";
 import type { ModelRequest } from "../types.ts";
 import { type AgentConfig, DEFAULT_MAX_STOP_BLOCKS } from "./agent-options.ts";
 import { DEFAULT_MAX_TURNS } from "./budget.ts";
@@ -20,6 +21,8 @@ const REQUEST_KEYS = [
   "cache",
 ] as const satisfies ReadonlyArray<keyof ModelRequest & keyof AgentConfig>;
 
+const CONNECTION_KEYS = optionKeys(CONNECTION_OPTIONS);
+
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
   const out = {} as Pick<T, K>;
   for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
@@ -32,7 +35,7 @@ export function loopSetup(config: AgentConfig): LoopSetup {
   if (config.tools?.length) request.tools = config.tools.map(toolSpec);
   return {
     request,
-    turnOptions: pick(config, CONNECTION_OPTION_KEYS),
+    turnOptions: pick(config, CONNECTION_KEYS),
     budget: config.budget,
     maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
     maxStopBlocks: config.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,

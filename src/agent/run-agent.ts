@@ -1,4 +1,6 @@
 /**
+ * Layer `agent` (docs/architecture.md): the loop: runAgent, tools, hooks, approvals, budgets, the Result type.
+ *
  * `runAgent` and `runAgentStream`: one prompt, run to the end as a session of its own — the
  * `sessionStart` hooks, the prompt, the turns and tools, the `sessionEnd` hooks — reported as a
  * Result that never throws, or as a stream of events with the Result at the end.
@@ -6,36 +8,29 @@
  * @module
  */
 
-import { notAnObject, unknownOption } from "../config/unknown-option.ts";
-import { ConfigError } from "../errors/sdk-error.ts";
+import { checkOptions } from "../config/option-table.ts";
+import { notAnObject } from "../config/unknown-option.ts";
+import type { ConfigError } from "../errors/sdk-error.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
+import { AGENT_OPTIONS } from "./agent-option-table.ts";
 import type { AgentOptions } from "./agent-options.ts";
-import { checkPromptInput } from "./check-config.ts";
-import { AGENT_OPTION_KEYS } from "./option-keys.ts";
 import { type RunRequest, startRun } from "./start-run.ts";
 import type { AnyTool } from "./typed-tool-call.ts";
 import { promptContent } from "./user-message.ts";
 
 /** The first problem with options from any caller (plain JavaScript included), before reading them. */
-function checkOptions(options: AgentOptions): ConfigError | undefined {
+function checkRunOptions(options: AgentOptions): ConfigError | undefined {
   return (
     notAnObject(options, "runAgent's options") ??
-    unknownOption(options, AGENT_OPTION_KEYS) ??
-    checkModelOption(options.model) ??
-    (options.messages === undefined || Array.isArray(options.messages)
-      ? undefined
-      : new ConfigError("messages must be an array of messages (a previous run's result.value.messages)", {
-          code: "CONFIG_INVALID",
-          path: "messages",
-        })) ??
-    checkPromptInput(options.prompt, options.attachments)
+    checkOptions(AGENT_OPTIONS, options) ??
+    checkModelOption(options.model)
   );
 }
 
 function requestOf(options: AgentOptions): RunRequest {
-  const problem = checkOptions(options);
+  const problem = checkRunOptions(options);
   if (problem !== undefined) {
     const config = { model: "" } as unknown as AgentOptions;
     const signal = (options as AgentOptions | null)?.signal;

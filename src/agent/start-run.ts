@@ -26,6 +26,7 @@ import type {
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
 import { resumeTurns, toolCallsOf } from "./agent-loop.ts";
+import { checkAgentConfig } from "./agent-option-table.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
 import {
   type ApprovalDecision,
@@ -34,8 +35,8 @@ import {
   publicApproval,
   type ToolPermissions,
 } from "./approvals.ts";
-import { checkConfig, checkPrompt } from "./check-config.ts";
-import { checkOptionTypes } from "./check-option-types.ts";
+import { checkConfig } from "./check-config.ts";
+import { checkPrompt } from "./check-prompt.ts";
 import {
   callHooks,
   loadToolMachinery,
@@ -227,7 +228,7 @@ async function execute(
  */
 function readable(request: RunRequest): RunRequest {
   if (request.problem !== undefined) return request;
-  const problem = checkOptionTypes(request.config) ?? notSignalOption(request.signal, "signal");
+  const problem = checkAgentConfig(request.config) ?? notSignalOption(request.signal, "signal");
   if (problem === undefined) return request;
   const model = typeof request.config.model === "string" ? request.config.model : "";
   return {

@@ -1,4 +1,6 @@
 /**
+ * Layer `modules` (docs/architecture.md): the subpath entries: bridge, effect, formats, mcp, testing.
+ *
  * `wisp-agent/bridge`: a session behind a MessagePort. The session — its tools, hooks, provider key
  * and fetch — lives in a Web Worker or worker thread ({@link serveSession}); the main thread drives
  * it with the session's own shape and answers its questions ({@link connectSession}). Everything

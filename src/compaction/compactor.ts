@@ -1,4 +1,6 @@
 /**
+ * Layer `compaction` (docs/architecture.md): summaries that stand for older messages in requests (loaded on demand).
+ *
  * Compaction, loaded only by runs that ask for it (`compaction` option): when the next request would
  * pass the threshold — or the provider refused a request's length (CONTEXT_LENGTH) — the older
  * messages are summarized by the model into a summary that stands for them in later requests. The
@@ -9,12 +11,13 @@
  * @module
  */
 
-import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
 import { textOf } from "../message/message-text.ts";
 import type { streamTurn } from "../stream/stream-turn.ts";
 import type { TurnOptions } from "../stream/turn-options.ts";
 import type { AssistantMessage, Message, ModelRequest, Usage } from "../types.ts";
 import type { addUsage } from "../usage/usage.ts";
+import type { CompactionOptions } from "./compaction-options.ts";
 import {
   type CompactionEvent,
   type CompactionReason,
@@ -22,25 +25,6 @@ import {
   requestMessages,
 } from "./compaction-state.ts";
 import { contextWindowOf } from "./context-windows.ts";
-
-/** The `compaction` option: `true` for the defaults. */
-export interface CompactionOptions {
-  /** Compact when the next request would pass this many tokens. */
-  maxTokens?: number;
-  /** Or this fraction of the model's context window, for models whose window is known (default 0.8). */
-  fraction?: number;
-  /** Assistant turns sent as they are after the summary (default 2). */
-  keepTurns?: number;
-  /** What the summary must keep, in place of Wisp's instructions (and the provider's, with `native`). */
-  instructions?: string;
-  /**
-   * Use the provider's own compaction where it has one — Anthropic (`compact_20260112`, on the models
-   * that support it; a threshold of at least 50,000 tokens) and OpenAI Responses — and Wisp's summary
-   * elsewhere. The provider's summary is opaque to Wisp: it is kept as a provider part and goes back
-   * only to that provider; a session that moves to another API sends the messages in full.
-   */
-  native?: boolean;
-}
 
 /**
  * What compaction reads and changes of a run: the agent loop's run context is one (compaction is below
@@ -185,45 +169,9 @@ function boundary(messages: readonly Message[], from: number, keepTurns: number)
 }
 
 /**
- * A value as a message shows it, a string quoted. Not config/show-value's: a module this lazily loaded
- * code shared with the package's entry would become a chunk of its own that every program imports.
+ * Prepares compaction for a run on `model` (its name without the provider). The options were checked
+ * with the run's (compaction-options.ts).
  */
-function shown(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
-}
-
-/** A positive integer, or a ConfigError naming `path`. */
-function positive(value: unknown, path: string): ConfigError | undefined {
-  if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value > 0))
-    return undefined;
-  return new ConfigError(`${path} must be a positive integer, got ${shown(value)}`, {
-    code: "CONFIG_INVALID",
-    path,
-  });
-}
-
-/** What is wrong with the values of a `compaction` option, or undefined. */
-export function compactionProblem(options: CompactionOptions): ConfigError | undefined {
-  const { fraction, instructions } = options;
-  if (fraction !== undefined && !(typeof fraction === "number" && fraction > 0 && fraction <= 1))
-    return new ConfigError(
-      `compaction.fraction must be a number above 0 and at most 1, got ${shown(fraction)}`,
-      {
-        code: "CONFIG_INVALID",
-        path: "compaction.fraction",
-      },
-    );
-  if (instructions !== undefined && (typeof instructions !== "string" || instructions.trim() === ""))
-    return new ConfigError("compaction.instructions must be a non-empty string", {
-      code: "CONFIG_INVALID",
-      path: "compaction.instructions",
-    });
-  return (
-    positive(options.maxTokens, "compaction.maxTokens") ?? positive(options.keepTurns, "compaction.keepTurns")
-  );
-}
-
-/** Prepares compaction for a run on `model` (its name without the provider); throws ConfigError for a bad option. */
 export function createCompactor<R extends CompactionRun>(
   option: CompactionOptions | true,
   model: string,
@@ -231,8 +179,6 @@ export function createCompactor<R extends CompactionRun>(
   { preCompact, streamTurn, addUsage }: CompactorDeps<R>,
 ): Compactor<R> {
   const options = option === true ? {} : option;
-  const problem = compactionProblem(options);
-  if (problem !== undefined) throw problem;
   const window = contextWindowOf(model);
   const threshold =
     options.maxTokens ?? (window === undefined ? undefined : window * (options.fraction ?? 0.8));

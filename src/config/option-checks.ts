@@ -6,6 +6,7 @@
  */
 
 import { ConfigError } from "../errors/sdk-error.ts";
+import { didYouMean } from "./did-you-mean.ts";
 import { showValue } from "./show-value.ts";
 import { unknownOption } from "./unknown-option.ts";
 
@@ -88,4 +89,41 @@ export function nestedOptions(
   if (problem !== undefined || value === undefined) return problem;
   const unknown = unknownOption(value as object, known, `${parent} option`);
   return unknown === undefined ? undefined : invalidOption(unknown.message, `${parent}.${unknown.path}`);
+}
+
+/**
+ * A check that `value` is one of `values` (compared with `===`), suggesting the one a string probably
+ * meant: `mode must be "steer" or "followUp", got "folowUp" — did you mean "followUp"?`.
+ */
+export function oneOfOption(
+  values: readonly unknown[],
+): (value: unknown, path: string) => ConfigError | undefined {
+  const shown = values.map((value) => JSON.stringify(value)).join(" or ");
+  const names = values.filter((value): value is string => typeof value === "string");
+  return (value, path) => {
+    if (value === undefined || values.includes(value)) return undefined;
+    const guess = typeof value === "string" ? didYouMean(value, names) : undefined;
+    const hint = guess === undefined ? "" : ` — did you mean "${guess}"?`;
+    return invalidOption(`${path} must be ${shown}, got ${showValue(value)}${hint}`, path);
+  };
+}
+
+/**
+ * A ConfigError when `value` is set but not a safe integer ≥ 1 (≥ 0 with `allowZero`): what a stored
+ * session holds (its restore refuses any other number).
+ */
+export function notCountOption(value: unknown, path: string, allowZero = false): ConfigError | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "number" && Number.isSafeInteger(value) && (value > 0 || (allowZero && value === 0)))
+    return undefined;
+  return invalidOption(
+    `${path} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${showValue(value)}`,
+    path,
+  );
+}
+
+/** A ConfigError when `value` is set but not a number ≥ 0. */
+export function notNonNegativeOption(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined || (typeof value === "number" && value >= 0)) return undefined;
+  return invalidOption(`${path} must be a number ≥ 0, got ${showValue(value)}`, path);
 }

@@ -1,4 +1,6 @@
 /**
+ * Layer `modules` (docs/architecture.md): the subpath entries: bridge, effect, formats, mcp, testing.
+ *
  * `wisp-agent/effect`: Wisp's agent runs and sessions as Effects (effect 4, an optional peer
  * dependency). The error channel is the union of Wisp's tagged errors, so `Effect.catchTag` and
  * `Effect.catchTags` narrow it; interrupting a fiber aborts its run; a session is a scoped resource.

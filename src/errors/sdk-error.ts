@@ -1,4 +1,6 @@
 /**
+ * Layer `errors` (docs/architecture.md): the SdkError family, failure classification, redaction, retry delays.
+ *
  * The SdkError family: every failure Wisp reports is one of these. Each carries a `_tag` (which kind),
  * a `code` (what happened), `retryable`, and where known the HTTP status, the wait the server asked
  * for, the provider and its request id. They are real `Error`s (stack and `cause` work) and serialize

@@ -1,4 +1,6 @@
 /**
+ * Layer `modules` (docs/architecture.md): the subpath entries: bridge, effect, formats, mcp, testing.
+ *
  * `wisp-agent/formats`: the session transcripts of other agent runtimes — Claude Code's JSONL tree
  * and pi's session files — read into a Wisp SessionState and written back, whole or line by line.
  * Pure functions over text: no file system, so they run in a browser, a Worker, Deno, Bun and Node.

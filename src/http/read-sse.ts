@@ -1,4 +1,6 @@
 /**
+ * Layer `http` (docs/architecture.md): fetch-level plumbing: the SSE parser, bounded body reads, retry policy, timers.
+ *
  * Reads Server-Sent Events from a `Response.body`. Bytes are decoded incrementally, so a chunk may end
  * anywhere (inside a line, inside a UTF-8 sequence); `\n`, `\r\n` and a lone `\r` all end a line
  * (see sse-parser.ts, which follows the WHATWG rules). Comments (`: keep-alive`) are dropped.

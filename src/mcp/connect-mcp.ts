@@ -12,65 +12,19 @@ import { type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.t
 import { safeUrl } from "../http/safe-url.ts";
 import { asyncDispose } from "../session/async-dispose.ts";
 import type { JsonObject } from "../types.ts";
-import { McpClient, type McpCloseOptions, type McpProgress } from "./mcp-client.ts";
+import { McpClient, type McpCloseOptions } from "./mcp-client.ts";
 import { MCP_PROVIDER } from "./mcp-failures.ts";
 import type { McpServerRecord } from "./mcp-metadata.ts";
-import { listMcpTools, type McpToolContext, type McpToolInfo, toWispTools } from "./mcp-tools.ts";
-import { MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
+import {
+  type ConnectMcpOptions,
+  checkConnectMcpOptions,
+  DEFAULT_MCP_TIMEOUT_MS,
+  DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
+} from "./mcp-options.ts";
+import { listMcpTools, type McpToolContext, toWispTools } from "./mcp-tools.ts";
 
-/** How long one MCP request may take by default (the official SDK's default too). */
-export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
-
-/** The default cap on one request however much progress it reports, as a multiple of `timeoutMs`. */
-export const DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR = 10;
-
-/** The longest delay timers take (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/** Options of {@link connectMcp}. */
-export interface ConnectMcpOptions {
-  /** The server's Streamable HTTP endpoint, e.g. `https://example.com/mcp`. */
-  url: string;
-  /** Sent with every request: `Authorization: Bearer …`, an API key header. Never stored anywhere. */
-  headers?: HeadersInit;
-  /** The fetch to use (default: the global one). */
-  fetch?: typeof globalThis.fetch;
-  /** Aborts connecting; once connected, aborting it closes the connection. */
-  signal?: AbortSignal | undefined;
-  /**
-   * Longest time one request may wait for the server, in ms; progress from the server restarts it
-   * (default 60 000, at most 2 147 483 647).
-   */
-  timeoutMs?: number;
-  /**
-   * Longest time one request may take in all, in ms, however much progress it reports (default 10 ×
-   * `timeoutMs`: 10 minutes with the default timeout).
-   */
-  maxTotalTimeoutMs?: number;
-  /** Put before every tool name (`"notes_"` makes `add` into `notes_add`), to keep names apart. */
-  prefix?: string;
-  /** Which of the server's tools to offer (default: all). */
-  filter?: (tool: McpToolInfo) => boolean;
-  /**
-   * Which tools wait for a person's approval before each call (Wisp's `needsApproval`): `true` for
-   * all, or a function of the tool (its `annotations`, e.g. `destructiveHint`, are there). Default: none.
-   */
-  needsApproval?: boolean | ((tool: McpToolInfo) => boolean);
-  /** A session kept from before ({@link mcpServerRecord} reads it from SessionState metadata). */
-  resume?: McpServerRecord;
-  /** Keep a GET stream open for what the server says unprompted (default true; needs a session id). */
-  listen?: boolean;
-  /** The name this client gives itself in `initialize` (default `"wisp-agent"`). */
-  clientName?: string;
-  /** Every notification the server sends (logging messages, progress, list changes). */
-  onNotification?: (method: string, params: JsonObject) => void;
-  /** Called with the new tools after `notifications/tools/list_changed` was read again. */
-  onToolsChanged?: (tools: Tool<JsonObject>[]) => void;
-  /** Progress of a tool call (`notifications/progress`), by the Wisp tool's name. */
-  onProgress?: (tool: string, progress: McpProgress) => void;
-  /** The whole `tools/call` result (images, resources and all), by the Wisp tool's name. */
-  onResult?: (tool: string, result: JsonObject) => void;
-}
+export type { ConnectMcpOptions } from "./mcp-options.ts";
+export { DEFAULT_MCP_TIMEOUT_MS, DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR } from "./mcp-options.ts";
 
 /** A live connection: the server's tools as Wisp tools, and what to keep or end. */
 export interface McpConnection {
@@ -91,61 +45,6 @@ export interface McpConnection {
    */
   close(options?: McpCloseOptions): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
-}
-
-const invalid = (message: string, path: string): ConfigError =>
-  new ConfigError(message, { code: "CONFIG_INVALID", path });
-
-function checkUrl(url: unknown): ConfigError | undefined {
-  if (typeof url !== "string") return invalid("connectMcp needs a url (the server's MCP endpoint)", "url");
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return invalid(`connectMcp: ${safeUrl(url)} is not a URL`, "url");
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    return invalid(`connectMcp: the url must be http or https, not ${parsed.protocol}`, "url");
-  return undefined;
-}
-
-/** A delay timers can take: a finite number of ms, above 0 and at most {@link MAX_TIMER_MS}. */
-function checkDelay(value: unknown, path: string): ConfigError | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === "number" && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)
-    return undefined;
-  return invalid(`${path} must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}`, path);
-}
-
-/** A record to resume: its version one Wisp speaks, its session id a string, its URL this one. */
-function checkResume(resume: unknown, url: string): ConfigError | undefined {
-  if (resume === undefined) return undefined;
-  if (typeof resume !== "object" || resume === null || Array.isArray(resume))
-    return invalid("resume must be a record from connection.record() or mcpServerRecord()", "resume");
-  const { protocolVersion, sessionId, url: recorded } = resume as Record<string, unknown>;
-  if (typeof protocolVersion !== "string" || !MCP_PROTOCOL_VERSIONS.includes(protocolVersion))
-    return invalid(
-      `resume.protocolVersion ${JSON.stringify(protocolVersion)} is not one Wisp speaks`,
-      "resume",
-    );
-  if (sessionId !== undefined && typeof sessionId !== "string")
-    return invalid("resume.sessionId must be a string", "resume.sessionId");
-  if (recorded !== undefined && recorded !== safeUrl(url))
-    return invalid(
-      `resume was recorded for ${String(recorded)}, not ${safeUrl(url)}: a session id is never sent to another server`,
-      "resume.url",
-    );
-  return undefined;
-}
-
-function checkOptions(options: ConnectMcpOptions): ConfigError | undefined {
-  if (typeof options !== "object" || options === null) return checkUrl(undefined);
-  return (
-    checkUrl(options.url) ??
-    checkDelay(options.timeoutMs, "timeoutMs") ??
-    checkDelay(options.maxTotalTimeoutMs, "maxTotalTimeoutMs") ??
-    checkResume(options.resume, options.url)
-  );
 }
 
 /** The request limits: `timeoutMs` and the total cap, defaults filled in. */
@@ -174,7 +73,7 @@ function limitsOf(options: ConnectMcpOptions): { timeoutMs: number; maxTotalTime
 export async function connectMcp(
   options: ConnectMcpOptions,
 ): Promise<Result<McpConnection, AnySdkError, undefined>> {
-  const problem = checkOptions(options);
+  const problem = checkConnectMcpOptions(options);
   if (problem !== undefined) return err(problem);
   let headers: Headers;
   try {

@@ -1,4 +1,6 @@
 /**
+ * Layer `modules` (docs/architecture.md): the subpath entries: bridge, effect, formats, mcp, testing.
+ *
  * `wisp-agent/mcp`: tools from MCP servers over Streamable HTTP, fetch-only — the same code in a
  * browser, a Worker (no `nodejs_compat`), Deno, Bun and Node. Tool arguments are checked without
  * code generation. See docs/mcp.md.

@@ -1,4 +1,6 @@
 /**
+ * Layer `message` (docs/architecture.md): one message: the builder a stream drives, storable values, ids, images, text.
+ *
  * Builds one assistant message from a provider's stream and emits the normalized turn events as it
  * goes. Providers speak to it in their own terms: a part is opened under a key the provider chooses
  * (Anthropic's block index, OpenAI's tool-call index), grown with deltas, and closed. Whatever happens,

@@ -1,4 +1,6 @@
 /**
+ * Layer `output` (docs/architecture.md): structured output: the answer's schema and check, the incremental JSON parser.
+ *
  * Structured output in a run, loaded only by runs that ask for it (`output: schema`): the JSON Schema
  * the provider is asked to answer in, the partial value shown while an answer streams, and the check
  * of the final answer — always re-validated by the schema, since providers drop some constraints.

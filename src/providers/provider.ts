@@ -1,4 +1,6 @@
 /**
+ * Layer `providers` (docs/architecture.md): one folder per wire API: request, stream handler, stop reasons, usage.
+ *
  * The contract every wire API implements: map a normalized request to an HTTP request, and turn the
  * provider's SSE stream into builder calls. Transport, retries, timeouts and cancellation are not a
  * provider's concern; they live in `stream/stream-turn.ts`.

@@ -1,4 +1,6 @@
 /**
+ * Layer `schema` (docs/architecture.md): Standard Schema, a tool's JSON Schema, validation issues as one line.
+ *
  * The parts of the Standard Schema spec (standardschema.dev) Wisp reads, declared here so the core
  * needs no schema library at run time. zod 4 (classic and mini), valibot and arktype implement
  * `~standard.validate`; zod 4.2 and later (classic, not mini) also implement `~standard.jsonSchema`,

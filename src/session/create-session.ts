@@ -8,15 +8,14 @@
 
 import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
-import { checkOptionTypes } from "../agent/check-option-types.ts";
 import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
 import { notDuration, notFunctionOption } from "../config/option-checks.ts";
-import { notAnObject, unknownOption } from "../config/unknown-option.ts";
+import { checkOptions, type OptionTable } from "../config/option-table.ts";
+import { notAnObject } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { Message, UserContentPart } from "../types.ts";
 import { type AgentSession, createAgentSession } from "./agent-session.ts";
 import { asyncDispose } from "./async-dispose.ts";
-import { CREATE_SESSION_OPTION_KEYS } from "./option-keys.ts";
 import type {
   CanUseTool,
   ResultMessage,
@@ -24,7 +23,7 @@ import type {
   SessionMessage,
   SystemInitMessage,
 } from "./session-messages.ts";
-import type { SessionOptions } from "./session-options.ts";
+import { SESSION_OPTIONS, type SessionOptions } from "./session-options.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** How long `canUseTool` may take to answer by default: a person reading a prompt is slow. */
@@ -37,6 +36,17 @@ export interface CreateSessionOptions extends SessionOptions {
   /** How long `canUseTool` may take before the call is denied. Default 300,000 (5 minutes). */
   canUseToolTimeoutMs?: number;
 }
+
+/** Every option of {@link createSession}, in the order they are checked. */
+export const CREATE_SESSION_OPTIONS: OptionTable<CreateSessionOptions> = {
+  ...SESSION_OPTIONS,
+  canUseTool: { doc: "Asked before every tool call, after the preToolUse hooks.", check: notFunctionOption },
+  canUseToolTimeoutMs: {
+    doc: "How long canUseTool may take before the call is denied.",
+    default: DEFAULT_CAN_USE_TOOL_TIMEOUT_MS,
+    check: notDuration,
+  },
+};
 
 /** A session that takes prompts with `send` and gives whole messages back through `receive`. */
 export interface MessageSession extends AsyncDisposable {
@@ -312,12 +322,8 @@ class Messages implements MessageSession {
  */
 export async function createSession(options: CreateSessionOptions): Promise<MessageSession> {
   const problem =
-    notAnObject(options, "The session's options") ??
-    unknownOption(options, CREATE_SESSION_OPTION_KEYS) ??
-    // Before `hooks` and `tools` are read below (the session checks the rest).
-    checkOptionTypes(options) ??
-    notFunctionOption(options.canUseTool, "canUseTool") ??
-    notDuration(options.canUseToolTimeoutMs, "canUseToolTimeoutMs");
+    // Before `hooks` and `tools` are read below.
+    notAnObject(options, "The session's options") ?? checkOptions(CREATE_SESSION_OPTIONS, options);
   if (problem !== undefined) throw problem;
   const { canUseTool, canUseToolTimeoutMs, ...rest } = options;
   const preToolUse =

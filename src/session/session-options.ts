@@ -5,13 +5,20 @@
  * @module
  */
 
+import { AGENT_CONFIG_OPTIONS, sessionIdProblem } from "../agent/agent-option-table.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
-import { didYouMean } from "../config/did-you-mean.ts";
-import { invalidOption, notSignalOption, notStringOption } from "../config/option-checks.ts";
-import { showValue } from "../config/show-value.ts";
-import { notAnObject, unknownOption } from "../config/unknown-option.ts";
+import {
+  invalidOption,
+  notObjectOption,
+  notSignalOption,
+  notStringOption,
+  oneOfOption,
+} from "../config/option-checks.ts";
+import { checkOptions, type OptionTable } from "../config/option-table.ts";
+import { notAnObject } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
+import { isPlainJson, MAX_JSON_DEPTH } from "../message/storable-values.ts";
 import type { ModelOption } from "../providers/model-name.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
 import type { ImagePart, JsonObject } from "../types.ts";
@@ -40,6 +47,19 @@ export interface SessionOptions<T extends AnyTool = AnyTool, O = unknown>
   approvalSecret?: string | undefined;
 }
 
+/** `metadata`: plain JSON, checked as a restore checks it, so that what the session stores it can restore. */
+function metadataProblem(value: unknown, path: string): ConfigError | undefined {
+  return (
+    notObjectOption(value, path) ??
+    (isPlainJson(value)
+      ? undefined
+      : invalidOption(
+          `${path} must be plain JSON nested at most ${MAX_JSON_DEPTH} levels deep (no undefined values, BigInts, non-finite numbers, Dates, Maps or class instances)`,
+          path,
+        ))
+  );
+}
+
 /** How a prompt is delivered while a run is in flight. */
 export type DeliveryMode = "steer" | "followUp";
 
@@ -62,20 +82,46 @@ export interface ChatOptions<O = unknown> {
   output?: StandardSchema<unknown, O>;
 }
 
-/** Every option of `chat` and `stream`, for the unknown-key check (see `checkChatOptions`). */
-export const CHAT_OPTION_KEYS = [
-  "signal",
-  "mode",
-  "attachments",
-  "id",
-  "output",
-] as const satisfies ReadonlyArray<keyof ChatOptions>;
+/** Every option of {@link createAgentSession}, in the order they are checked. */
+export const SESSION_OPTIONS: OptionTable<SessionOptions> = {
+  ...AGENT_CONFIG_OPTIONS,
+  model: { doc: "Required unless `restore` names it; with `restore`, it moves the session to this model." },
+  restore: { doc: "A state from session.export(); validated as the session is made." },
+  sessionId: {
+    doc: "The session's id.",
+    default: "the restored one, or a new random UUID",
+    check: sessionIdProblem,
+  },
+  metadata: { doc: "Plain JSON kept in the state for the caller.", check: metadataProblem },
+  approvalSecret: {
+    doc: "Signs the approvals the session's runs wait for; at least 16 characters.",
+    check: (value, path) =>
+      typeof value === "string" && value.length >= 16
+        ? undefined
+        : invalidOption(`${path} must be a string of at least 16 characters`, path),
+  },
+};
 
-// Adding an option to ChatOptions without listing it above fails to compile here.
-const _everyChatOption: [Exclude<keyof ChatOptions, (typeof CHAT_OPTION_KEYS)[number]>] extends [never]
-  ? true
-  : never = true;
-void _everyChatOption;
+/** Every option of `chat` and `stream`, in the order they are checked. */
+export const CHAT_OPTIONS: OptionTable<ChatOptions> = {
+  mode: {
+    doc: "How a prompt is delivered while a run is in flight.",
+    check: oneOfOption(["steer", "followUp"]),
+  },
+  signal: { doc: "Aborts the run.", check: notSignalOption },
+  id: {
+    doc: "The id of the user message this prompt becomes.",
+    default: "a random UUID",
+    check: notStringOption,
+  },
+  attachments: { doc: "Images added to the prompt (checked with it)." },
+  output: { doc: "Structured output for this run." },
+};
+
+/** Every option of `resume`. */
+export const RESUME_OPTIONS: OptionTable<{ signal?: AbortSignal | undefined }> = {
+  signal: { doc: "Aborts the resumed run.", check: notSignalOption },
+};
 
 /**
  * The first problem with the options of one `chat` or `stream` call, or undefined: not an object, an
@@ -84,28 +130,13 @@ void _everyChatOption;
  */
 export function checkChatOptions(options: unknown): ConfigError | undefined {
   if (options === undefined) return undefined;
-  const problem =
-    notAnObject(options, "The chat options") ?? unknownOption(options as object, CHAT_OPTION_KEYS);
-  if (problem !== undefined) return problem;
-  const { mode, signal, id } = options as Record<string, unknown>;
-  if (mode !== undefined && mode !== "steer" && mode !== "followUp") {
-    const guess = typeof mode === "string" ? didYouMean(mode, ["steer", "followUp"]) : undefined;
-    return invalidOption(
-      `mode must be "steer" or "followUp", got ${showValue(mode)}${guess ? ` — did you mean "${guess}"?` : ""}`,
-      "mode",
-    );
-  }
-  return notSignalOption(signal, "signal") ?? notStringOption(id, "id");
+  return notAnObject(options, "The chat options") ?? checkOptions(CHAT_OPTIONS, options as object);
 }
 
 /** The first problem with the options of one `resume` call (`{ signal? }`), or undefined. */
 export function checkResumeOptions(options: unknown): ConfigError | undefined {
   if (options === undefined) return undefined;
-  return (
-    notAnObject(options, "The resume options") ??
-    unknownOption(options as object, ["signal"]) ??
-    notSignalOption((options as { signal?: unknown }).signal, "signal")
-  );
+  return notAnObject(options, "The resume options") ?? checkOptions(RESUME_OPTIONS, options as object);
 }
 
 const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"] as const;

@@ -1,4 +1,6 @@
 /**
+ * Layer `state` (docs/architecture.md): a stored conversation's shape, limits and tool-call pairing, checked on restore.
+ *
  * The shape a restored SessionState must have, checked by Wisp's own small shape checker (fast on
  * megabytes of messages, and no schema library in a browser bundle). The limits keep a hostile or
  * corrupted file from exhausting memory later.

@@ -6,90 +6,63 @@
  * @module
  */
 
-import type { ListsEvery } from "../config/lists-every.ts";
-import { invalidOption, notStringOption, notStringsOption } from "../config/option-checks.ts";
+import { invalidOption, notStringOption, notStringsOption, oneOfOption } from "../config/option-checks.ts";
+import { checkOptions, nestedTable, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
-import { unknownOption } from "../config/unknown-option.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
-import type { ModelRequest, ToolSpec } from "../types.ts";
+import type { ModelRequest, PromptCache, ToolSpec } from "../types.ts";
 
-/** Every field of a {@link ModelRequest}. */
-export const MODEL_REQUEST_KEYS = [
-  "messages",
-  "systemPrompt",
-  "tools",
-  "maxTokens",
-  "temperature",
-  "thinking",
-  "stopSequences",
-  "cache",
-  "output",
-  "nativeCompaction",
-] as const satisfies ReadonlyArray<keyof ModelRequest>;
+/** The fields of `cache`. */
+const CACHE_FIELDS: OptionTable<PromptCache> = {
+  ttl: {
+    doc: "How long the cached prefix lives (Anthropic).",
+    default: "5m",
+    check: oneOfOption(["5m", "1h"]),
+  },
+  key: { doc: "Routes requests that share a prefix to the same cache (OpenAI).", check: notStringOption },
+  retention: {
+    doc: "How long OpenAI keeps the cached prefix.",
+    default: "in_memory",
+    check: oneOfOption(["in_memory", "24h"]),
+  },
+};
 
-// Adding a field to ModelRequest without listing it above fails to compile here.
-const _everyField: ListsEvery<ModelRequest, (typeof MODEL_REQUEST_KEYS)[number]> = true;
-void _everyField;
-
-const CACHE_VALUES = { ttl: ["5m", "1h"], retention: ["in_memory", "24h"] } as const;
+const cacheFields = nestedTable(CACHE_FIELDS);
 
 /** What is wrong with a `cache` option (`false`, or `{ ttl?, key?, retention? }`), or undefined. */
-export function cacheProblem(cache: unknown): ConfigError | undefined {
+export function cacheProblem(cache: unknown, path = "cache"): ConfigError | undefined {
   if (cache === undefined || cache === false) return undefined;
   if (typeof cache !== "object" || cache === null || Array.isArray(cache))
     return invalidOption(
-      `cache must be false or { ttl?, key?, retention? }, got ${showValue(cache)}`,
-      "cache",
+      `${path} must be false or { ttl?, key?, retention? }, got ${showValue(cache)}`,
+      path,
     );
-  const fields = cache as Record<string, unknown>;
-  const unknown = unknownOption(cache, ["ttl", "key", "retention"], "cache option");
-  if (unknown !== undefined) return unknown;
-  for (const name of ["ttl", "retention"] as const) {
-    const value = fields[name];
-    if (value !== undefined && !(CACHE_VALUES[name] as readonly unknown[]).includes(value))
-      return invalidOption(
-        `cache.${name} must be ${CACHE_VALUES[name].map((v) => `"${v}"`).join(" or ")}, got ${showValue(value)}`,
-        `cache.${name}`,
-      );
-  }
-  return notStringOption(fields.key, "cache.key");
+  return cacheFields(cache, path);
 }
 
 /** What is wrong with a request's `output` (`{ name, schema }`), or undefined. */
-function outputProblem(output: unknown): ConfigError | undefined {
-  if (output === undefined) return undefined;
+function outputProblem(output: unknown, path: string): ConfigError | undefined {
   const { name, schema } = (output ?? {}) as Record<string, unknown>;
   if (typeof name === "string" && /^[\w-]{1,64}$/.test(name) && typeof schema === "object" && schema !== null)
     return undefined;
   return invalidOption(
-    `output must be { name, schema } (a JSON Schema object), got ${showValue(output)}`,
-    "output",
+    `${path} must be { name, schema } (a JSON Schema object), got ${showValue(output)}`,
+    path,
   );
 }
 
-/**
- * The first problem with the shape of a turn's request (`request` already known to be an object), or
- * undefined. `thinking`, `temperature` and `maxTokens` are checked once the provider is known.
- */
-export function checkTurnRequest(request: object): ConfigError | undefined {
-  const fields = request as Record<string, unknown>;
-  const problem =
-    unknownOption(request, MODEL_REQUEST_KEYS, "request field") ??
-    (Array.isArray(fields.messages)
-      ? undefined
-      : invalidOption(
-          `messages must be an array of messages, got ${showValue(fields.messages)}`,
-          "messages",
-        )) ??
-    notStringOption(fields.systemPrompt, "systemPrompt") ??
-    notStringsOption(fields.stopSequences, "stopSequences") ??
-    cacheProblem(fields.cache) ??
-    outputProblem(fields.output);
-  if (problem !== undefined || fields.tools === undefined) return problem;
-  if (!Array.isArray(fields.tools)) {
-    return invalidOption(`tools must be an array of tool specs, got ${showValue(fields.tools)}`, "tools");
+/** `messages`: an array (each message's shape is the provider's to read). */
+function messagesProblem(messages: unknown, path: string): ConfigError | undefined {
+  if (Array.isArray(messages)) return undefined;
+  return invalidOption(`${path} must be an array of messages, got ${showValue(messages)}`, path);
+}
+
+/** `tools`: an array of tool specs, each with a name, a description and a JSON Schema object. */
+function toolSpecsProblem(tools: unknown, path: string): ConfigError | undefined {
+  if (!Array.isArray(tools)) {
+    return invalidOption(`${path} must be an array of tool specs, got ${showValue(tools)}`, path);
   }
-  const index = fields.tools.findIndex((tool: unknown) => {
+  const index = tools.findIndex((tool: unknown) => {
     const spec = tool as Partial<Record<keyof ToolSpec, unknown>> | null;
     return (
       typeof spec?.name !== "string" ||
@@ -100,7 +73,29 @@ export function checkTurnRequest(request: object): ConfigError | undefined {
   });
   if (index === -1) return undefined;
   return invalidOption(
-    `tools[${index}] must be { name, description, inputSchema } (a JSON Schema object)`,
-    `tools.${index}`,
+    `${path}[${index}] must be { name, description, inputSchema } (a JSON Schema object)`,
+    `${path}.${index}`,
   );
+}
+
+/** The fields of a {@link ModelRequest}, in the order they are checked. */
+export const MODEL_REQUEST_FIELDS: OptionTable<ModelRequest> = {
+  messages: { doc: "The conversation to send.", required: true, check: messagesProblem },
+  systemPrompt: { doc: "The system prompt.", check: notStringOption },
+  stopSequences: { doc: "Texts that end the answer.", check: notStringsOption },
+  cache: { doc: "Prompt caching: false, or its settings.", default: "on, 5m", check: cacheProblem },
+  output: { doc: "A JSON Schema the answer must match.", check: outputProblem },
+  tools: { doc: "The tools the model may call.", check: toolSpecsProblem },
+  maxTokens: { doc: "The output limit; checked once the provider is known." },
+  temperature: { doc: "Sampling temperature; its range is the provider's, checked once it is known." },
+  thinking: { doc: "The reasoning level; checked once the provider is known." },
+  nativeCompaction: { doc: "The provider's own compaction (set by the agent loop)." },
+};
+
+/**
+ * The first problem with the shape of a turn's request (`request` already known to be an object), or
+ * undefined. `thinking`, `temperature` and `maxTokens` are checked once the provider is known.
+ */
+export function checkTurnRequest(request: object): ConfigError | undefined {
+  return checkOptions(MODEL_REQUEST_FIELDS, request, { what: "request field" });
 }

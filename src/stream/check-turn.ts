@@ -7,38 +7,12 @@
  */
 
 import { didYouMean } from "../config/did-you-mean.ts";
-import type { ListsEvery } from "../config/lists-every.ts";
+import { checkOptions } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
-import { notAnObject, unknownOption } from "../config/unknown-option.ts";
+import { notAnObject } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { ModelRequest, ProviderId, ThinkingLevel } from "../types.ts";
-import type { TurnOptions } from "./turn-options.ts";
-
-/** The options that say how to reach the model (what an agent passes to every turn). */
-export const CONNECTION_OPTION_KEYS = [
-  "model",
-  "provider",
-  "apiKey",
-  "baseURL",
-  "headers",
-  "fetch",
-  "retry",
-  "timeoutMs",
-  "idleTimeoutMs",
-  "prices",
-  "compat",
-] as const satisfies ReadonlyArray<keyof TurnOptions>;
-
-/** Every option `streamTurn` takes. */
-export const TURN_OPTION_KEYS = [
-  ...CONNECTION_OPTION_KEYS,
-  "signal",
-  "onEvent",
-] as const satisfies ReadonlyArray<keyof TurnOptions>;
-
-// Adding an option to TurnOptions without listing it above fails to compile here.
-const _everyTurnOption: ListsEvery<TurnOptions, (typeof TURN_OPTION_KEYS)[number]> = true;
-void _everyTurnOption;
+import { TURN_OPTIONS, type TurnOptions } from "./turn-options.ts";
 
 /** The thinking levels, as `thinking` accepts them. */
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
@@ -118,11 +92,14 @@ export function checkModelParameters(
   return undefined;
 }
 
-/** The first problem with a turn's request and options before the model is resolved, or undefined. */
+/**
+ * The first problem with a turn's options (their table: unknown keys, types) and its request before the
+ * model is resolved, or undefined.
+ */
 export function checkTurnInput(request: unknown, options: unknown): ConfigError | undefined {
   const problem =
     notAnObject(options, "streamTurn's options") ??
-    unknownOption(options as object, TURN_OPTION_KEYS) ??
+    checkOptions(TURN_OPTIONS, options as object) ??
     checkModelOption((options as TurnOptions).model) ??
     notAnObject(request, "streamTurn's request");
   if (problem !== undefined) return problem;

@@ -1,4 +1,6 @@
 /**
+ * Layer `stream` (docs/architecture.md): streamTurn: one model turn, its options, attempts, retries and events.
+ *
  * `streamTurn`: one model turn, streamed. A normalized request goes in; normalized events come out as
  * an async iterable, and `.message` resolves to the final assistant message. After the call nothing
  * throws: every failure (bad config, HTTP error, network, timeout, malformed or cut stream, abort)
@@ -8,7 +10,6 @@
  * @module
  */
 
-import { notFunctionOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
 import { describeValue } from "../errors/message-of.ts";
 import { redactError } from "../errors/redact.ts";
@@ -24,7 +25,6 @@ import type { Provider, ProviderConfig } from "../providers/provider.ts";
 import { loadProvider, resolveModel } from "../providers/registry.ts";
 import type { AssistantMessage, ModelRequest, TurnEvent } from "../types.ts";
 import { findPrice } from "../usage/prices.ts";
-import { checkConnection } from "./check-connection.ts";
 import { checkModelParameters, checkTurnInput, missingApiKey } from "./check-turn.ts";
 import { checkTurnRequest } from "./check-turn-request.ts";
 import { EventQueue } from "./event-queue.ts";
@@ -134,11 +134,7 @@ async function attempt({ provider, config, request, options, runSignal, builder 
  */
 export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStream {
   // Checked before anything else reads them: plain JavaScript may pass anything.
-  const problem =
-    checkTurnInput(request, options) ??
-    checkConnection(options) ??
-    notFunctionOption(options.onEvent, "onEvent") ??
-    checkTurnRequest(request);
+  const problem = checkTurnInput(request, options) ?? checkTurnRequest(request);
   if (problem !== undefined) options = {} as TurnOptions;
   const run = new AbortController();
   const queue = new EventQueue<TurnEvent>(() =>

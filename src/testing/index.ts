@@ -1,4 +1,6 @@
 /**
+ * Layer `modules` (docs/architecture.md): the subpath entries: bridge, effect, formats, mcp, testing.
+ *
  * `wisp-agent/testing`: the scripted model, for Wisp's own tests, benchmarks and demo, and for yours.
  *
  * @module

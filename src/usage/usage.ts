@@ -1,4 +1,6 @@
 /**
+ * Layer `usage` (docs/architecture.md): usage arithmetic, the price table and cost.
+ *
  * Usage arithmetic: an empty record, and the sum of two (per turn → per run → per session).
  *
  * @module

@@ -5,12 +5,22 @@
  * create call), and nothing is sent.
  */
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
-import type { AgentConfig } from "../../src/agent/agent-options.ts";
+import {
+  AGENT_CONFIG_OPTIONS,
+  AGENT_OPTIONS,
+  BUDGET_OPTIONS,
+  HOOK_ENTRY_OPTIONS,
+  HOOKS_OPTIONS,
+} from "../../src/agent/agent-option-table.ts";
 import type { Budget } from "../../src/agent/budget.ts";
-import { BUDGET_KEYS, HOOK_ENTRY_KEYS } from "../../src/agent/check-option-types.ts";
 import type { HookEntry } from "../../src/agent/hooks.ts";
-import { type AGENT_CONFIG_KEYS, AGENT_OPTION_KEYS } from "../../src/agent/option-keys.ts";
-import type { RetryOptions } from "../../src/http/retry-policy.ts";
+import { COMPACTION_OPTIONS } from "../../src/compaction/compaction-options.ts";
+import {
+  checkOptions,
+  type OptionRule,
+  type OptionTable,
+  optionKeys,
+} from "../../src/config/option-table.ts";
 import {
   type AgentOptions,
   createAgentSession,
@@ -20,18 +30,12 @@ import {
   runAgentStream,
   streamTurn,
 } from "../../src/index.ts";
-import type { CompatOptions } from "../../src/providers/provider.ts";
-import type { CreateSessionOptions } from "../../src/session/create-session.ts";
-import { CREATE_SESSION_OPTION_KEYS, type SESSION_OPTION_KEYS } from "../../src/session/option-keys.ts";
-import {
-  CHAT_OPTION_KEYS,
-  type ChatOptions,
-  type SessionOptions,
-} from "../../src/session/session-options.ts";
-import { COMPAT_OPTION_KEYS, RETRY_OPTION_KEYS } from "../../src/stream/check-connection.ts";
-import { TURN_OPTION_KEYS } from "../../src/stream/check-turn.ts";
-import { MODEL_REQUEST_KEYS } from "../../src/stream/check-turn-request.ts";
-import type { TurnOptions } from "../../src/stream/turn-options.ts";
+import { CONNECT_MCP_OPTIONS } from "../../src/mcp/mcp-options.ts";
+import { CREATE_SESSION_OPTIONS, type CreateSessionOptions } from "../../src/session/create-session.ts";
+import { CHAT_OPTIONS, SESSION_OPTIONS, type SessionOptions } from "../../src/session/session-options.ts";
+import { MODEL_REQUEST_FIELDS } from "../../src/stream/check-turn-request.ts";
+import { COMPAT_OPTIONS, CONNECTION_OPTIONS, RETRY_OPTIONS } from "../../src/stream/connection-options.ts";
+import { TURN_OPTIONS, type TurnOptions } from "../../src/stream/turn-options.ts";
 import type { ModelRequest } from "../../src/types.ts";
 import { says, scripted } from "../support/agent.ts";
 
@@ -406,32 +410,64 @@ describe("temperature is checked against each provider's own range", () => {
   });
 });
 
-describe("each list of known keys matches its TypeScript interface exactly", () => {
-  it("agent, turn, session, chat, request and nested option lists name every option and nothing else", () => {
-    expectTypeOf<(typeof AGENT_CONFIG_KEYS)[number]>().toEqualTypeOf<keyof AgentConfig>();
-    expectTypeOf<(typeof AGENT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof AgentOptions>();
-    expectTypeOf<(typeof TURN_OPTION_KEYS)[number]>().toEqualTypeOf<keyof TurnOptions>();
-    expectTypeOf<(typeof SESSION_OPTION_KEYS)[number]>().toEqualTypeOf<keyof SessionOptions>();
-    expectTypeOf<(typeof CREATE_SESSION_OPTION_KEYS)[number]>().toEqualTypeOf<keyof CreateSessionOptions>();
-    expectTypeOf<(typeof CHAT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof ChatOptions>();
-    expectTypeOf<(typeof MODEL_REQUEST_KEYS)[number]>().toEqualTypeOf<keyof ModelRequest>();
-    expectTypeOf<(typeof RETRY_OPTION_KEYS)[number]>().toEqualTypeOf<keyof RetryOptions>();
-    expectTypeOf<(typeof COMPAT_OPTION_KEYS)[number]>().toEqualTypeOf<keyof CompatOptions>();
-    expectTypeOf<(typeof BUDGET_KEYS)[number]>().toEqualTypeOf<keyof Budget>();
-    expectTypeOf<(typeof HOOK_ENTRY_KEYS)[number]>().toEqualTypeOf<keyof HookEntry<"stop">>();
-    // At run time: no list names a key twice (a copy-paste slip the types cannot see).
-    for (const list of [
-      AGENT_OPTION_KEYS,
-      TURN_OPTION_KEYS,
-      CREATE_SESSION_OPTION_KEYS,
-      CHAT_OPTION_KEYS,
-      MODEL_REQUEST_KEYS,
-      RETRY_OPTION_KEYS,
-      COMPAT_OPTION_KEYS,
-      BUDGET_KEYS,
-      HOOK_ENTRY_KEYS,
-    ]) {
-      expect(new Set(list).size).toBe(list.length);
+describe("the option tables", () => {
+  const tables: Array<[string, OptionTable<never>]> = [
+    ["runAgent", AGENT_OPTIONS],
+    ["agent config", AGENT_CONFIG_OPTIONS],
+    ["streamTurn", TURN_OPTIONS],
+    ["connection", CONNECTION_OPTIONS],
+    ["createAgentSession", SESSION_OPTIONS],
+    ["createSession", CREATE_SESSION_OPTIONS],
+    ["chat", CHAT_OPTIONS],
+    ["request", MODEL_REQUEST_FIELDS],
+    ["retry", RETRY_OPTIONS],
+    ["compat", COMPAT_OPTIONS],
+    ["budget", BUDGET_OPTIONS],
+    ["hook entry", HOOK_ENTRY_OPTIONS],
+    ["hooks", HOOKS_OPTIONS],
+    ["compaction", COMPACTION_OPTIONS],
+    ["connectMcp", CONNECT_MCP_OPTIONS],
+  ];
+
+  it("list exactly the keys of their interfaces (a missing or extra key fails to compile)", () => {
+    expectTypeOf<keyof typeof AGENT_OPTIONS>().toEqualTypeOf<keyof AgentOptions>();
+    expectTypeOf<keyof typeof SESSION_OPTIONS>().toEqualTypeOf<keyof SessionOptions>();
+    expectTypeOf<keyof typeof CREATE_SESSION_OPTIONS>().toEqualTypeOf<keyof CreateSessionOptions>();
+    expectTypeOf<keyof typeof TURN_OPTIONS>().toEqualTypeOf<keyof TurnOptions>();
+    expectTypeOf<keyof typeof MODEL_REQUEST_FIELDS>().toEqualTypeOf<keyof ModelRequest>();
+    expectTypeOf<keyof typeof BUDGET_OPTIONS>().toEqualTypeOf<keyof Budget>();
+    expectTypeOf<keyof typeof HOOK_ENTRY_OPTIONS>().toEqualTypeOf<keyof HookEntry<"stop">>();
+    expect(optionKeys(AGENT_OPTIONS)).toEqual(expect.arrayContaining(optionKeys(AGENT_CONFIG_OPTIONS)));
+    expect(optionKeys(SESSION_OPTIONS)).toEqual(expect.arrayContaining(optionKeys(AGENT_CONFIG_OPTIONS)));
+  });
+
+  it.each(tables)("%s: every option has a one-line doc", (_name, table) => {
+    for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
+      expect(rule.doc.trim(), key).not.toBe("");
+      expect(rule.doc, key).not.toContain("\n");
+    }
+  });
+
+  it.each(tables)(
+    "%s: each checked option refuses a value of no type it takes, at its own path",
+    (_name, table) => {
+      for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
+        if (rule.check === undefined) continue;
+        // The one rule alone, so a required option elsewhere in the table does not answer first.
+      const alone = { [key]: rule } as OptionTable<Record<string, unknown>>;
+      const problem = checkOptions(alone, { [key]: Symbol("wrong") });
+        expect(problem, key).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
+        expect(problem?.path.startsWith(key), `${key}: ${problem?.path}`).toBe(true);
+      }
+    },
+  );
+
+  it.each(tables)("%s: a key one letter off is refused, naming the key it meant", (_name, table) => {
+    for (const key of optionKeys(table)) {
+      const typo = `${key}x`;
+      const problem = checkOptions(table, { [typo]: 1 });
+      expect(problem?.path, key).toBe(typo);
+      expect(problem?.message, key).toContain(`did you mean "${key}"?`);
     }
   });
 });

@@ -1,0 +1,241 @@
+/**
+ * The option tables of an agent: its configuration (what sessions keep between runs: how to reach the
+ * model, the model parameters, tools, hooks, limits) and `runAgent`'s options (that, plus the run's
+ * input). Each option's check, default and doc live here once; the unknown-key check, the runtime
+ * checks and the key lists are derived from the tables (see config/option-table.ts). Values that
+ * depend on the provider (`thinking`, `temperature`, `maxTokens`) and the price a cost budget needs are
+ * checked once the model is resolved (check-config.ts).
+ *
+ * @module
+ */
+
+import { compactionProblem } from "../compaction/compaction-options.ts";
+import {
+  invalidOption,
+  isPlainObject,
+  notCountOption,
+  notDuration,
+  notNonNegativeOption,
+  notSignalOption,
+  notStringOption,
+  notStringsOption,
+  oneOfOption,
+} from "../config/option-checks.ts";
+import { checkOptions, nestedTable, type OptionTable } from "../config/option-table.ts";
+import { showValue } from "../config/show-value.ts";
+import type { ConfigError } from "../errors/sdk-error.ts";
+import { MAX_ID_LENGTH } from "../message/storable-values.ts";
+import { cacheProblem } from "../stream/check-turn-request.ts";
+import { CONNECTION_OPTIONS } from "../stream/connection-options.ts";
+import type { AgentConfig, AgentOptions } from "./agent-options.ts";
+import { DEFAULT_MAX_STOP_BLOCKS, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
+import { type Budget, DEFAULT_MAX_TURNS } from "./budget.ts";
+import { attachmentsProblem, promptProblem } from "./check-prompt.ts";
+import {
+  DEFAULT_HOOK_FAILURE_POLICY,
+  DEFAULT_HOOK_TIMEOUTS,
+  type HookEntry,
+  type HookEvent,
+  type Hooks,
+} from "./hooks.ts";
+
+/** The limits of `budget`. */
+export const BUDGET_OPTIONS: OptionTable<Budget> = {
+  maxTokens: { doc: "Input plus output tokens, summed over the run's turns.", check: notNonNegativeOption },
+  maxCostUsd: {
+    doc: "USD, summed over the run's turns (needs the model's price).",
+    check: notNonNegativeOption,
+  },
+  maxTurns: {
+    doc: "Model turns; the run ends when the model asks for another beyond this.",
+    check: notCountOption,
+  },
+};
+
+/** The fields of a hook entry (`{ handler, name, timeoutMs, onFailure }`). */
+export const HOOK_ENTRY_OPTIONS: OptionTable<HookEntry<HookEvent>> = {
+  handler: {
+    doc: "The hook itself.",
+    required: true,
+    check: (value, path) =>
+      typeof value === "function"
+        ? undefined
+        : invalidOption(`${path} must be a function, got ${showValue(value)}`, path),
+  },
+  onFailure: {
+    doc: "Whether a hook that fails or times out lets the run go on (open) or not (closed).",
+    default: "the event's (DEFAULT_HOOK_FAILURE_POLICY)",
+    check: oneOfOption(["open", "closed"]),
+  },
+  name: {
+    doc: "The hook's name in events and errors.",
+    default: "its function's name",
+    check: notStringOption,
+  },
+  timeoutMs: {
+    doc: "How long the hook may take before its failure policy applies.",
+    default: "the event's (DEFAULT_HOOK_TIMEOUTS)",
+    check: notDuration,
+  },
+};
+
+const hookEntry = nestedTable(HOOK_ENTRY_OPTIONS);
+
+/** A hook: a function, or an entry with a `handler` function. */
+function checkHook(value: unknown, path: string): ConfigError | undefined {
+  if (typeof value === "function") return undefined;
+  if (!isPlainObject(value)) {
+    return invalidOption(`${path} must be a function or { handler }, got ${showValue(value)}`, path);
+  }
+  return hookEntry(value, path);
+}
+
+/** An event's hooks: one hook, or an array of them. */
+function checkHookList(list: unknown, path: string): ConfigError | undefined {
+  if (!Array.isArray(list)) return checkHook(list, path);
+  for (const [index, item] of list.entries()) {
+    const found = checkHook(item, `${path}.${index}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** One hook event's rule: its doc, its default timeout and failure policy. */
+function hookEvent(event: HookEvent, doc: string) {
+  return {
+    doc,
+    default: `timeout ${DEFAULT_HOOK_TIMEOUTS[event]} ms, fails ${DEFAULT_HOOK_FAILURE_POLICY[event]}`,
+    check: checkHookList,
+  };
+}
+
+/** The hook events of `hooks`, each a hook or an array of hooks. */
+export const HOOKS_OPTIONS: OptionTable<Hooks> = {
+  sessionStart: hookEvent("sessionStart", "As a run starts; may add context or stop it."),
+  userPromptSubmit: hookEvent(
+    "userPromptSubmit",
+    "Before the prompt joins the conversation; may add context or stop.",
+  ),
+  preToolUse: hookEvent("preToolUse", "Before a tool runs; may allow, deny, ask, edit its input or stop."),
+  postToolUse: hookEvent("postToolUse", "After a tool ran; may replace its output or stop."),
+  postToolUseFailure: hookEvent("postToolUseFailure", "After a tool failed; may add context or stop."),
+  stop: hookEvent("stop", "When the model is done; may block the end once more."),
+  preCompact: hookEvent(
+    "preCompact",
+    "Before older messages are summarized; may skip it or give the summary.",
+  ),
+  sessionEnd: hookEvent("sessionEnd", "As the run ends, whatever ended it."),
+};
+
+/** `tools`: an array of tools (`defineTool`), with distinct names. */
+export function checkTools(value: unknown): ConfigError | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value))
+    return invalidOption(`tools must be an array of tools, got ${showValue(value)}`, "tools");
+  const seen = new Set<string>();
+  for (const [index, tool] of value.entries()) {
+    const candidate = (isPlainObject(tool) ? tool : {}) as Record<string, unknown>;
+    if (
+      typeof candidate.name !== "string" ||
+      typeof candidate.description !== "string" ||
+      typeof candidate.execute !== "function" ||
+      typeof candidate.inputSchema !== "object" ||
+      candidate.inputSchema === null
+    ) {
+      const name = typeof candidate.name === "string" ? ` ("${candidate.name}")` : "";
+      return invalidOption(
+        `Each tool needs a name, a description, an inputSchema and execute (use defineTool); tool ${index}${name} does not`,
+        `tools.${index}`,
+      );
+    }
+    const approval = candidate.needsApproval;
+    if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function") {
+      return invalidOption(
+        `tools.${index}.needsApproval must be true, false or a function, got ${showValue(approval)}`,
+        `tools.${index}.needsApproval`,
+      );
+    }
+    if (seen.has(candidate.name))
+      return invalidOption(`Two tools are named "${candidate.name}"`, `tools.${index}.name`);
+    seen.add(candidate.name);
+  }
+  return undefined;
+}
+
+/** Every option of an agent's configuration (what sessions keep between runs), in the order they are checked. */
+export const AGENT_CONFIG_OPTIONS: OptionTable<AgentConfig> = {
+  ...CONNECTION_OPTIONS,
+  systemPrompt: { doc: "The system prompt.", check: notStringOption },
+  tools: { doc: "The tools the model may call (defineTool), with distinct names.", check: checkTools },
+  hooks: { doc: "Hooks by event.", check: nestedTable(HOOKS_OPTIONS) },
+  thinking: { doc: "How hard the model thinks; checked once the provider is known.", default: "off" },
+  maxTokens: { doc: "The output limit per turn; checked once the provider is known." },
+  temperature: { doc: "Sampling temperature; its range is the provider's, checked once it is known." },
+  stopSequences: { doc: "Texts that end the answer.", check: notStringsOption },
+  cache: { doc: "Prompt caching: on unless false.", default: "on", check: cacheProblem },
+  output: { doc: "A Standard Schema the run's answer must match; checked as the run prepares it." },
+  outputRetries: {
+    doc: "How often the model may answer again after an answer the schema refused.",
+    default: 2,
+    check: (value, path) => notCountOption(value, path, true),
+  },
+  compaction: {
+    doc: "Summaries of older messages (true for the defaults).",
+    default: "off",
+    check: compactionProblem,
+  },
+  maxTurns: { doc: "Model turns per run.", default: DEFAULT_MAX_TURNS, check: notCountOption },
+  budget: { doc: "Token, cost and turn limits of a run.", check: nestedTable(BUDGET_OPTIONS) },
+  toolTimeoutMs: {
+    doc: "Longest time one tool call may run, unless the tool sets its own.",
+    default: DEFAULT_TOOL_TIMEOUT_MS,
+    check: notCountOption,
+  },
+  toolExecution: {
+    doc: "Run a turn's tool calls together or one by one.",
+    default: "parallel",
+    check: oneOfOption(["parallel", "sequential"]),
+  },
+  maxStopBlocks: {
+    doc: "How often stop hooks may block the end of one run.",
+    default: DEFAULT_MAX_STOP_BLOCKS,
+    check: (value, path) => notCountOption(value, path, true),
+  },
+};
+
+/** `sessionId`: a string of 1 to {@link MAX_ID_LENGTH} characters, as a stored session's id must be. */
+export function sessionIdProblem(value: unknown): ConfigError | undefined {
+  const problem = notStringOption(value, "sessionId");
+  if (problem !== undefined || value === undefined) return problem;
+  const { length } = value as string;
+  if (length > 0 && length <= MAX_ID_LENGTH) return undefined;
+  return invalidOption(`sessionId must be 1 to ${MAX_ID_LENGTH} characters long, got ${length}`, "sessionId");
+}
+
+/** Every option of `runAgent` and `runAgentStream`, in the order they are checked. */
+export const AGENT_OPTIONS: OptionTable<AgentOptions> = {
+  ...AGENT_CONFIG_OPTIONS,
+  prompt: { doc: "The user's message: text, or text and image parts.", required: true, check: promptProblem },
+  attachments: { doc: "Images added to the prompt.", check: attachmentsProblem },
+  messages: {
+    doc: "The conversation before the prompt.",
+    check: (value, path) =>
+      Array.isArray(value)
+        ? undefined
+        : invalidOption(
+            `${path} must be an array of messages (a previous run's result.value.messages)`,
+            path,
+          ),
+  },
+  signal: { doc: "Aborts the run.", check: notSignalOption },
+  sessionId: { doc: "The run's session id.", default: "a new random UUID", check: sessionIdProblem },
+};
+
+/**
+ * The first option of an agent's configuration whose type or range is wrong, or undefined. Unknown
+ * keys are not looked at: each entry point checks its own table whole (with {@link checkOptions});
+ * this is the run's own guard, for any caller.
+ */
+export function checkAgentConfig(config: object): ConfigError | undefined {
+  return checkOptions(AGENT_CONFIG_OPTIONS, config, { unknownKeys: false });
+}

@@ -1,0 +1,84 @@
+/**
+ * Layer `config` (docs/architecture.md): option tables and the checks derived from them (did you mean, shown values).
+ *
+ * One declarative table per option set: each option's key, its check (type and range), its default
+ * and a one-line doc. The unknown-key check ("did you mean …"), the runtime check and the key lists are
+ * all derived from the table, so an option is added in one place. The table's type lists every key of
+ * the option set's interface and no other, so an option missing from it fails to compile.
+ *
+ * @module
+ */
+
+import type { ConfigError } from "../errors/sdk-error.ts";
+import { invalidOption, notObjectOption } from "./option-checks.ts";
+import { unknownOption } from "./unknown-option.ts";
+
+/** What is wrong with one option's value at `path`, or undefined when it is absent or right. */
+export type OptionCheck = (value: unknown, path: string) => ConfigError | undefined;
+
+/** One option of a table. */
+export interface OptionRule {
+  /** What the option is for, in one line. */
+  doc: string;
+  /** What an absent option means, for the docs ("10 minutes", `25`, "none"). */
+  default?: string | number | boolean;
+  /**
+   * Its type and range, checked whenever it is set. Absent: any value is taken here (a value that
+   * needs the provider, such as `temperature`, is checked once it is known).
+   */
+  check?: OptionCheck;
+  /** The option must be given: its check is run when it is absent too (and says what is missing). */
+  required?: true;
+}
+
+/** An option set's table: a rule for every key of `T`, in the order they are checked. */
+export type OptionTable<T> = { readonly [K in keyof T]-?: OptionRule };
+
+/** The keys of `table`, in its order. */
+export function optionKeys<T>(table: OptionTable<T>): Array<keyof T & string> {
+  return Object.keys(table) as Array<keyof T & string>;
+}
+
+/** How {@link checkOptions} names what it checks. */
+export interface CheckOptionsHow {
+  /** The noun of an unknown key's message: "Unknown `what` …" (default "option"). */
+  what?: string;
+  /** The path of the option set itself, put before each key's (`retry` gives `retry.maxRetries`). */
+  path?: string;
+  /** Look for keys the table does not list (default true). */
+  unknownKeys?: boolean;
+}
+
+/**
+ * The first problem with `options` (an object) against `table`, or undefined: an unknown key first
+ * (with the key it probably meant), then each set option's rule, in the table's order.
+ */
+export function checkOptions<T>(
+  table: OptionTable<T>,
+  options: object,
+  { what = "option", path, unknownKeys = true }: CheckOptionsHow = {},
+): ConfigError | undefined {
+  const unknown = unknownKeys ? unknownOption(options, optionKeys(table), what) : undefined;
+  if (unknown !== undefined)
+    return path === undefined ? unknown : invalidOption(unknown.message, `${path}.${unknown.path}`);
+  const values = options as Record<string, unknown>;
+  for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
+    const value = values[key];
+    if ((value === undefined && rule.required === undefined) || rule.check === undefined) continue;
+    const problem = rule.check(value, path === undefined ? key : `${path}.${key}`);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * The check of an option that holds an option set of its own (`retry`, `budget`, `compat`): an object,
+ * with no unknown key (named under its parent, `Unknown retry option "maxRetrys"`) and each rule met.
+ */
+export function nestedTable<T>(table: OptionTable<T>): OptionCheck {
+  return (value, path) =>
+    notObjectOption(value, path) ??
+    (value === undefined
+      ? undefined
+      : checkOptions(table, value as object, { what: `${path} option`, path }));
+}

@@ -1,0 +1,196 @@
+/**
+ * What a live session keeps (`LiveState`): its conversation, usage and turns, its queue and run in
+ * flight, paused approvals and tool permissions, compaction; and what it shows of them: `export()`
+ * (a SessionState) and `snapshot()` (a {@link SessionSnapshot}).
+ *
+ * @module
+ */
+
+import type { AgentRunResult } from "../agent/agent-events.ts";
+import type { AgentConfig } from "../agent/agent-options.ts";
+import type { Paused, ToolPermissions } from "../agent/approvals.ts";
+import type { Tool } from "../agent/define-tool.ts";
+import { toolsByName } from "../agent/loop-setup.ts";
+import { PrefixWatch } from "../agent/prefix-watch.ts";
+import type { CompactionState } from "../compaction/compaction-state.ts";
+import type { ResolvedModel } from "../providers/registry.ts";
+import type { StandardSchema } from "../schema/standard-schema.ts";
+import { sendablePrefix } from "../state/tool-call-pairs.ts";
+import type { JsonObject, Message, ProviderId, Usage, UserMessage } from "../types.ts";
+import { addUsage, emptyUsage } from "../usage/usage.ts";
+import type { CurrentRun, PendingRun } from "./pending-run.ts";
+import type { SessionOptions } from "./session-options.ts";
+import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
+
+/** A cheap look at a session, without copying its conversation. */
+export interface SessionSnapshot {
+  sessionId: string;
+  provider: ProviderId;
+  model: string;
+  status: "idle" | "running" | "closed";
+  messageCount: number;
+  /** The id of the conversation's last message, if it has any. */
+  lastMessageId?: string;
+  turns: number;
+  usage: Usage;
+  queued: number;
+  /** Tool calls waiting for approval (the session is paused while there are any). */
+  pendingApprovals: number;
+}
+
+/**
+ * Everything a live session keeps, new or restored from a SessionState. The modules that run,
+ * resume, abort and close a session read and change it; the session object holds it privately.
+ */
+export class LiveState {
+  readonly sessionId: string;
+  readonly config: AgentConfig;
+  /** The session's previous request, to tell prompt-cache misses. */
+  readonly prefix = new PrefixWatch();
+  readonly provider: ProviderId;
+  readonly model: string;
+  readonly messages: Message[];
+  readonly createdAt: number;
+  readonly metadata: JsonObject;
+  updatedAt: number;
+  usage: Usage;
+  turns: number;
+  queue: PendingRun[] = [];
+  /** Prompts a restored state had queued: kept and exported, never run unless the caller sends them. */
+  held: QueuedPrompt[];
+  steering: UserMessage[] = [];
+  current: CurrentRun | undefined;
+  /** Whether `sessionStart` has fired (on the first run of this session object, new or restored). */
+  started = false;
+  closed = false;
+  /** The calls waiting for approval, and the id of the assistant message that made them. */
+  paused: Paused | undefined;
+  pausedMessageId: string | undefined;
+  permissions: ToolPermissions;
+  /** Counts abort() calls, so a resume whose decisions were being checked meanwhile sees it. */
+  aborts = 0;
+  /** The signature of `permissions` (with an `approvalSecret`). */
+  permissionsSignature: string | undefined;
+  /** Set while a resume's decisions are being checked: nothing else may start meanwhile. */
+  resuming = false;
+  readonly tools: ReadonlyMap<string, Tool<unknown>>;
+  readonly approvalSecret: string | undefined;
+  /** The per-call output schema of the run that paused, applied again by its resume. */
+  pausedOutput: StandardSchema | undefined;
+  /** The conversation's compaction, once there is one (requests send its summary for older messages). */
+  compaction: CompactionState | undefined;
+
+  constructor(
+    config: AgentConfig,
+    resolved: ResolvedModel,
+    options: SessionOptions,
+    state: SessionState | undefined,
+  ) {
+    this.config = config;
+    this.provider = resolved.provider;
+    this.model = resolved.model;
+    const now = Date.now();
+    this.sessionId = options.sessionId ?? state?.sessionId ?? crypto.randomUUID();
+    this.messages = state?.messages ?? [];
+    this.createdAt = state?.createdAt ?? now;
+    this.updatedAt = state?.updatedAt ?? now;
+    this.usage = state?.usage ?? emptyUsage();
+    this.turns = state?.turns ?? 0;
+    this.metadata = { ...state?.metadata, ...options.metadata };
+    // A restored queue is held, not run: a state from elsewhere must not make this process spend
+    // money unasked. It stays in export() until drainQueue() hands it to the caller, who decides.
+    this.held = [...(state?.queue ?? [])];
+    this.permissions = { ...state?.toolPermissions };
+    this.permissionsSignature = state?.toolPermissionsSignature;
+    this.compaction = state?.compaction;
+    this.tools = toolsByName(config);
+    this.approvalSecret = options.approvalSecret;
+    if (state !== undefined && state.pendingApprovals.length > 0)
+      this.setPaused({ approvals: state.pendingApprovals, results: state.pendingResults });
+  }
+
+  /** Pauses on `paused`'s calls, made by the conversation's last message (or, undefined, unpauses). */
+  setPaused(paused: Paused | undefined): void {
+    this.paused = paused;
+    this.pausedMessageId = paused === undefined ? undefined : this.messages.at(-1)?.id;
+  }
+
+  /** Adds a finished run's usage and turns to the session's, once. */
+  account(result: AgentRunResult): void {
+    if (this.current === undefined || this.current.accounted) return;
+    const value = result.ok ? result.value : result.partial;
+    this.usage = addUsage(this.usage, value.usage);
+    this.turns += value.turns;
+    this.updatedAt = Date.now();
+    this.current.accounted = true;
+  }
+
+  #runUsage(messages: readonly Message[]): Usage {
+    if (this.current === undefined || this.current.accounted) return this.usage;
+    let usage = this.usage;
+    for (const message of messages.slice(this.current.firstIndex)) {
+      if (message.role === "assistant") usage = addUsage(usage, message.usage);
+    }
+    return usage;
+  }
+
+  /** The session as plain JSON (during a run: up to the last completed turn), a deep copy. */
+  export(): SessionState {
+    // Paused (or resuming, before the decided calls' results are in): the waiting calls are kept.
+    const paused =
+      this.paused !== undefined && this.messages.at(-1)?.id === this.pausedMessageId
+        ? this.paused
+        : undefined;
+    const messages = paused === undefined ? sendablePrefix(this.messages) : this.messages.slice();
+    const state: SessionState = {
+      version: SESSION_STATE_VERSION,
+      sessionId: this.sessionId,
+      createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
+      provider: this.provider,
+      model: this.model,
+      parameters: {},
+      messages,
+      usage: this.#runUsage(messages),
+      turns: this.turns,
+      queue: [...this.held, ...this.queue.map((pending) => pending.prompt)],
+      metadata: this.metadata,
+      pendingApprovals: paused?.approvals ?? [],
+      pendingResults: paused?.results ?? [],
+      toolPermissions: { ...this.permissions },
+    };
+    if (this.permissionsSignature !== undefined) state.toolPermissionsSignature = this.permissionsSignature;
+    // A compaction whose first kept message is not exported (a turn still in flight) waits for it.
+    const compaction = this.compaction;
+    if (compaction !== undefined && messages.some((message) => message.id === compaction.firstKeptId))
+      state.compaction = compaction;
+    const config = this.config;
+    if (config.systemPrompt !== undefined) state.systemPrompt = config.systemPrompt;
+    if (config.thinking !== undefined) state.thinking = config.thinking;
+    if (config.maxTokens !== undefined) state.parameters.maxTokens = config.maxTokens;
+    if (config.temperature !== undefined) state.parameters.temperature = config.temperature;
+    if (config.stopSequences !== undefined) state.parameters.stopSequences = config.stopSequences;
+    if (config.maxTurns !== undefined) state.parameters.maxTurns = config.maxTurns;
+    // A deep copy, so the caller may change it freely; through JSON because the state is plain JSON by
+    // contract (and JSON copies it about 1.4x faster than structuredClone).
+    return JSON.parse(JSON.stringify(state)) as SessionState;
+  }
+
+  /** A cheap look at the session, without copying its conversation. */
+  snapshot(): SessionSnapshot {
+    const snapshot: SessionSnapshot = {
+      sessionId: this.sessionId,
+      provider: this.provider,
+      model: this.model,
+      status: this.closed ? "closed" : this.current === undefined ? "idle" : "running",
+      messageCount: this.messages.length,
+      turns: this.turns,
+      usage: this.usage,
+      queued: this.held.length + this.queue.length,
+      pendingApprovals: this.paused?.approvals.length ?? 0,
+    };
+    const last = this.messages.at(-1);
+    if (last !== undefined) snapshot.lastMessageId = last.id;
+    return snapshot;
+  }
+}

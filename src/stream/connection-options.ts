@@ -1,0 +1,157 @@
+/**
+ * The options that say how to reach a model (`model`, `provider`, `apiKey`, `baseURL`, `headers`,
+ * `fetch`, `retry`, timeouts, `prices`, `compat`): what an agent passes to every turn, in one table.
+ * Plain JavaScript can pass anything: a number as `apiKey`, a string as `headers`, a typo inside
+ * `retry`. Each is a ConfigError naming the option, never a TypeError, a RequestError from a malformed
+ * URL, or an option silently ignored.
+ *
+ * @module
+ */
+
+import {
+  invalidOption,
+  notDuration,
+  notFunctionOption,
+  notObjectOption,
+  notStringOption,
+  oneOfOption,
+} from "../config/option-checks.ts";
+import { nestedTable, type OptionTable } from "../config/option-table.ts";
+import { showValue } from "../config/show-value.ts";
+import type { ConfigError } from "../errors/sdk-error.ts";
+import { DEFAULT_RETRY, type RetryOptions } from "../http/retry-policy.ts";
+import type { CompatOptions } from "../providers/provider.ts";
+import type { ProviderName } from "../providers/registry.ts";
+import type { PriceTable } from "../usage/prices.ts";
+
+/** How to reach the model, and how hard to try: the options every turn of an agent shares. */
+export interface ConnectionOptions {
+  /** `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, or a bare model id with `provider`. */
+  model: string;
+  provider?: ProviderName;
+  /**
+   * The provider key; `undefined` (an unset environment variable) is the same as leaving it out.
+   * Required for a provider's public endpoint: without it the turn ends, before any request, with a
+   * ConfigError at `apiKey` naming the usual variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
+   * `GEMINI_API_KEY`). Not required when `baseURL` is given (a local server such as Ollama needs
+   * none), when `headers` carry credentials (`authorization`, `x-api-key`, `x-goog-api-key`,
+   * `api-key`, any case), or when `fetch` is given (it may add credentials itself: a proxy, the
+   * scripted model).
+   */
+  apiKey?: string | undefined;
+  /** Defaults to the provider's public endpoint. For OpenAI-compatible servers include `/v1`. */
+  baseURL?: string;
+  /** Extra request headers (they override Wisp's own). */
+  headers?: Record<string, string>;
+  /** A fetch to use instead of the global one (a proxy, a test double, the scripted model). */
+  fetch?: typeof fetch;
+  retry?: RetryOptions;
+  /** Total time one attempt may take, headers and body (default 10 minutes). */
+  timeoutMs?: number;
+  /** Longest silence while waiting for headers or between chunks (default 60 s). */
+  idleTimeoutMs?: number;
+  /** Prices that extend or override the built-in table. */
+  prices?: PriceTable;
+  compat?: CompatOptions;
+}
+
+/**
+ * `baseURL` is an absolute http(s) URL, or a path on the page's own origin (`/api/anthropic`, for a
+ * same-origin proxy in a browser). `localhost:11434/v1` — a scheme left out — is refused.
+ */
+function checkBaseURL(value: unknown): ConfigError | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && value.startsWith("/") && !value.startsWith("//")) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = typeof value === "string" ? new URL(value).protocol : undefined;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === "https:" || protocol === "http:") return undefined;
+  const hint =
+    typeof value === "string" && /^[\w.-]+:\d/.test(value) ? ` — did you mean "http://${value}"?` : "";
+  return invalidOption(
+    `baseURL must be an http(s) URL such as "http://localhost:11434/v1", got ${showValue(value)}${hint}`,
+    "baseURL",
+  );
+}
+
+/** `headers` is an object of strings (values are not shown: they may be credentials). */
+function checkHeaders(value: unknown): ConfigError | undefined {
+  const problem = notObjectOption(value, "headers");
+  if (problem !== undefined || value === undefined) return problem;
+  for (const [name, header] of Object.entries(value as object)) {
+    if (typeof header !== "string") {
+      return invalidOption(`headers["${name}"] must be a string, got ${typeof header}`, `headers.${name}`);
+    }
+  }
+  return undefined;
+}
+
+/** The options of `retry`. */
+export const RETRY_OPTIONS: OptionTable<RetryOptions> = {
+  maxRetries: {
+    doc: "Attempts after the first.",
+    default: DEFAULT_RETRY.maxRetries,
+    check: (value, path) =>
+      notDuration(value, path) ??
+      (Number.isInteger(value)
+        ? undefined
+        : invalidOption(`${path} must be a whole number, got ${showValue(value)}`, path)),
+  },
+  initialDelayMs: {
+    doc: "The first backoff wait before jitter.",
+    default: DEFAULT_RETRY.initialDelayMs,
+    check: notDuration,
+  },
+  maxDelayMs: { doc: "The longest backoff wait.", default: DEFAULT_RETRY.maxDelayMs, check: notDuration },
+  maxRetryAfterMs: {
+    doc: "The longest server-requested wait honoured; a longer one ends the retries.",
+    default: DEFAULT_RETRY.maxRetryAfterMs,
+    check: notDuration,
+  },
+};
+
+/** The options of `compat`. */
+export const COMPAT_OPTIONS: OptionTable<CompatOptions> = {
+  maxTokensField: {
+    doc: "Which field carries the output limit.",
+    default: "max_completion_tokens for api.openai.com, else max_tokens",
+    check: oneOfOption(["max_tokens", "max_completion_tokens"]),
+  },
+  includeUsage: {
+    doc: "Send stream_options.include_usage (some older servers reject it).",
+    default: true,
+    check: oneOfOption([true, false]),
+  },
+};
+
+/** The connection options, in the order they are checked. */
+export const CONNECTION_OPTIONS: OptionTable<ConnectionOptions> = {
+  model: {
+    doc: "`provider/model`, or a bare model id with `provider`; required, checked before it is resolved.",
+  },
+  provider: { doc: "The provider of a bare model id.", check: notStringOption },
+  apiKey: { doc: "The provider key; undefined is the same as leaving it out.", check: notStringOption },
+  baseURL: {
+    doc: "An http(s) URL or a same-origin path.",
+    default: "the provider's public endpoint",
+    check: checkBaseURL,
+  },
+  headers: { doc: "Extra request headers, over Wisp's own.", check: checkHeaders },
+  fetch: {
+    doc: "A fetch to use instead of the global one.",
+    default: "globalThis.fetch",
+    check: notFunctionOption,
+  },
+  retry: { doc: "How failed attempts are retried.", check: nestedTable(RETRY_OPTIONS) },
+  timeoutMs: { doc: "Total time one attempt may take.", default: "10 minutes", check: notDuration },
+  idleTimeoutMs: {
+    doc: "Longest silence before headers or between chunks.",
+    default: "60 s",
+    check: notDuration,
+  },
+  prices: { doc: "Prices over the built-in table.", check: notObjectOption },
+  compat: { doc: "Switches for OpenAI-compatible servers.", check: nestedTable(COMPAT_OPTIONS) },
+};
