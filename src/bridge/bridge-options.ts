@@ -7,25 +7,23 @@
 
 import { didYouMean } from "../config/did-you-mean.ts";
 import { invalidOption, isPlainObject, notDuration, notFunctionOption } from "../config/option-checks.ts";
+import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
 import { notAnObject, unknownOption } from "../config/unknown-option.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
-import { DECISION_KINDS } from "./decisions.ts";
+import { type BridgeReport, DECISION_KINDS, type DecisionKind } from "./decisions.ts";
+import type { ConnectSessionOptions } from "./remote-session.ts";
 
-/** Every option of `connectSession`. */
-export const CONNECT_OPTION_KEYS = [
-  "onDecision",
-  "decisionKinds",
-  "decisionTimeoutsMs",
-  "restore",
-  "onReport",
-  "connectTimeoutMs",
-  "workerTimeoutMs",
-  "window",
-] as const;
-
-/** The options `serveSession` takes besides a session's. */
-export const SERVE_OPTION_KEYS = ["decisionTimeoutsMs", "onReport"] as const;
+/** The bridge's own options of {@link serveSession} (beside a session's). */
+export interface ServeBridgeOptions {
+  /** How long a decision asked of the main thread may take, per kind (the main side may set its own). */
+  decisionTimeoutsMs?: Partial<Record<DecisionKind, number>>;
+  /**
+   * Told what the bridge noticed and ignored (a decision that timed out, a late or unknown answer).
+   * Every report also goes to the main side's `onReport`.
+   */
+  onReport?: (report: BridgeReport) => void;
+}
 
 /** A ConfigError when `value` is set but not decision kinds mapped to milliseconds ≥ 0. */
 export function notDecisionTimeouts(value: unknown, path: string): ConfigError | undefined {
@@ -66,19 +64,57 @@ function notWindow(value: unknown): ConfigError | undefined {
   return invalidOption(`window must be a whole number of events ≥ 1, got ${showValue(value)}`, "window");
 }
 
+/** Every option of `connectSession`, in the order they are checked. */
+export const CONNECT_OPTIONS: OptionTable<ConnectSessionOptions> = {
+  onDecision: { doc: "Answers the worker's questions (hooks and approvals).", check: notFunctionOption },
+  onReport: {
+    doc: "Told what the bridge noticed and ignored.",
+    default: "console.warn",
+    check: notFunctionOption,
+  },
+  decisionKinds: { doc: "The kinds onDecision answers.", default: "all of them", check: notDecisionKinds },
+  decisionTimeoutsMs: {
+    doc: "How long the worker waits for each kind's answer.",
+    default: "approvals 300 s, others 10 s",
+    check: notDecisionTimeouts,
+  },
+  restore: { doc: "A SessionState the worker restores its session from (checked there)." },
+  connectTimeoutMs: {
+    doc: "How long the worker may take to answer the handshake.",
+    default: 10_000,
+    check: notDuration,
+  },
+  workerTimeoutMs: {
+    doc: "How long the worker may stay silent while a call waits on it.",
+    default: 10_000,
+    check: notDuration,
+  },
+  window: {
+    doc: "Events a stream lets the worker send ahead of its consumer.",
+    default: 256,
+    check: notWindow,
+  },
+};
+
+/** The bridge's own options of `serveSession` (the session's are checked as the session is made). */
+export const SERVE_OPTIONS: OptionTable<ServeBridgeOptions> = {
+  decisionTimeoutsMs: {
+    doc: "How long a decision asked of the main thread may take, per kind.",
+    default: "approvals 300 s, others 10 s",
+    check: notDecisionTimeouts,
+  },
+  onReport: { doc: "Told what the bridge noticed and ignored.", check: notFunctionOption },
+};
+
 /** The first problem with `connectSession`'s options, or undefined. */
 export function checkConnectOptions(options: unknown): ConfigError | undefined {
-  const notObject = notAnObject(options, "connectSession's second argument");
-  if (notObject !== undefined) return notObject;
-  const given = options as Record<string, unknown>;
   return (
-    unknownOption(given, CONNECT_OPTION_KEYS) ??
-    notFunctionOption(given.onDecision, "onDecision") ??
-    notFunctionOption(given.onReport, "onReport") ??
-    notDecisionKinds(given.decisionKinds) ??
-    notDecisionTimeouts(given.decisionTimeoutsMs, "decisionTimeoutsMs") ??
-    notDuration(given.connectTimeoutMs, "connectTimeoutMs") ??
-    notDuration(given.workerTimeoutMs, "workerTimeoutMs") ??
-    notWindow(given.window)
+    notAnObject(options, "connectSession's second argument") ??
+    checkOptions(CONNECT_OPTIONS, options as object)
   );
+}
+
+/** The first problem with the bridge's own options of `serveSession`, or undefined. */
+export function checkServeOptions(options: unknown): ConfigError | undefined {
+  return checkOptions(SERVE_OPTIONS, (options ?? {}) as object, { unknownKeys: false });
 }

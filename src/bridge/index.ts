@@ -9,6 +9,7 @@
  * @module
  */
 
+export type { ServeBridgeOptions } from "./bridge-options.ts";
 export {
   type ConnectSessionOptions,
   connectSession,

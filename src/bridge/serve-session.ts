@@ -8,15 +8,21 @@
  */
 
 import type { AgentEvent } from "../agent/agent-events.ts";
-import { invalidOption, notFunctionOption, notStringsOption } from "../config/option-checks.ts";
+import { invalidOption, notStringsOption } from "../config/option-checks.ts";
+import { optionKeys } from "../config/option-table.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { type AgentSession, createAgentSession } from "../session/agent-session.ts";
 import type { SessionOptions } from "../session/session-options.ts";
-import { notDecisionTimeouts, SERVE_OPTION_KEYS } from "./bridge-options.ts";
+import {
+  checkServeOptions,
+  notDecisionTimeouts,
+  SERVE_OPTIONS,
+  type ServeBridgeOptions,
+} from "./bridge-options.ts";
 import { bridgedOptions } from "./bridged-hooks.ts";
 import { errorToWire, eventToWire } from "./cloneable.ts";
 import { DecisionAsker } from "./decision-asker.ts";
-import { type BridgeReport, DEFAULT_DECISION_TIMEOUTS, type DecisionKind } from "./decisions.ts";
+import { type BridgeReport, DEFAULT_DECISION_TIMEOUTS } from "./decisions.ts";
 import { type BridgePort, isBridgePort, listen } from "./endpoint.ts";
 import { EventOutbox } from "./event-outbox.ts";
 import {
@@ -41,15 +47,7 @@ const KEPT_WHEN_QUIET = new Set<AgentEvent["type"]>([
 ]);
 
 /** The options of {@link serveSession}: a session's options, and the bridge's own. */
-export interface ServeSessionOptions extends SessionOptions {
-  /** How long a decision asked of the main thread may take, per kind (the main side may set its own). */
-  decisionTimeoutsMs?: Partial<Record<DecisionKind, number>>;
-  /**
-   * Told what the bridge noticed and ignored (a decision that timed out, a late or unknown answer).
-   * Every report also goes to the main side's `onReport`.
-   */
-  onReport?: (report: BridgeReport) => void;
-}
+export interface ServeSessionOptions extends SessionOptions, ServeBridgeOptions {}
 
 /** A served session, from the worker's side. */
 export interface SessionServer {
@@ -83,7 +81,7 @@ function notId(value: unknown, path: string): ConfigError | undefined {
 
 /** What is left of the options for `createAgentSession`. */
 function sessionPart(options: ServeSessionOptions): SessionOptions {
-  const bridgeKeys: readonly string[] = SERVE_OPTION_KEYS;
+  const bridgeKeys: readonly string[] = optionKeys(SERVE_OPTIONS);
   return Object.fromEntries(
     Object.entries(options).filter(([key]) => !bridgeKeys.includes(key)),
   ) as SessionOptions;
@@ -358,9 +356,7 @@ class Server implements SessionServer {
  * ```
  */
 export function serveSession(port: BridgePort, options: ServeSessionOptions): SessionServer {
-  const problem =
-    notDecisionTimeouts(options?.decisionTimeoutsMs, "decisionTimeoutsMs") ??
-    notFunctionOption(options?.onReport, "onReport");
+  const problem = checkServeOptions(options);
   if (problem !== undefined) throw problem;
   if (!isBridgePort(port))
     throw new ConfigError(

@@ -27,7 +27,10 @@ export interface OptionRule {
    * needs the provider, such as `temperature`, is checked once it is known).
    */
   check?: OptionCheck;
-  /** The option must be given: its check is run when it is absent too (and says what is missing). */
+  /**
+   * The option must be given: its check is run when it is absent too (and may say what is missing;
+   * otherwise the message is "`path` is required").
+   */
   required?: true;
 }
 
@@ -64,9 +67,12 @@ export function checkOptions<T>(
   const values = options as Record<string, unknown>;
   for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
     const value = values[key];
-    if ((value === undefined && rule.required === undefined) || rule.check === undefined) continue;
-    const problem = rule.check(value, path === undefined ? key : `${path}.${key}`);
+    if (value === undefined && rule.required === undefined) continue;
+    const at = path === undefined ? key : `${path}.${key}`;
+    const problem = rule.check?.(value, at);
     if (problem !== undefined) return problem;
+    // A check that lets an absent value pass (most do) says nothing about a required one.
+    if (value === undefined) return invalidOption(`${at} is required`, at);
   }
   return undefined;
 }

@@ -6,11 +6,13 @@
  * (`ping`), and the GET stream for what the server says unprompted. Every failure is thrown as an
  * SdkError.
  *
+ * Its parts: mcp-client-options.ts (settings and options), mcp-progress.ts (progress tokens) and
+ * mcp-listener.ts (the GET stream); mcp-http.ts is the transport under it.
+ *
  * @module
  */
 
 import { ConfigError, isSdkError, ProviderError } from "../errors/sdk-error.ts";
-import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
 import type { JsonObject } from "../types.ts";
 import { asObject } from "./as-object.ts";
@@ -21,64 +23,32 @@ import {
   rpcNotification,
   rpcRequest,
 } from "./json-rpc.ts";
+import type {
+  McpClientSettings,
+  McpCloseOptions,
+  McpRequestOptions,
+  OutgoingRequest,
+} from "./mcp-client-options.ts";
 import { MCP_PROVIDER, rpcFailure, thrownFailure } from "./mcp-failures.ts";
-import { McpHttp, type McpHttpSettings, type McpSession, SessionExpired } from "./mcp-http.ts";
+import { McpHttp, type McpSession, SessionExpired } from "./mcp-http.ts";
+import { McpListener } from "./mcp-listener.ts";
+import { ProgressTracker } from "./mcp-progress.ts";
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
 
-/** A progress report of a request in flight (`notifications/progress`). */
-export interface McpProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-/**
- * Per request: the caller's signal, and where progress goes (its arrival restarts the timeout, never
- * past `maxTotalTimeoutMs`).
- */
-export interface McpRequestOptions {
-  signal?: AbortSignal | undefined;
-  onProgress?: ((progress: McpProgress) => void) | undefined;
-}
-
-/** A request as the client sends it: `initialize` goes out under the session it is building. */
-interface OutgoingRequest extends McpRequestOptions {
-  session?: McpSession | undefined;
-}
-
-/** Options of {@link McpClient.close}. */
-export interface McpCloseOptions {
-  /** `false` stops listening but keeps the server's session (no DELETE), to resume it later. */
-  endSession?: boolean | undefined;
-}
-
-/** What the client needs besides the transport settings. */
-export interface McpClientSettings extends McpHttpSettings {
-  /** Silence (no answer, no progress) that ends a request, in ms. */
-  timeoutMs: number;
-  /** The longest a request may take however much progress keeps coming, in ms. */
-  maxTotalTimeoutMs: number;
-  clientName: string;
-  /** Every notification the server sends (after the client handled those it knows). */
-  onNotification(method: string, params: JsonObject): void;
-}
+export type { McpClientSettings, McpCloseOptions, McpRequestOptions } from "./mcp-client-options.ts";
+export type { McpProgress } from "./mcp-progress.ts";
 
 /** How long a `notifications/cancelled` may take to send; it is never waited for by the caller. */
 const CANCEL_SEND_MS = 5_000;
-/** The pause between two GET streams for unprompted messages, times the failures in a row. */
-const LISTEN_PAUSE_MS = 250;
-/** The longest pause between two GET streams, however many came back empty. */
-const MAX_LISTEN_PAUSE_MS = 30_000;
 
 /** An MCP session with one server; `connectMcp` builds one per connection. */
 export class McpClient {
   readonly #http: McpHttp;
   readonly #settings: McpClientSettings;
   #nextId = 1;
-  readonly #progress = new Map<string, () => void>();
-  readonly #progressHandlers = new Map<string, (progress: McpProgress) => void>();
+  readonly #progress = new ProgressTracker();
+  readonly #listener: McpListener;
   #reinitializing: Promise<void> | undefined;
-  #listening: AbortController | undefined;
   #closed = false;
   /** What the server said about itself in `initialize`. */
   serverInfo: JsonObject = {};
@@ -90,6 +60,7 @@ export class McpClient {
   constructor(settings: McpClientSettings) {
     this.#settings = settings;
     this.#http = new McpHttp(settings);
+    this.#listener = new McpListener(this.#http, (message) => this.#handle(message));
   }
 
   /** The session id the server gave, if it keeps sessions. */
@@ -175,7 +146,7 @@ export class McpClient {
    */
   #reinitialize(signal: AbortSignal | undefined): Promise<void> {
     this.#reinitializing ??= this.initialize()
-      .then(() => this.#restartListening())
+      .then(() => this.#listener.restart())
       .finally(() => {
         this.#reinitializing = undefined;
       });
@@ -227,7 +198,7 @@ export class McpClient {
     const onAbort = (): void => controller.abort(caller?.reason);
     caller?.addEventListener("abort", onAbort, { once: true });
     const token = String(id);
-    const sent = this.#withProgress(token, params, options.onProgress, () => timer.touch());
+    const sent = this.#progress.track(token, params, options.onProgress, () => timer.touch());
     try {
       const answer = await this.#http.post(rpcRequest(id, method, sent), {
         signal: controller.signal,
@@ -248,22 +219,8 @@ export class McpClient {
     } finally {
       timer.clear();
       caller?.removeEventListener("abort", onAbort);
-      this.#progress.delete(token);
-      this.#progressHandlers.delete(token);
+      this.#progress.forget(token);
     }
-  }
-
-  /** With `onProgress`, registers it under `token` and puts the token in the params' `_meta`. */
-  #withProgress(
-    token: string,
-    params: JsonObject | undefined,
-    onProgress: ((progress: McpProgress) => void) | undefined,
-    restart: () => void,
-  ): JsonObject | undefined {
-    if (onProgress === undefined) return params;
-    this.#progressHandlers.set(token, onProgress);
-    this.#progress.set(token, restart);
-    return { ...params, _meta: { ...asObject(params?._meta), progressToken: token } };
   }
 
   /** Tells the server a request was given up, without making anyone wait for it. */
@@ -299,22 +256,11 @@ export class McpClient {
   /** Routes a message that is not the awaited response. */
   #handle(message: IncomingMessage): void {
     if (message.kind === "notification") {
-      if (message.method === "notifications/progress") this.#onProgress(message.params);
+      if (message.method === "notifications/progress") this.#progress.receive(message.params);
       this.#settings.onNotification(message.method, message.params);
     } else if (message.kind === "request") {
       this.#reply(message.id, message.method);
     }
-  }
-
-  #onProgress(params: JsonObject): void {
-    const token = String(params.progressToken);
-    this.#progress.get(token)?.();
-    const handler = this.#progressHandlers.get(token);
-    if (handler === undefined || typeof params.progress !== "number") return;
-    const progress: McpProgress = { progress: params.progress };
-    if (typeof params.total === "number") progress.total = params.total;
-    if (typeof params.message === "string") progress.message = params.message;
-    handler(progress);
   }
 
   /** Answers the server's request: `ping` with an empty result, anything else "method not found". */
@@ -337,34 +283,7 @@ export class McpClient {
    * not an event stream) or on {@link close}; waits longer and longer while streams end empty.
    */
   startListening(): void {
-    if (this.#listening !== undefined || this.#http.sessionId === undefined) return;
-    const controller = new AbortController();
-    this.#listening = controller;
-    void this.#listen(controller.signal);
-  }
-
-  async #listen(signal: AbortSignal): Promise<void> {
-    let failures = 0;
-    let empty = 0;
-    while (!signal.aborted && failures < 3) {
-      try {
-        const outcome = await this.#http.listen(signal, (message) => this.#handle(message));
-        if (outcome === "not-offered") return;
-        failures = 0;
-        empty = outcome === "ended-empty" ? empty + 1 : 0;
-      } catch (error) {
-        if (error instanceof SessionExpired) return; // the next request initializes again
-        failures++;
-      }
-      await abortableSleep(listenPause(failures, empty), signal);
-    }
-  }
-
-  #restartListening(): void {
-    if (this.#listening === undefined) return;
-    this.#listening.abort();
-    this.#listening = undefined;
-    this.startListening();
+    this.#listener.start();
   }
 
   /**
@@ -373,8 +292,7 @@ export class McpClient {
    */
   async close(options: McpCloseOptions = {}): Promise<void> {
     this.#closed = true;
-    this.#listening?.abort();
-    this.#listening = undefined;
+    this.#listener.stop();
     if (options.endSession === false) return;
     try {
       await this.#http.terminate(AbortSignal.timeout(this.#settings.timeoutMs));
@@ -382,11 +300,6 @@ export class McpClient {
       // a session the server could not be told to end expires there by itself
     }
   }
-}
-
-/** The pause before the next GET stream: longer after failures, doubling while streams end empty. */
-function listenPause(failures: number, empty: number): number {
-  return Math.min(LISTEN_PAUSE_MS * (failures + 1) * 2 ** empty, MAX_LISTEN_PAUSE_MS);
 }
 
 /** A second 404 in a row (after a fresh initialize) is a ProviderError, not another retry. */

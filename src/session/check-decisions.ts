@@ -10,42 +10,42 @@
 
 import type { ApprovalDecision, Paused, StoredApproval, ToolPermissions } from "../agent/approvals.ts";
 import type { Tool } from "../agent/define-tool.ts";
-import { isPlainObject, notStringOption } from "../config/option-checks.ts";
+import { invalidOption, isPlainObject, notStringOption, oneOfOption } from "../config/option-checks.ts";
+import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
-import { unknownOption } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonObject, Message } from "../types.ts";
-
-/** Every field of a decision. */
-const DECISION_KEYS = ["toolCallId", "approved", "reason", "args", "always"] as const satisfies ReadonlyArray<
-  keyof ApprovalDecision
->;
 
 function refused(message: string, path: string, details: JsonObject = {}): ConfigError {
   return new ConfigError(message, { code: "APPROVAL_INVALID", path, details });
 }
 
+/** The fields of a decision, in the order they are checked. */
+const DECISION_FIELDS: OptionTable<ApprovalDecision> = {
+  toolCallId: { doc: "The pending call decided.", required: true, check: notStringOption },
+  approved: {
+    doc: "Run the call, or answer it as denied.",
+    required: true,
+    check: oneOfOption([true, false]),
+  },
+  args: {
+    doc: "The arguments to run the call with instead of the model's (approved calls only).",
+    check: (value, path) =>
+      isPlainObject(value) ? undefined : invalidOption(`${path} must be an object of arguments`, path),
+  },
+  always: { doc: "Decide every later call of this tool the same way.", check: oneOfOption([true, false]) },
+  reason: { doc: "Why, told to the model with a denial.", check: notStringOption },
+};
+
 /** The shape of one decision from plain JavaScript. */
 function badDecision(value: unknown, path: string): ConfigError | undefined {
   if (!isPlainObject(value))
     return refused(`${path} must be a decision object, got ${showValue(value)}`, path);
-  const unknown = unknownOption(value, DECISION_KEYS, "decision field");
-  if (unknown !== undefined) return refused(unknown.message, `${path}.${unknown.path}`);
-  if (typeof value.toolCallId !== "string")
-    return refused(`${path}.toolCallId must be a string`, `${path}.toolCallId`);
-  if (typeof value.approved !== "boolean")
-    return refused(
-      `${path}.approved must be true or false, got ${showValue(value.approved)}`,
-      `${path}.approved`,
-    );
-  if (value.args !== undefined && !isPlainObject(value.args))
-    return refused(`${path}.args must be an object of arguments`, `${path}.args`);
+  const problem = checkOptions(DECISION_FIELDS, value, { what: "decision field", path });
+  if (problem !== undefined) return refused(problem.message, problem.path ?? path);
   if (value.args !== undefined && value.approved === false)
     return refused(`${path} edits the arguments of a call it denies`, `${path}.args`);
-  if (value.always !== undefined && typeof value.always !== "boolean")
-    return refused(`${path}.always must be true or false`, `${path}.always`);
-  const reason = notStringOption(value.reason, `${path}.reason`);
-  return reason === undefined ? undefined : refused(reason.message, `${path}.reason`);
+  return undefined;
 }
 
 /** Whether the conversation already holds a result for `toolCallId` (its decision was used). */

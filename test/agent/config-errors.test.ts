@@ -14,6 +14,7 @@ import {
 } from "../../src/agent/agent-option-table.ts";
 import type { Budget } from "../../src/agent/budget.ts";
 import type { HookEntry } from "../../src/agent/hooks.ts";
+import { CONNECT_OPTIONS, SERVE_OPTIONS } from "../../src/bridge/bridge-options.ts";
 import { COMPACTION_OPTIONS } from "../../src/compaction/compaction-options.ts";
 import {
   checkOptions,
@@ -32,7 +33,12 @@ import {
 } from "../../src/index.ts";
 import { CONNECT_MCP_OPTIONS } from "../../src/mcp/mcp-options.ts";
 import { CREATE_SESSION_OPTIONS, type CreateSessionOptions } from "../../src/session/create-session.ts";
-import { CHAT_OPTIONS, SESSION_OPTIONS, type SessionOptions } from "../../src/session/session-options.ts";
+import {
+  CHAT_OPTIONS,
+  RESUME_OPTIONS,
+  SESSION_OPTIONS,
+  type SessionOptions,
+} from "../../src/session/session-options.ts";
 import { MODEL_REQUEST_FIELDS } from "../../src/stream/check-turn-request.ts";
 import { COMPAT_OPTIONS, CONNECTION_OPTIONS, RETRY_OPTIONS } from "../../src/stream/connection-options.ts";
 import { TURN_OPTIONS, type TurnOptions } from "../../src/stream/turn-options.ts";
@@ -427,6 +433,9 @@ describe("the option tables", () => {
     ["hooks", HOOKS_OPTIONS],
     ["compaction", COMPACTION_OPTIONS],
     ["connectMcp", CONNECT_MCP_OPTIONS],
+    ["connectSession", CONNECT_OPTIONS],
+    ["serveSession", SERVE_OPTIONS],
+    ["resume", RESUME_OPTIONS],
   ];
 
   it("list exactly the keys of their interfaces (a missing or extra key fails to compile)", () => {
@@ -454,8 +463,8 @@ describe("the option tables", () => {
       for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
         if (rule.check === undefined) continue;
         // The one rule alone, so a required option elsewhere in the table does not answer first.
-      const alone = { [key]: rule } as OptionTable<Record<string, unknown>>;
-      const problem = checkOptions(alone, { [key]: Symbol("wrong") });
+        const alone = { [key]: rule } as OptionTable<Record<string, unknown>>;
+        const problem = checkOptions(alone, { [key]: Symbol("wrong") });
         expect(problem, key).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
         expect(problem?.path.startsWith(key), `${key}: ${problem?.path}`).toBe(true);
       }

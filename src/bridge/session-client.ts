@@ -1,0 +1,150 @@
+/**
+ * The session `connectSession` gives: a {@link RemoteSession} whose runs and calls go through a
+ * {@link BridgeConnection} to the worker, each run's options checked here first, as the session
+ * would check them.
+ *
+ * @module
+ */
+
+import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
+import type { ApprovalDecision } from "../agent/approvals.ts";
+import { messageOf } from "../errors/message-of.ts";
+import { ConfigError } from "../errors/sdk-error.ts";
+import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
+import { type ChatOptions, checkChatOptions, checkResumeOptions } from "../session/session-options.ts";
+import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
+import type { UserContentPart } from "../types.ts";
+import { BridgeConnection } from "./bridge-connection.ts";
+import type { BridgePort } from "./endpoint.ts";
+import type { MainMessage, RunRequestOptions } from "./protocol.ts";
+import { RemoteRun } from "./remote-run.ts";
+import type { ConnectSessionOptions, RemoteSession } from "./remote-session.ts";
+
+/** A schema is code: it cannot cross the port, so per-run structured output is set where the session runs. */
+function schemaAcrossPort(output: unknown): ConfigError | undefined {
+  if (output === undefined) return undefined;
+  return new ConfigError(
+    "output (a schema) cannot cross the port: give output to serveSession's session options in the worker",
+    { code: "CONFIG_INVALID", path: "output" },
+  );
+}
+
+const DEFAULT_WINDOW = 256;
+
+/** A session in a worker, from the main thread (see {@link RemoteSession}). */
+export class Client implements RemoteSession {
+  sessionId = "";
+  readonly #connection: BridgeConnection;
+  readonly #options: ConnectSessionOptions;
+
+  /** A session on `port`, with options already checked; {@link Client.connect} greets the worker. */
+  constructor(port: BridgePort, options: ConnectSessionOptions) {
+    this.#options = options;
+    this.#connection = new BridgeConnection(port, options, (sessionId) => {
+      this.sessionId = sessionId;
+    });
+  }
+
+  /** Greets the worker; resolves with this session once the worker answered ready. */
+  connect(): Promise<this> {
+    return this.#connection.connect().then(() => this);
+  }
+
+  /**
+   * Starts a run in the worker. Never throws: bad options (checked here, as the session would) and a
+   * gone worker give a run that has already ended with the error.
+   */
+  #run(
+    request: Omit<Extract<MainMessage, { t: "run" }>, "t" | "id" | "window" | "quiet" | "options">,
+    options: unknown,
+    quiet: boolean,
+  ): RemoteRun {
+    const id = this.#connection.nextId("run");
+    const window = quiet ? 0 : (this.#options.window ?? DEFAULT_WINDOW);
+    let signal: AbortSignal | undefined;
+    const onAbort = () => run.abort(signal?.reason);
+    const run = new RemoteRun(
+      this.sessionId,
+      {
+        credit: (n) => this.#connection.post({ t: "credit", id, n }),
+        abort: (reason) => this.#connection.post({ t: "abort", id, reason: messageOf(reason) }),
+        ended: () => {
+          this.#connection.dropRun(id);
+          signal?.removeEventListener("abort", onAbort);
+        },
+      },
+      window,
+    );
+    const problem =
+      request.op === "resume"
+        ? checkResumeOptions(options)
+        : (checkChatOptions(options) ?? schemaAcrossPort((options as ChatOptions | undefined)?.output));
+    const failure = problem ?? this.#connection.gone;
+    if (failure !== undefined) {
+      run.fail(failure);
+      return run;
+    }
+    const { signal: given, ...rest } = (options ?? {}) as ChatOptions;
+    signal = given;
+    this.#connection.addRun(id, run);
+    if (
+      !this.#connection.post(
+        { ...request, t: "run", id, window, quiet, options: rest as RunRequestOptions },
+        false,
+      )
+    ) {
+      const what = request.op === "resume" ? "decisions" : "input";
+      run.fail(
+        new ConfigError(
+          `The run's ${what} (or its options) could not be posted to the worker: they must be plain data (no functions or class instances)`,
+          { code: "CONFIG_INVALID", path: what },
+        ),
+      );
+      return run;
+    }
+    if (signal?.aborted) run.abort(signal.reason);
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    return run;
+  }
+
+  stream(input: string | UserContentPart[], options?: ChatOptions): AgentRun {
+    return this.#run({ op: "chat", input }, options, false);
+  }
+
+  chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult> {
+    return this.#run({ op: "chat", input }, options, true).result;
+  }
+
+  resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun {
+    return this.#run({ op: "resume", decisions }, options, false);
+  }
+
+  resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult> {
+    return this.#run({ op: "resume", decisions }, options, true).result;
+  }
+
+  abort(reason?: unknown): void {
+    this.#connection.post(reason === undefined ? { t: "abort" } : { t: "abort", reason: messageOf(reason) });
+  }
+
+  export(): Promise<SessionState> {
+    return this.#connection.call("export") as Promise<SessionState>;
+  }
+
+  snapshot(): Promise<SessionSnapshot> {
+    return this.#connection.call("snapshot") as Promise<SessionSnapshot>;
+  }
+
+  drainQueue(): Promise<QueuedPrompt[]> {
+    return this.#connection.call("drainQueue") as Promise<QueuedPrompt[]>;
+  }
+
+  async close(): Promise<void> {
+    if (this.#connection.gone !== undefined) return;
+    await this.#connection.call("close");
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * What the MCP client is given: its settings (timeouts, the client's name, where notifications go,
+ * besides the transport's), and per request or close, the caller's options.
+ *
+ * @module
+ */
+
+import type { JsonObject } from "../types.ts";
+import type { McpHttpSettings, McpSession } from "./mcp-http.ts";
+import type { McpProgress } from "./mcp-progress.ts";
+
+/**
+ * Per request: the caller's signal, and where progress goes (its arrival restarts the timeout, never
+ * past `maxTotalTimeoutMs`).
+ */
+export interface McpRequestOptions {
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: McpProgress) => void) | undefined;
+}
+
+/** A request as the client sends it: `initialize` goes out under the session it is building. */
+export interface OutgoingRequest extends McpRequestOptions {
+  session?: McpSession | undefined;
+}
+
+/** Options of {@link McpClient.close}. */
+export interface McpCloseOptions {
+  /** `false` stops listening but keeps the server's session (no DELETE), to resume it later. */
+  endSession?: boolean | undefined;
+}
+
+/** What the client needs besides the transport settings. */
+export interface McpClientSettings extends McpHttpSettings {
+  /** Silence (no answer, no progress) that ends a request, in ms. */
+  timeoutMs: number;
+  /** The longest a request may take however much progress keeps coming, in ms. */
+  maxTotalTimeoutMs: number;
+  clientName: string;
+  /** Every notification the server sends (after the client handled those it knows). */
+  onNotification(method: string, params: JsonObject): void;
+}
