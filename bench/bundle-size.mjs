@@ -232,7 +232,10 @@ const CONCERNS = [
   ["typed errors and their classification", /\/errors\//],
   ["the Anthropic provider: request, stream, prices", /\/(providers|usage)\//],
   ["streaming: SSE, the message builder, streamTurn", /\/(stream|http|message)\//],
-  ["the agent loop: turns, tools, hooks, approvals, budgets, caching watch", /\/(agent|compaction|state|schema|output)\//],
+  [
+    "the agent loop: turns, tools, hooks, approvals, budgets, caching watch",
+    /\/(agent|compaction|state|schema|output)\//,
+  ],
 ];
 
 /** The files of the option and input checks (the first of {@link CONCERNS}). */

@@ -41,13 +41,11 @@ import {
 
 /** The limits of `budget`. */
 export const BUDGET_OPTIONS: OptionTable<Budget> = {
-  maxTokens: { doc: "Input plus output tokens, summed over the run's turns.", check: notNonNegativeOption },
+  maxTokens: { check: notNonNegativeOption },
   maxCostUsd: {
-    doc: "USD, summed over the run's turns (needs the model's price).",
     check: notNonNegativeOption,
   },
   maxTurns: {
-    doc: "Model turns; the run ends when the model asks for another beyond this.",
     check: notCountOption,
   },
 };
@@ -55,7 +53,6 @@ export const BUDGET_OPTIONS: OptionTable<Budget> = {
 /** The fields of a hook entry (`{ handler, name, timeoutMs, onFailure }`). */
 export const HOOK_ENTRY_OPTIONS: OptionTable<HookEntry<HookEvent>> = {
   handler: {
-    doc: "The hook itself.",
     required: true,
     check: (value, path) =>
       typeof value === "function"
@@ -63,18 +60,12 @@ export const HOOK_ENTRY_OPTIONS: OptionTable<HookEntry<HookEvent>> = {
         : invalidOption(`${path} must be a function, got ${showValue(value)}`, path),
   },
   onFailure: {
-    doc: "Whether a hook that fails or times out lets the run go on (open) or not (closed).",
-    default: "the event's (DEFAULT_HOOK_FAILURE_POLICY)",
     check: oneOfOption(["open", "closed"]),
   },
   name: {
-    doc: "The hook's name in events and errors.",
-    default: "its function's name",
     check: notStringOption,
   },
   timeoutMs: {
-    doc: "How long the hook may take before its failure policy applies.",
-    default: "the event's (DEFAULT_HOOK_TIMEOUTS)",
     check: notDuration,
   },
 };
@@ -100,32 +91,13 @@ function checkHookList(list: unknown, path: string): ConfigError | undefined {
   return undefined;
 }
 
-/** One hook event's rule: its doc, its default timeout and failure policy. */
-function hookEvent(event: HookEvent, doc: string) {
-  return {
-    doc,
-    default: `timeout ${DEFAULT_HOOK_TIMEOUTS[event]} ms, fails ${DEFAULT_HOOK_FAILURE_POLICY[event]}`,
-    check: checkHookList,
-  };
-}
-
-/** The hook events of `hooks`, each a hook or an array of hooks. */
-export const HOOKS_OPTIONS: OptionTable<Hooks> = {
-  sessionStart: hookEvent("sessionStart", "As a run starts; may add context or stop it."),
-  userPromptSubmit: hookEvent(
-    "userPromptSubmit",
-    "Before the prompt joins the conversation; may add context or stop.",
-  ),
-  preToolUse: hookEvent("preToolUse", "Before a tool runs; may allow, deny, ask, edit its input or stop."),
-  postToolUse: hookEvent("postToolUse", "After a tool ran; may replace its output or stop."),
-  postToolUseFailure: hookEvent("postToolUseFailure", "After a tool failed; may add context or stop."),
-  stop: hookEvent("stop", "When the model is done; may block the end once more."),
-  preCompact: hookEvent(
-    "preCompact",
-    "Before older messages are summarized; may skip it or give the summary.",
-  ),
-  sessionEnd: hookEvent("sessionEnd", "As the run ends, whatever ended it."),
-};
+/**
+ * The hook events of `hooks`, each a hook or an array of hooks: one row per event of the table that
+ * gives each its timeout (typed over every event, so it cannot miss one).
+ */
+export const HOOKS_OPTIONS = Object.fromEntries(
+  Object.keys(DEFAULT_HOOK_TIMEOUTS).map((event) => [event, { check: checkHookList }]),
+) as OptionTable<Hooks>;
 
 /** `tools`: an array of tools (`defineTool`), with distinct names. */
 export function checkTools(value: unknown): ConfigError | undefined {
@@ -165,40 +137,30 @@ export function checkTools(value: unknown): ConfigError | undefined {
 /** Every option of an agent's configuration (what sessions keep between runs), in the order they are checked. */
 export const AGENT_CONFIG_OPTIONS: OptionTable<AgentConfig> = {
   ...CONNECTION_OPTIONS,
-  systemPrompt: { doc: "The system prompt.", check: notStringOption },
-  tools: { doc: "The tools the model may call (defineTool), with distinct names.", check: checkTools },
-  hooks: { doc: "Hooks by event.", check: nestedTable(HOOKS_OPTIONS) },
-  thinking: { doc: "How hard the model thinks; checked once the provider is known.", default: "off" },
-  maxTokens: { doc: "The output limit per turn; checked once the provider is known." },
-  temperature: { doc: "Sampling temperature; its range is the provider's, checked once it is known." },
-  stopSequences: { doc: "Texts that end the answer.", check: notStringsOption },
-  cache: { doc: "Prompt caching: on unless false.", default: "on", check: cacheProblem },
-  output: { doc: "A Standard Schema the run's answer must match; checked as the run prepares it." },
+  systemPrompt: { check: notStringOption },
+  tools: { check: checkTools },
+  hooks: { check: nestedTable(HOOKS_OPTIONS) },
+  thinking: {},
+  maxTokens: {},
+  temperature: {},
+  stopSequences: { check: notStringsOption },
+  cache: { check: cacheProblem },
+  output: {},
   outputRetries: {
-    doc: "How often the model may answer again after an answer the schema refused.",
-    default: 2,
     check: (value, path) => notCountOption(value, path, true),
   },
   compaction: {
-    doc: "Summaries of older messages (true for the defaults).",
-    default: "off",
     check: compactionProblem,
   },
-  maxTurns: { doc: "Model turns per run.", default: DEFAULT_MAX_TURNS, check: notCountOption },
-  budget: { doc: "Token, cost and turn limits of a run.", check: nestedTable(BUDGET_OPTIONS) },
+  maxTurns: { check: notCountOption },
+  budget: { check: nestedTable(BUDGET_OPTIONS) },
   toolTimeoutMs: {
-    doc: "Longest time one tool call may run, unless the tool sets its own.",
-    default: DEFAULT_TOOL_TIMEOUT_MS,
     check: notCountOption,
   },
   toolExecution: {
-    doc: "Run a turn's tool calls together or one by one.",
-    default: "parallel",
     check: oneOfOption(["parallel", "sequential"]),
   },
   maxStopBlocks: {
-    doc: "How often stop hooks may block the end of one run.",
-    default: DEFAULT_MAX_STOP_BLOCKS,
     check: (value, path) => notCountOption(value, path, true),
   },
 };
@@ -215,10 +177,9 @@ export function sessionIdProblem(value: unknown): ConfigError | undefined {
 /** Every option of `runAgent` and `runAgentStream`, in the order they are checked. */
 export const AGENT_OPTIONS: OptionTable<AgentOptions> = {
   ...AGENT_CONFIG_OPTIONS,
-  prompt: { doc: "The user's message: text, or text and image parts.", required: true, check: promptProblem },
-  attachments: { doc: "Images added to the prompt.", check: attachmentsProblem },
+  prompt: { required: true, check: promptProblem },
+  attachments: { check: attachmentsProblem },
   messages: {
-    doc: "The conversation before the prompt.",
     check: (value, path) =>
       Array.isArray(value)
         ? undefined
@@ -227,8 +188,8 @@ export const AGENT_OPTIONS: OptionTable<AgentOptions> = {
             path,
           ),
   },
-  signal: { doc: "Aborts the run.", check: notSignalOption },
-  sessionId: { doc: "The run's session id.", default: "a new random UUID", check: sessionIdProblem },
+  signal: { check: notSignalOption },
+  sessionId: { check: sessionIdProblem },
 };
 
 /**

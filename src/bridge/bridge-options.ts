@@ -66,32 +66,22 @@ function notWindow(value: unknown): ConfigError | undefined {
 
 /** Every option of `connectSession`, in the order they are checked. */
 export const CONNECT_OPTIONS: OptionTable<ConnectSessionOptions> = {
-  onDecision: { doc: "Answers the worker's questions (hooks and approvals).", check: notFunctionOption },
+  onDecision: { check: notFunctionOption },
   onReport: {
-    doc: "Told what the bridge noticed and ignored.",
-    default: "console.warn",
     check: notFunctionOption,
   },
-  decisionKinds: { doc: "The kinds onDecision answers.", default: "all of them", check: notDecisionKinds },
+  decisionKinds: { check: notDecisionKinds },
   decisionTimeoutsMs: {
-    doc: "How long the worker waits for each kind's answer.",
-    default: "approvals 300 s, others 10 s",
     check: notDecisionTimeouts,
   },
-  restore: { doc: "A SessionState the worker restores its session from (checked there)." },
+  restore: {},
   connectTimeoutMs: {
-    doc: "How long the worker may take to answer the handshake.",
-    default: 10_000,
     check: notDuration,
   },
   workerTimeoutMs: {
-    doc: "How long the worker may stay silent while a call waits on it.",
-    default: 10_000,
     check: notDuration,
   },
   window: {
-    doc: "Events a stream lets the worker send ahead of its consumer.",
-    default: 256,
     check: notWindow,
   },
 };
@@ -99,11 +89,9 @@ export const CONNECT_OPTIONS: OptionTable<ConnectSessionOptions> = {
 /** The bridge's own options of `serveSession` (the session's are checked as the session is made). */
 export const SERVE_OPTIONS: OptionTable<ServeBridgeOptions> = {
   decisionTimeoutsMs: {
-    doc: "How long a decision asked of the main thread may take, per kind.",
-    default: "approvals 300 s, others 10 s",
     check: notDecisionTimeouts,
   },
-  onReport: { doc: "Told what the bridge noticed and ignored.", check: notFunctionOption },
+  onReport: { check: notFunctionOption },
 };
 
 /** The first problem with `connectSession`'s options, or undefined. */

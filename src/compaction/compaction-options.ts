@@ -31,28 +31,23 @@ export interface CompactionOptions {
 
 /** The settings of `compaction`, in the order they are checked. */
 export const COMPACTION_OPTIONS: OptionTable<CompactionOptions> = {
-  maxTokens: { doc: "Compact when the next request would pass this many tokens.", check: notCountOption },
+  maxTokens: { check: notCountOption },
   fraction: {
-    doc: "Or this fraction of the model's known context window.",
-    default: 0.8,
     check: (value, path) =>
       typeof value === "number" && value > 0 && value <= 1
         ? undefined
         : invalidOption(`${path} must be a number above 0 and at most 1, got ${showValue(value)}`, path),
   },
   keepTurns: {
-    doc: "Assistant turns sent as they are after the summary.",
-    default: 2,
     check: notCountOption,
   },
   instructions: {
-    doc: "What the summary must keep, in place of Wisp's instructions.",
     check: (value, path) =>
       typeof value === "string" && value.trim() !== ""
         ? undefined
         : invalidOption(`${path} must be a non-empty string`, path),
   },
-  native: { doc: "Use the provider's own compaction where it has one." },
+  native: {},
 };
 
 const compactionSettings = nestedTable(COMPACTION_OPTIONS);

@@ -1,10 +1,10 @@
 /**
  * Layer `config` (docs/architecture.md): option tables and the checks derived from them (did you mean, shown values).
  *
- * One declarative table per option set: each option's key, its check (type and range), its default
- * and a one-line doc. The unknown-key check ("did you mean …"), the runtime check and the key lists are
- * all derived from the table, so an option is added in one place. The table's type lists every key of
- * the option set's interface and no other, so an option missing from it fails to compile.
+ * One declarative table per option set, beside its interface: each option's key and its check (type
+ * and range; the interface's TSDoc says what it means and its default). The unknown-key check ("did
+ * you mean …"), the runtime check and the key lists are all derived from the table. The table's type
+ * lists every key of the option set's interface, so an option missing from it fails to compile.
  *
  * @module
  */
@@ -16,12 +16,11 @@ import { unknownOption } from "./unknown-option.ts";
 /** What is wrong with one option's value at `path`, or undefined when it is absent or right. */
 export type OptionCheck = (value: unknown, path: string) => ConfigError | undefined;
 
-/** One option of a table. */
+/**
+ * One option of a table: how it is checked. What it means and its default are the TSDoc of its
+ * interface's property, beside the table (a doc string here would ship in every bundle).
+ */
 export interface OptionRule {
-  /** What the option is for, in one line. */
-  doc: string;
-  /** What an absent option means, for the docs ("10 minutes", `25`, "none"). */
-  default?: string | number | boolean;
   /**
    * Its type and range, checked whenever it is set. Absent: any value is taken here (a value that
    * needs the provider, such as `temperature`, is checked once it is known).

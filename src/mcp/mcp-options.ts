@@ -32,7 +32,7 @@ export interface ConnectMcpOptions {
   url: string;
   /** Sent with every request: `Authorization: Bearer …`, an API key header. Never stored anywhere. */
   headers?: HeadersInit;
-  /** The fetch to use (default: the global one). */
+  /** The fetch to use (global one). */
   fetch?: typeof globalThis.fetch;
   /** Aborts connecting; once connected, aborting it closes the connection. */
   signal?: AbortSignal | undefined;
@@ -48,7 +48,7 @@ export interface ConnectMcpOptions {
   maxTotalTimeoutMs?: number;
   /** Put before every tool name (`"notes_"` makes `add` into `notes_add`), to keep names apart. */
   prefix?: string;
-  /** Which of the server's tools to offer (default: all). */
+  /** Which of the server's tools to offer (). */
   filter?: (tool: McpToolInfo) => boolean;
   /**
    * Which tools wait for a person's approval before each call (Wisp's `needsApproval`): `true` for
@@ -118,41 +118,33 @@ function checkResume(resume: unknown, url: string): ConfigError | undefined {
 
 /** Every option of {@link ConnectMcpOptions}, in the order they are checked. */
 export const CONNECT_MCP_OPTIONS: OptionTable<ConnectMcpOptions> = {
-  url: { doc: "The server's Streamable HTTP endpoint.", required: true, check: checkUrl },
-  headers: { doc: "Sent with every request; never stored." },
-  fetch: { doc: "The fetch to use.", default: "globalThis.fetch", check: notFunctionOption },
-  signal: { doc: "Aborts connecting; once connected, closes the connection.", check: notSignalOption },
+  url: { required: true, check: checkUrl },
+  headers: {},
+  fetch: { check: notFunctionOption },
+  signal: { check: notSignalOption },
   timeoutMs: {
-    doc: "Longest time one request may wait for the server; progress restarts it.",
-    default: DEFAULT_MCP_TIMEOUT_MS,
     check: checkDelay,
   },
   maxTotalTimeoutMs: {
-    doc: "Longest time one request may take in all.",
-    default: `${DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR} × timeoutMs`,
     check: checkDelay,
   },
-  prefix: { doc: "Put before every tool name.", default: "none", check: notStringOption },
-  filter: { doc: "Which of the server's tools to offer.", default: "all", check: notFunctionOption },
+  prefix: { check: notStringOption },
+  filter: { check: notFunctionOption },
   needsApproval: {
-    doc: "Which tools wait for a person's approval before each call.",
-    default: false,
     check: (value, path) =>
       typeof value === "boolean" || typeof value === "function"
         ? undefined
         : invalid(`${path} must be true, false or a function, got ${showValue(value)}`, path),
   },
-  resume: { doc: "A session kept from before (mcpServerRecord); checked against the url." },
-  listen: { doc: "Keep a GET stream open for what the server says unprompted.", default: true },
+  resume: {},
+  listen: {},
   clientName: {
-    doc: "The name this client gives itself in initialize.",
-    default: "wisp-agent",
     check: notStringOption,
   },
-  onNotification: { doc: "Every notification the server sends.", check: notFunctionOption },
-  onToolsChanged: { doc: "The new tools after the server's list changed.", check: notFunctionOption },
-  onProgress: { doc: "Progress of a tool call.", check: notFunctionOption },
-  onResult: { doc: "The whole tools/call result.", check: notFunctionOption },
+  onNotification: { check: notFunctionOption },
+  onToolsChanged: { check: notFunctionOption },
+  onProgress: { check: notFunctionOption },
+  onResult: { check: notFunctionOption },
 };
 
 /** The first problem with `connectMcp`'s options, or undefined. */

@@ -22,19 +22,17 @@ function refused(message: string, path: string, details: JsonObject = {}): Confi
 
 /** The fields of a decision, in the order they are checked. */
 const DECISION_FIELDS: OptionTable<ApprovalDecision> = {
-  toolCallId: { doc: "The pending call decided.", required: true, check: notStringOption },
+  toolCallId: { required: true, check: notStringOption },
   approved: {
-    doc: "Run the call, or answer it as denied.",
     required: true,
     check: oneOfOption([true, false]),
   },
   args: {
-    doc: "The arguments to run the call with instead of the model's (approved calls only).",
     check: (value, path) =>
       isPlainObject(value) ? undefined : invalidOption(`${path} must be an object of arguments`, path),
   },
-  always: { doc: "Decide every later call of this tool the same way.", check: oneOfOption([true, false]) },
-  reason: { doc: "Why, told to the model with a denial.", check: notStringOption },
+  always: { check: oneOfOption([true, false]) },
+  reason: { check: notStringOption },
 };
 
 /** The shape of one decision from plain JavaScript. */

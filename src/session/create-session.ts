@@ -26,7 +26,7 @@ import type {
 import { SESSION_OPTIONS, type SessionOptions } from "./session-options.ts";
 import type { SessionState } from "./session-state.ts";
 
-/** How long `canUseTool` may take to answer by default: a person reading a prompt is slow. */
+/** How long `canUseTool` may take to answer by person reading a prompt is slow. */
 export const DEFAULT_CAN_USE_TOOL_TIMEOUT_MS = 300_000;
 
 /** The options of {@link createSession}: a session's options plus an optional permission callback. */
@@ -40,10 +40,8 @@ export interface CreateSessionOptions extends SessionOptions {
 /** Every option of {@link createSession}, in the order they are checked. */
 export const CREATE_SESSION_OPTIONS: OptionTable<CreateSessionOptions> = {
   ...SESSION_OPTIONS,
-  canUseTool: { doc: "Asked before every tool call, after the preToolUse hooks.", check: notFunctionOption },
+  canUseTool: { check: notFunctionOption },
   canUseToolTimeoutMs: {
-    doc: "How long canUseTool may take before the call is denied.",
-    default: DEFAULT_CAN_USE_TOOL_TIMEOUT_MS,
     check: notDuration,
   },
 };

@@ -85,16 +85,13 @@ export interface ChatOptions<O = unknown> {
 /** Every option of {@link createAgentSession}, in the order they are checked. */
 export const SESSION_OPTIONS: OptionTable<SessionOptions> = {
   ...AGENT_CONFIG_OPTIONS,
-  model: { doc: "Required unless `restore` names it; with `restore`, it moves the session to this model." },
-  restore: { doc: "A state from session.export(); validated as the session is made." },
+  model: {},
+  restore: {},
   sessionId: {
-    doc: "The session's id.",
-    default: "the restored one, or a new random UUID",
     check: sessionIdProblem,
   },
-  metadata: { doc: "Plain JSON kept in the state for the caller.", check: metadataProblem },
+  metadata: { check: metadataProblem },
   approvalSecret: {
-    doc: "Signs the approvals the session's runs wait for; at least 16 characters.",
     check: (value, path) =>
       typeof value === "string" && value.length >= 16
         ? undefined
@@ -105,22 +102,19 @@ export const SESSION_OPTIONS: OptionTable<SessionOptions> = {
 /** Every option of `chat` and `stream`, in the order they are checked. */
 export const CHAT_OPTIONS: OptionTable<ChatOptions> = {
   mode: {
-    doc: "How a prompt is delivered while a run is in flight.",
     check: oneOfOption(["steer", "followUp"]),
   },
-  signal: { doc: "Aborts the run.", check: notSignalOption },
+  signal: { check: notSignalOption },
   id: {
-    doc: "The id of the user message this prompt becomes.",
-    default: "a random UUID",
     check: notStringOption,
   },
-  attachments: { doc: "Images added to the prompt (checked with it)." },
-  output: { doc: "Structured output for this run." },
+  attachments: {},
+  output: {},
 };
 
 /** Every option of `resume`. */
 export const RESUME_OPTIONS: OptionTable<{ signal?: AbortSignal | undefined }> = {
-  signal: { doc: "Aborts the resumed run.", check: notSignalOption },
+  signal: { check: notSignalOption },
 };
 
 /**

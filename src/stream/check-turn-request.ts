@@ -15,14 +15,10 @@ import type { ModelRequest, PromptCache, ToolSpec } from "../types.ts";
 /** The fields of `cache`. */
 const CACHE_FIELDS: OptionTable<PromptCache> = {
   ttl: {
-    doc: "How long the cached prefix lives (Anthropic).",
-    default: "5m",
     check: oneOfOption(["5m", "1h"]),
   },
-  key: { doc: "Routes requests that share a prefix to the same cache (OpenAI).", check: notStringOption },
+  key: { check: notStringOption },
   retention: {
-    doc: "How long OpenAI keeps the cached prefix.",
-    default: "in_memory",
     check: oneOfOption(["in_memory", "24h"]),
   },
 };
@@ -80,16 +76,16 @@ function toolSpecsProblem(tools: unknown, path: string): ConfigError | undefined
 
 /** The fields of a {@link ModelRequest}, in the order they are checked. */
 export const MODEL_REQUEST_FIELDS: OptionTable<ModelRequest> = {
-  messages: { doc: "The conversation to send.", required: true, check: messagesProblem },
-  systemPrompt: { doc: "The system prompt.", check: notStringOption },
-  stopSequences: { doc: "Texts that end the answer.", check: notStringsOption },
-  cache: { doc: "Prompt caching: false, or its settings.", default: "on, 5m", check: cacheProblem },
-  output: { doc: "A JSON Schema the answer must match.", check: outputProblem },
-  tools: { doc: "The tools the model may call.", check: toolSpecsProblem },
-  maxTokens: { doc: "The output limit; checked once the provider is known." },
-  temperature: { doc: "Sampling temperature; its range is the provider's, checked once it is known." },
-  thinking: { doc: "The reasoning level; checked once the provider is known." },
-  nativeCompaction: { doc: "The provider's own compaction (set by the agent loop)." },
+  messages: { required: true, check: messagesProblem },
+  systemPrompt: { check: notStringOption },
+  stopSequences: { check: notStringsOption },
+  cache: { check: cacheProblem },
+  output: { check: outputProblem },
+  tools: { check: toolSpecsProblem },
+  maxTokens: {},
+  temperature: {},
+  thinking: {},
+  nativeCompaction: {},
 };
 
 /**

@@ -92,8 +92,6 @@ function checkHeaders(value: unknown): ConfigError | undefined {
 /** The options of `retry`. */
 export const RETRY_OPTIONS: OptionTable<RetryOptions> = {
   maxRetries: {
-    doc: "Attempts after the first.",
-    default: DEFAULT_RETRY.maxRetries,
     check: (value, path) =>
       notDuration(value, path) ??
       (Number.isInteger(value)
@@ -101,14 +99,10 @@ export const RETRY_OPTIONS: OptionTable<RetryOptions> = {
         : invalidOption(`${path} must be a whole number, got ${showValue(value)}`, path)),
   },
   initialDelayMs: {
-    doc: "The first backoff wait before jitter.",
-    default: DEFAULT_RETRY.initialDelayMs,
     check: notDuration,
   },
-  maxDelayMs: { doc: "The longest backoff wait.", default: DEFAULT_RETRY.maxDelayMs, check: notDuration },
+  maxDelayMs: { check: notDuration },
   maxRetryAfterMs: {
-    doc: "The longest server-requested wait honoured; a longer one ends the retries.",
-    default: DEFAULT_RETRY.maxRetryAfterMs,
     check: notDuration,
   },
 };
@@ -116,42 +110,30 @@ export const RETRY_OPTIONS: OptionTable<RetryOptions> = {
 /** The options of `compat`. */
 export const COMPAT_OPTIONS: OptionTable<CompatOptions> = {
   maxTokensField: {
-    doc: "Which field carries the output limit.",
-    default: "max_completion_tokens for api.openai.com, else max_tokens",
     check: oneOfOption(["max_tokens", "max_completion_tokens"]),
   },
   includeUsage: {
-    doc: "Send stream_options.include_usage (some older servers reject it).",
-    default: true,
     check: oneOfOption([true, false]),
   },
 };
 
 /** The connection options, in the order they are checked. */
 export const CONNECTION_OPTIONS: OptionTable<ConnectionOptions> = {
-  model: {
-    doc: "`provider/model`, or a bare model id with `provider`; required, checked before it is resolved.",
-  },
-  provider: { doc: "The provider of a bare model id.", check: notStringOption },
-  apiKey: { doc: "The provider key; undefined is the same as leaving it out.", check: notStringOption },
+  model: {},
+  provider: { check: notStringOption },
+  apiKey: { check: notStringOption },
   baseURL: {
-    doc: "An http(s) URL or a same-origin path.",
-    default: "the provider's public endpoint",
     check: checkBaseURL,
   },
-  headers: { doc: "Extra request headers, over Wisp's own.", check: checkHeaders },
+  headers: { check: checkHeaders },
   fetch: {
-    doc: "A fetch to use instead of the global one.",
-    default: "globalThis.fetch",
     check: notFunctionOption,
   },
-  retry: { doc: "How failed attempts are retried.", check: nestedTable(RETRY_OPTIONS) },
-  timeoutMs: { doc: "Total time one attempt may take.", default: "10 minutes", check: notDuration },
+  retry: { check: nestedTable(RETRY_OPTIONS) },
+  timeoutMs: { check: notDuration },
   idleTimeoutMs: {
-    doc: "Longest silence before headers or between chunks.",
-    default: "60 s",
     check: notDuration,
   },
-  prices: { doc: "Prices over the built-in table.", check: notObjectOption },
-  compat: { doc: "Switches for OpenAI-compatible servers.", check: nestedTable(COMPAT_OPTIONS) },
+  prices: { check: notObjectOption },
+  compat: { check: nestedTable(COMPAT_OPTIONS) },
 };

@@ -24,6 +24,6 @@ export interface TurnOptions extends ConnectionOptions {
 /** Every option `streamTurn` takes, in the order they are checked. */
 export const TURN_OPTIONS: OptionTable<TurnOptions> = {
   ...CONNECTION_OPTIONS,
-  signal: { doc: "Aborts the turn.", check: notSignalOption },
-  onEvent: { doc: "Receives every event instead of the iterator.", check: notFunctionOption },
+  signal: { check: notSignalOption },
+  onEvent: { check: notFunctionOption },
 };

@@ -417,7 +417,7 @@ describe("temperature is checked against each provider's own range", () => {
 });
 
 describe("the option tables", () => {
-  const tables: Array<[string, OptionTable<never>]> = [
+  const tables: Array<[string, OptionTable<Record<string, unknown>>]> = [
     ["runAgent", AGENT_OPTIONS],
     ["agent config", AGENT_CONFIG_OPTIONS],
     ["streamTurn", TURN_OPTIONS],
@@ -450,13 +450,6 @@ describe("the option tables", () => {
     expect(optionKeys(SESSION_OPTIONS)).toEqual(expect.arrayContaining(optionKeys(AGENT_CONFIG_OPTIONS)));
   });
 
-  it.each(tables)("%s: every option has a one-line doc", (_name, table) => {
-    for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
-      expect(rule.doc.trim(), key).not.toBe("");
-      expect(rule.doc, key).not.toContain("\n");
-    }
-  });
-
   it.each(tables)(
     "%s: each checked option refuses a value of no type it takes, at its own path",
     (_name, table) => {
@@ -466,7 +459,7 @@ describe("the option tables", () => {
         const alone = { [key]: rule } as OptionTable<Record<string, unknown>>;
         const problem = checkOptions(alone, { [key]: Symbol("wrong") });
         expect(problem, key).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
-        expect(problem?.path.startsWith(key), `${key}: ${problem?.path}`).toBe(true);
+        expect(problem?.path?.startsWith(key), `${key}: ${problem?.path}`).toBe(true);
       }
     },
   );

@@ -93,11 +93,9 @@ describe("the layer order", () => {
 
   it("is the one docs/architecture.md shows, row by row", () => {
     const doc = readFileSync(`${root}docs/architecture.md`, "utf8");
-    const rows = [...doc.matchAll(/^\| (\d+) \| `([\w-]+)` \| `([^`]+)` \| (.+) \|$/gm)].map((match) => [
-      match[2],
-      match[3]?.replaceAll("\\|", "|"),
-      match[4],
-    ]);
+    const rows = [...doc.matchAll(/^\|\s*(\d+)\s*\|\s*`([\w-]+)`\s*\|\s*`([^`]+)`\s*\|\s*(.+?)\s*\|$/gm)].map(
+      (match) => [match[2], match[3]?.replaceAll("\\|", "|"), match[4]],
+    );
     expect(rows).toEqual(LAYERS.map(([name, pattern, purpose]) => [name, pattern, purpose]));
   });
 
