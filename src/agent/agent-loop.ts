@@ -10,6 +10,7 @@ import { requestMessages } from "../compaction/compaction-state.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import { textOf } from "../message/message-text.ts";
+import { randomId } from "../message/random-id.ts";
 import { streamTurn } from "../stream/stream-turn.ts";
 import type {
   AssistantMessage,
@@ -42,7 +43,7 @@ export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
 function pushResults(run: RunContext, results: ToolResultPart[]): void {
   if (results.length === 0) return;
   appendMessages(run, {
-    id: crypto.randomUUID(),
+    id: randomId(),
     role: "tool_result",
     content: results,
     timestamp: Date.now(),

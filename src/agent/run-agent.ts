@@ -11,6 +11,7 @@
 import { checkOptions } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
+import { randomId } from "../message/random-id.ts";
 import { checkModelOption } from "../stream/check-turn.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
@@ -36,7 +37,7 @@ function requestOf(options: AgentOptions): RunRequest {
     const signal = (options as AgentOptions | null)?.signal;
     return {
       config,
-      sessionId: crypto.randomUUID(),
+      sessionId: randomId(),
       messages: [],
       content: [],
       sessionStart: false,
@@ -47,7 +48,7 @@ function requestOf(options: AgentOptions): RunRequest {
   }
   return {
     config: options,
-    sessionId: options.sessionId ?? crypto.randomUUID(),
+    sessionId: options.sessionId ?? randomId(),
     messages: [...(options.messages ?? [])],
     content: promptContent(options.prompt, options.attachments),
     sessionStart: true,

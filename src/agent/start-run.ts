@@ -12,6 +12,7 @@ import { notSignalOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
 import { textOf } from "../message/message-text.ts";
+import { randomId } from "../message/random-id.ts";
 import type { RunOutput } from "../output/run-output.ts";
 import { loadProvider, resolveModel } from "../providers/registry.ts";
 import { streamTurn } from "../stream/stream-turn.ts";
@@ -233,7 +234,7 @@ function readable(request: RunRequest): RunRequest {
   const model = typeof request.config.model === "string" ? request.config.model : "";
   return {
     config: { model } as AgentConfig,
-    sessionId: typeof request.sessionId === "string" ? request.sessionId : crypto.randomUUID(),
+    sessionId: typeof request.sessionId === "string" ? request.sessionId : randomId(),
     messages: request.messages,
     content: [],
     sessionStart: false,

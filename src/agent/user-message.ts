@@ -4,10 +4,11 @@
  * @module
  */
 
+import { randomId } from "../message/random-id.ts";
 import type { ImagePart, UserContentPart, UserMessage } from "../types.ts";
 
 /** A new user message holding `content`, with a random id unless one is given. */
-export function userMessage(content: UserContentPart[], id: string = crypto.randomUUID()): UserMessage {
+export function userMessage(content: UserContentPart[], id: string = randomId()): UserMessage {
   return { id, role: "user", content, timestamp: Date.now() };
 }
 

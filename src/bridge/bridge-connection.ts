@@ -9,6 +9,7 @@
 import { MAX_TIMER_MS } from "../agent/deadline.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { type AnySdkError, ConfigError, RequestError } from "../errors/sdk-error.ts";
+import { randomId } from "../message/random-id.ts";
 import { errorFromWire, eventFromWire } from "./cloneable.ts";
 import { answerQuestion } from "./decision-answerer.ts";
 import { type BridgeReport, DECISION_KINDS } from "./decisions.ts";
@@ -43,8 +44,8 @@ export class BridgeConnection {
    * for it carry: its runs and calls are its own even beside other connections on the port (see
    * `Address` in protocol.ts).
    */
-  readonly #key = crypto.randomUUID();
-  readonly #conn = crypto.randomUUID();
+  readonly #key = randomId();
+  readonly #conn = randomId();
   #stop: () => void = () => {};
   #next = 0;
   readonly #watch: WorkerWatch;

@@ -7,6 +7,7 @@
  */
 
 import { MAX_TIMER_MS } from "../agent/deadline.ts";
+import { randomId } from "../message/random-id.ts";
 import type { BridgeReport } from "./decisions.ts";
 import type { WorkerMessage } from "./protocol.ts";
 
@@ -41,7 +42,7 @@ export class DecisionAsker {
 
   /** Asks a question of `kind` and waits for the answer, the kind's timeout, or `signal`. */
   ask(kind: string, payload: object, signal: AbortSignal): Promise<Asked> {
-    const requestId = crypto.randomUUID();
+    const requestId = randomId();
     const timeoutMs = this.timeoutOf(kind);
     return new Promise<Asked>((resolve) => {
       const settle = (asked: Asked) => {

@@ -18,6 +18,7 @@ import type {
 } from "../agent/agent-events.ts";
 import { notRunResult } from "../agent/not-run-result.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
+import { randomId } from "../message/random-id.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { Message, ToolCallPart } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
@@ -39,7 +40,7 @@ function answered(messages: Message[]): Message[] {
   );
   if (open.length === 0) return messages;
   const content = open.map((call) => notRunResult(call, "the session's worker is gone"));
-  return [...messages, { id: crypto.randomUUID(), role: "tool_result", content, timestamp: Date.now() }];
+  return [...messages, { id: randomId(), role: "tool_result", content, timestamp: Date.now() }];
 }
 
 /** What a remote run needs from its connection. */

@@ -13,6 +13,7 @@
 
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import { textOf } from "../message/message-text.ts";
+import { randomId } from "../message/random-id.ts";
 import type { streamTurn } from "../stream/stream-turn.ts";
 import type { TurnOptions } from "../stream/turn-options.ts";
 import type { AssistantMessage, Message, ModelRequest, Usage } from "../types.ts";
@@ -211,7 +212,7 @@ export function createCompactor<R extends CompactionRun>(
     if (summary === undefined) {
       const request = `${transcript(older, run.compaction?.summary)}\n\n${options.instructions ?? INSTRUCTIONS}`;
       const ask: Message = {
-        id: crypto.randomUUID(),
+        id: randomId(),
         role: "user",
         content: [{ type: "text", text: request }],
         timestamp: Date.now(),

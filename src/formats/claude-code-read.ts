@@ -4,6 +4,7 @@
  * @module
  */
 
+import { randomId } from "../message/random-id.ts";
 import type { JsonObject, JsonValue, Message } from "../types.ts";
 import { pathMessages } from "./claude-code-messages.ts";
 import { activeLeaf, branchOf, claudeCodeTree, leaves, pathTo } from "./claude-code-tree.ts";
@@ -137,7 +138,7 @@ export async function fromClaudeCode(
   );
   const state = importedState(
     {
-      sessionId: stringField(leaf.value, "sessionId") ?? crypto.randomUUID(),
+      sessionId: stringField(leaf.value, "sessionId") ?? randomId(),
       messages,
       ...continued,
       ...(keepSource ? { source } : {}),

@@ -22,6 +22,7 @@ import type {
 } from "../types.ts";
 import { costOf, type ModelPrice } from "../usage/prices.ts";
 import { emptyUsage } from "../usage/usage.ts";
+import { randomId } from "./random-id.ts";
 import { nestsDeeperThan, storableId, storableUsage } from "./storable-values.ts";
 import { flatten, StreamedText } from "./streamed-text.ts";
 
@@ -62,7 +63,7 @@ export class MessageBuilder {
     this.#emit = emit;
     this.#price = price;
     this.message = {
-      id: crypto.randomUUID(),
+      id: randomId(),
       role: "assistant",
       content: [],
       timestamp: Date.now(),
@@ -150,8 +151,7 @@ export class MessageBuilder {
   /** Opens a tool call under `key`. An empty id is replaced by a generated one. */
   toolCallStart(key: string, id: string, name: string): void {
     this.close(key);
-    const callId =
-      id === "" ? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}` : storableId(id);
+    const callId = id === "" ? `call_${randomId().replaceAll("-", "").slice(0, 24)}` : storableId(id);
     const open = this.#openPart(key, "tool", { type: "tool_call", id: callId, name, args: {} });
     this.#emit({ type: "tool-call-start", index: open.index, id: callId, name });
   }

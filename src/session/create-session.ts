@@ -13,6 +13,7 @@ import { notDuration, notFunctionOption } from "../config/option-checks.ts";
 import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
+import { randomId } from "../message/random-id.ts";
 import type { Message, UserContentPart } from "../types.ts";
 import { type AgentSession, createAgentSession } from "./agent-session.ts";
 import { asyncDispose } from "./async-dispose.ts";
@@ -139,7 +140,7 @@ function resultMessage(result: AgentRunResult, promptUuid: string): ResultMessag
     type: "result",
     subtype: result.ok ? "success" : "error",
     isError: !result.ok,
-    uuid: crypto.randomUUID(),
+    uuid: randomId(),
     sessionId: value.sessionId,
     promptUuid,
     text: value.text,
@@ -177,7 +178,7 @@ class Messages implements MessageSession {
     this.#init = {
       type: "system",
       subtype: "init",
-      uuid: crypto.randomUUID(),
+      uuid: randomId(),
       sessionId: session.sessionId,
       provider: snapshot.provider,
       model: snapshot.model,
@@ -197,7 +198,7 @@ class Messages implements MessageSession {
   }
 
   async send(input: SendInput): Promise<void> {
-    const { content, id = crypto.randomUUID() } = readInput(input, this.sessionId);
+    const { content, id = randomId() } = readInput(input, this.sessionId);
     if (this.#session.snapshot().status === "closed") {
       throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
     }
@@ -222,7 +223,7 @@ class Messages implements MessageSession {
       const result = await run.result;
       if (!result.ok) throw result.error;
     }
-    this.#start(run, events, crypto.randomUUID(), first);
+    this.#start(run, events, randomId(), first);
   }
 
   #start(

@@ -13,6 +13,7 @@ import type { Tool } from "../agent/define-tool.ts";
 import { toolsByName } from "../agent/loop-setup.ts";
 import { PrefixWatch } from "../agent/prefix-watch.ts";
 import type { CompactionState } from "../compaction/compaction-state.ts";
+import { randomId } from "../message/random-id.ts";
 import type { ResolvedModel } from "../providers/registry.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
 import { sendablePrefix } from "../state/tool-call-pairs.ts";
@@ -90,7 +91,7 @@ export class LiveState {
     this.provider = resolved.provider;
     this.model = resolved.model;
     const now = Date.now();
-    this.sessionId = options.sessionId ?? state?.sessionId ?? crypto.randomUUID();
+    this.sessionId = options.sessionId ?? state?.sessionId ?? randomId();
     this.messages = state?.messages ?? [];
     this.createdAt = state?.createdAt ?? now;
     this.updatedAt = state?.updatedAt ?? now;

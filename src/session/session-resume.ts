@@ -8,6 +8,7 @@
 import type { AgentEvent, AgentRunResult } from "../agent/agent-events.ts";
 import { signPermissions } from "../agent/approval-digest.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
+import { randomId } from "../message/random-id.ts";
 import { type CheckedDecisions, checkDecisions } from "./check-decisions.ts";
 import type { LiveState } from "./live-state.ts";
 import { pendingRun } from "./pending-run.ts";
@@ -57,7 +58,7 @@ export async function resumeRun(
     const why = checked instanceof ConfigError ? checked : state.closed ? closedError() : dropped("aborted");
     return refusal(state, why);
   }
-  const prompt: QueuedPrompt = { id: crypto.randomUUID(), content: [], queuedAt: Date.now() };
+  const prompt: QueuedPrompt = { id: randomId(), content: [], queuedAt: Date.now() };
   const pending = pendingRun(prompt, options.signal, emit, controller);
   pending.resume = checked;
   state.queue.unshift(pending);

@@ -11,6 +11,7 @@ import { checkPromptInput } from "../agent/check-prompt.ts";
 import { startRun } from "../agent/start-run.ts";
 import { promptContent, userMessage } from "../agent/user-message.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
+import { randomId } from "../message/random-id.ts";
 import type { UserContentPart } from "../types.ts";
 import type { LiveState } from "./live-state.ts";
 import { ignore, type PendingRun, pendingRun } from "./pending-run.ts";
@@ -67,7 +68,7 @@ export function submit(
     if (options.mode !== "followUp") return Promise.resolve(refusal(state, busy()));
   }
   const pending = pendingRun(
-    { id: options.id ?? crypto.randomUUID(), content, queuedAt: Date.now() },
+    { id: options.id ?? randomId(), content, queuedAt: Date.now() },
     options.signal,
     emit,
     controller,

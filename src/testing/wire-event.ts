@@ -4,6 +4,8 @@
  * @module
  */
 
+import { randomId as uuid } from "../message/random-id.ts";
+
 /** One SSE event: an optional `event:` name and its `data:` text. */
 export interface WireEvent {
   event?: string;
@@ -40,7 +42,7 @@ export function toFragments(json: string, size = 12): string[] {
 
 /** A short random id with a prefix (`msg_…`, `toolu_…`). */
 export function randomId(prefix: string, length = 24): string {
-  return prefix + crypto.randomUUID().replaceAll("-", "").slice(0, length);
+  return prefix + uuid().replaceAll("-", "").slice(0, length);
 }
 
 /** Token estimate for scripted usage: about four characters a token. */
