@@ -6,6 +6,7 @@
  * @module
  */
 
+import { ConfigError } from "../errors/sdk-error.ts";
 import type { JsonValue } from "../types.ts";
 import { type HeldApproval, heldApproval, type StoredApproval, type ToolPermissions } from "./approvals.ts";
 
@@ -25,14 +26,33 @@ const hex = (bytes: ArrayBuffer): string =>
 const encoder = new TextEncoder();
 
 /**
+ * A ConfigError at `path` when this context has no Web Crypto (`crypto.subtle` exists only in secure
+ * contexts: https, or localhost), which signing approvals needs; undefined when it has it.
+ */
+export function noWebCrypto(path: string): ConfigError | undefined {
+  if (globalThis.crypto?.subtle !== undefined) return undefined;
+  return new ConfigError(
+    `${path} needs Web Crypto (crypto.subtle) to sign approvals, and this context has none: a browser gives it only to secure contexts (https, or localhost); serve the page over https, or sign approvals on a server`,
+    { code: "CONFIG_INVALID", path },
+  );
+}
+
+/** SHA-256 hex of `text`: Web Crypto's, or Wisp's own where the context has none (loaded only then). */
+async function sha256Hex(text: string): Promise<string> {
+  const bytes = encoder.encode(text);
+  if (globalThis.crypto?.subtle !== undefined) return hex(await crypto.subtle.digest("SHA-256", bytes));
+  const { sha256 } = await import("./sha256.ts");
+  return hex(sha256(bytes).buffer as ArrayBuffer);
+}
+
+/**
  * The digest of one pending call: SHA-256 hex of `[sessionId, toolCallId, toolName, args]`, with the
  * ids of the calls it holds back appended when it holds any.
  */
 export async function approvalDigest(sessionId: string, approval: HeldApproval): Promise<string> {
   const bound: JsonValue[] = [sessionId, approval.toolCallId, approval.toolName, approval.args];
   if (approval.holds !== undefined) bound.push(approval.holds);
-  const text = canonicalJson(bound);
-  return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  return sha256Hex(canonicalJson(bound));
 }
 
 function hmacKey(secret: string): Promise<CryptoKey> {
@@ -44,6 +64,8 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 
 /** HMAC-SHA-256 hex of `value`'s canonical JSON under `secret`. */
 async function sign(secret: string, value: JsonValue): Promise<string> {
+  const missing = noWebCrypto("approvalSecret");
+  if (missing !== undefined) throw missing;
   const text = canonicalJson(value);
   return hex(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(text)));
 }

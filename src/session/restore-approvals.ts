@@ -22,6 +22,21 @@ function tampered(message: string, path: string, details?: Record<string, string
 }
 
 /**
+ * Fails closed on a state signed with a secret this session does not have: a server that forgot its
+ * `approvalSecret` must not take signed pauses (or standing permissions) unchecked.
+ */
+function unverifiable(state: SessionState): void {
+  const index = state.pendingApprovals.findIndex((approval) => approval.signature !== undefined);
+  if (index === -1 && state.toolPermissionsSignature === undefined) return;
+  const what = index === -1 ? "Its standing tool permissions are signed" : "Its pending approvals are signed";
+  throw tampered(
+    `${what} with an approvalSecret, and this session has none to verify them: create the session with the approvalSecret they were signed with`,
+    index === -1 ? "restore.toolPermissionsSignature" : `restore.pendingApprovals.${index}.signature`,
+    { reason: "secret-missing" },
+  );
+}
+
+/**
  * `state`, verified and bound to `sessionId`; throws ConfigError `APPROVAL_TAMPERED` naming the first
  * part that cannot be trusted.
  */
@@ -30,6 +45,7 @@ export async function verifiedApprovals(
   sessionId: string,
   secret: string | undefined,
 ): Promise<SessionState> {
+  if (secret === undefined) unverifiable(state);
   for (const [index, approval] of state.pendingApprovals.entries()) {
     const why = await approvalTampering(state.sessionId, approval, secret);
     if (why === undefined) continue;

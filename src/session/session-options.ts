@@ -7,6 +7,7 @@
 
 import { AGENT_CONFIG_OPTIONS, sessionIdProblem } from "../agent/agent-option-table.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
+import { noWebCrypto } from "../agent/approval-digest.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import {
   invalidOption,
@@ -87,14 +88,12 @@ export const SESSION_OPTIONS: OptionTable<SessionOptions> = {
   ...AGENT_CONFIG_OPTIONS,
   model: {},
   restore: {},
-  sessionId: {
-    check: sessionIdProblem,
-  },
+  sessionId: { check: sessionIdProblem },
   metadata: { check: metadataProblem },
   approvalSecret: {
     check: (value, path) =>
       typeof value === "string" && value.length >= 16
-        ? undefined
+        ? noWebCrypto(path)
         : invalidOption(`${path} must be a string of at least 16 characters`, path),
   },
 };

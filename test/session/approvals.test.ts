@@ -651,6 +651,33 @@ describe("safe by construction", () => {
     expect(send.ran).toHaveLength(1);
   });
 
+  it("a state signed with an approvalSecret is refused by a session without one, failing closed", async () => {
+    const secret = "a-server-side-secret-of-some-length";
+    const { options, state, send } = await pausedState({ approvalSecret: secret });
+    const { approvalSecret: _, ...forgetful } = options;
+    await expect(createAgentSession({ ...forgetful, restore: state })).rejects.toMatchObject({
+      _tag: "ConfigError",
+      code: "APPROVAL_TAMPERED",
+      path: "restore.pendingApprovals.0.signature",
+      details: { reason: "secret-missing" },
+      message: expect.stringContaining("this session has none to verify them"),
+    });
+    // Signed standing permissions alone (no pause) are refused the same way.
+    const restored = await createAgentSession({ ...options, restore: state });
+    const id = state.pendingApprovals[0]?.toolCallId as string;
+    await restored.resume([{ toolCallId: id, approved: true, always: true }]);
+    const standing = JSON.parse(JSON.stringify(restored.export())) as SessionState;
+    expect(standing.pendingApprovals).toEqual([]);
+    expect(standing.toolPermissionsSignature).toMatch(/^[0-9a-f]{64}$/);
+    await expect(createAgentSession({ ...forgetful, restore: standing })).rejects.toMatchObject({
+      code: "APPROVAL_TAMPERED",
+      path: "restore.toolPermissionsSignature",
+    });
+    // With the secret both restore, and the call ran once.
+    await expect(createAgentSession({ ...options, restore: standing })).resolves.toBeDefined();
+    expect(send.ran).toHaveLength(1);
+  });
+
   it("a short approvalSecret is a ConfigError", async () => {
     await expect(
       createAgentSession({ model: "anthropic/claude-sonnet-5-5", apiKey: "k", approvalSecret: "short" }),
