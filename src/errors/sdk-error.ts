@@ -9,16 +9,29 @@
  * @module
  */
 
-/** What went wrong, independent of provider: every kind's codes together. */
-export type ErrorCode =
-  | ConfigErrorCode
-  | ProviderErrorCode
-  | RequestErrorCode
-  | "ABORTED"
-  | ParseErrorCode
-  | HookErrorCode
-  | ToolErrorCode
-  | BudgetErrorCode;
+import {
+  type BudgetErrorCode,
+  type ConfigErrorCode,
+  type ErrorCode,
+  type HookErrorCode,
+  isRetryableCode,
+  type ParseErrorCode,
+  type ProviderErrorCode,
+  type RequestErrorCode,
+  type ToolErrorCode,
+} from "./error-codes.ts";
+
+
+export type {
+  BudgetErrorCode,
+  ConfigErrorCode,
+  ErrorCode,
+  HookErrorCode,
+  ParseErrorCode,
+  ProviderErrorCode,
+  RequestErrorCode,
+  ToolErrorCode,
+} from "./error-codes.ts";
 
 /** The kinds of SdkError, one per class. */
 export type ErrorTag =
@@ -30,68 +43,6 @@ export type ErrorTag =
   | "HookError"
   | "ToolError"
   | "BudgetError";
-
-/** The codes a ConfigError carries. */
-export type ConfigErrorCode =
-  | "CONFIG_INVALID"
-  | "SESSION_BUSY"
-  | "SESSION_CLOSED"
-  /** A prompt was sent while tool calls wait for approval: resume them first. */
-  | "APPROVAL_PENDING"
-  /** A decision names no pending call, repeats one, replays a used one, edits arguments badly, or approves a call whose tool the session lacks. */
-  | "APPROVAL_INVALID"
-  /** A pending approval was changed after the pause, or its signature does not verify. */
-  | "APPROVAL_TAMPERED"
-  /** The two sides of a bridge (`wisp-agent/bridge`) speak different protocol versions. */
-  | "BRIDGE_VERSION";
-
-/** The codes a ProviderError carries: what the provider's answer meant. */
-export type ProviderErrorCode =
-  | "AUTH"
-  | "PERMISSION"
-  | "BILLING"
-  | "QUOTA_EXCEEDED"
-  | "RATE_LIMITED"
-  | "OVERLOADED"
-  | "SERVER_ERROR"
-  | "MODEL_NOT_FOUND"
-  | "NOT_FOUND"
-  | "CONTEXT_LENGTH"
-  | "INVALID_REQUEST"
-  | "REQUEST_TOO_LARGE"
-  | "CONFLICT"
-  | "TIMEOUT"
-  | "UNKNOWN";
-
-/** The codes a RequestError carries: the transport failed, or something the message names. */
-export type RequestErrorCode =
-  | "NETWORK"
-  /** The other side of a bridge is gone: the worker ended, the port closed, or it stopped answering. */
-  | "BRIDGE_CLOSED"
-  | "TIMEOUT"
-  | "CONTEXT_LENGTH"
-  | "OVERLOADED"
-  | "RATE_LIMITED"
-  | "UNKNOWN";
-
-/** The codes a ParseError carries. */
-export type ParseErrorCode =
-  | "STREAM_MALFORMED"
-  | "STREAM_TRUNCATED"
-  | "CONFIG_INVALID"
-  /** A session transcript of another runtime (Claude Code, pi) has nothing Wisp can read. */
-  | "TRANSCRIPT_INVALID"
-  /** A structured answer that is not JSON or does not match the output schema, after its retries. */
-  | "OUTPUT_INVALID";
-
-/** The codes a HookError carries. */
-export type HookErrorCode = "HOOK_FAILED" | "HOOK_TIMEOUT" | "HOOK_INVALID_DECISION";
-
-/** The codes a ToolError carries. */
-export type ToolErrorCode = "TOOL_FAILED" | "TOOL_TIMEOUT" | "TOOL_NOT_FOUND" | "TOOL_INPUT_INVALID";
-
-/** The codes a BudgetError carries. */
-export type BudgetErrorCode = "BUDGET_EXCEEDED" | "MAX_TURNS";
 
 /** The request a transport or HTTP error is about: its method and URL, with secrets taken out. */
 export interface FailedRequest {
@@ -111,6 +62,10 @@ export interface SerializedCause {
 /** Fields every SdkError may carry besides its message. */
 export interface SdkErrorFields {
   code: ErrorCode;
+  /**
+   * Whether trying again later can help. Default: what the code says ({@link isRetryableCode}), so
+   * `new ProviderError(message, { code: "RATE_LIMITED" })` is retried like the provider's own 429.
+   */
   retryable?: boolean;
   status?: number;
   retryAfterMs?: number;
@@ -235,7 +190,7 @@ export abstract class SdkError extends Error {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
     Object.defineProperty(this, MARKER, { value: true });
     this.code = fields.code;
-    this.retryable = fields.retryable ?? false;
+    this.retryable = fields.retryable ?? isRetryableCode(fields.code);
     for (const key of OPTIONAL_FIELDS) {
       if (fields[key] !== undefined) (this as Record<string, unknown>)[key] = fields[key];
     }

@@ -7,7 +7,14 @@
 import { randomId } from "../message/random-id.ts";
 import type { JsonObject, JsonValue, Message } from "../types.ts";
 import { pathMessages } from "./claude-code-messages.ts";
-import { activeLeaf, branchOf, claudeCodeTree, leaves, pathTo } from "./claude-code-tree.ts";
+import {
+  activeLeaf,
+  branchOf,
+  claudeCodeTree,
+  leaves,
+  pathTo,
+  warnOffPathCycles,
+} from "./claude-code-tree.ts";
 import { answerEveryCall, importedState, messagesFrom } from "./imported-state.ts";
 import { continueWith } from "./model-choice.ts";
 import { failedRead, noLines, unknownLeaf, unreadable } from "./read-failure.ts";
@@ -112,6 +119,7 @@ export async function fromClaudeCode(
     );
   }
   const path = pathTo(tree, leaf, warnings);
+  warnOffPathCycles(tree, path, warnings);
   const read = pathMessages(tree, path, warnings);
   const lineOf = new Map<Message, number>(
     read.messages.map((message, index) => [message, read.lines[index] ?? 0]),

@@ -108,6 +108,46 @@ export function pathTo(tree: ClaudeCodeTree, leaf: TreeLine, warnings: Transcrip
   return path.reverse();
 }
 
+/** The tree's `parentUuid` cycles, each as its lines in file order (a line that is its own parent too). */
+export function cycles(tree: ClaudeCodeTree): TreeLine[][] {
+  const found: TreeLine[][] = [];
+  // 1: on the walk in progress; 2: known to lead to a root, a missing parent or a cycle already found.
+  const state = new Map<string, 1 | 2>();
+  for (const start of tree.ordered) {
+    const walk: TreeLine[] = [];
+    let node: TreeLine | undefined = start;
+    while (node !== undefined && state.get(node.uuid) === undefined) {
+      state.set(node.uuid, 1);
+      walk.push(node);
+      node = node.parent === undefined ? undefined : tree.byUuid.get(node.parent);
+    }
+    if (node !== undefined && state.get(node.uuid) === 1)
+      found.push(walk.slice(walk.indexOf(node)).sort((a, b) => a.index - b.index));
+    for (const walked of walk) state.set(walked.uuid, 2);
+  }
+  return found;
+}
+
+/**
+ * Warns about each `parentUuid` cycle the conversation's `path` does not pass through (the reader
+ * would otherwise leave its lines out without a word; a cycle on the path has its own warning).
+ */
+export function warnOffPathCycles(
+  tree: ClaudeCodeTree,
+  path: readonly TreeLine[],
+  warnings: TranscriptWarning[],
+): void {
+  const onPath = new Set(path.map((node) => node.uuid));
+  for (const cycle of cycles(tree)) {
+    if (cycle.some((node) => onPath.has(node.uuid))) continue;
+    const lines = cycle.map((node) => node.line).join(", ");
+    warnings.push({
+      line: (cycle[0] as TreeLine).line,
+      message: `parentUuid links form a cycle (lines ${lines}): no conversation leads to them; skipped`,
+    });
+  }
+}
+
 /** A leaf as a branch the caller can choose. */
 export function branchOf(node: TreeLine): TranscriptBranch {
   const agentId = stringField(node.value, "agentId");

@@ -3,9 +3,12 @@
  * `\r\n` and a lone `\r` end a line (a `\r\n` split across two chunks is one ending), `field: value`
  * lines with one leading space of the value dropped, `data` lines joined with `\n`, comments (`:`) and
  * unknown fields ignored, an id holding U+0000 ignored, and an event dispatched at a blank line when
- * it has data. One difference, shared with eventsource-parser: an event's `id` is its own (the
- * standard's last-event-ID buffer would carry it to later events); Wisp's readers track it themselves. It is fed decoded text (a `TextDecoder` already drops the byte order mark) in chunks
- * split anywhere.
+ * it has data. A `retry` field of ASCII digits only sets the stream's reconnection time, reported to
+ * `onRetry` as it arrives (any other `retry` value is ignored); a last line without its ending is
+ * discarded, as the standard discards what is pending at the end. One difference, shared with
+ * eventsource-parser: an event's `id` is its own (the standard's last-event-ID buffer would carry it
+ * to later events); Wisp's readers track it themselves. It is fed decoded text (a `TextDecoder`
+ * already drops the byte order mark) in chunks split anywhere.
  *
  * Linear in the input, however it is chunked: a line spread over many chunks is kept as fragments
  * and joined once, and the search for line ends never goes over the same text twice.
@@ -23,6 +26,10 @@ export interface SseEvent {
 const LF = 10;
 const COLON = 58;
 const SPACE = 32;
+const DIGIT_ZERO = 48;
+
+/** Returned by {@link retryValue} for a line that sets no reconnection time. */
+const NO_RETRY = -1;
 
 /**
  * The value of the line `text[start, end)` when it is field `name` (`name`, `name:` or `name: `,
@@ -36,9 +43,34 @@ function fieldValue(text: string, start: number, end: number, name: string): str
   return text.slice(text.charCodeAt(after + 1) === SPACE ? after + 2 : after + 1, end);
 }
 
-/** Parses an event stream fed in chunks; `onEvent` gets each complete event, in order. */
+/**
+ * The reconnection time the line `text[start, end)` sets, in ms: its value when it is a `retry` field
+ * (`retry:` or `retry: `, one space dropped) made only of ASCII digits, else {@link NO_RETRY} (an
+ * empty value, a sign, a second space, any other character). Read in place, without a copy. A value
+ * of more digits than a number holds exactly is still a (very large) number: the caller bounds it.
+ */
+function retryValue(text: string, start: number, end: number): number {
+  let at = start + 5; // "retry".length
+  if (at >= end || text.charCodeAt(at) !== COLON || !text.startsWith("retry", start)) return NO_RETRY;
+  at++;
+  if (text.charCodeAt(at) === SPACE) at++;
+  if (at === end) return NO_RETRY;
+  let ms = 0;
+  for (; at < end; at++) {
+    const digit = text.charCodeAt(at) - DIGIT_ZERO;
+    if (digit < 0 || digit > 9) return NO_RETRY;
+    ms = ms * 10 + digit;
+  }
+  return ms;
+}
+
+/**
+ * Parses an event stream fed in chunks; `onEvent` gets each complete event, in order, and `onRetry`
+ * (when given) each reconnection time the stream sets.
+ */
 export class SseParser {
   readonly #onEvent: (event: SseEvent) => void;
+  readonly #onRetry: ((ms: number) => void) | undefined;
   /** The start of a line whose end has not arrived, in fragments. */
   #partial: string[] = [];
   #data = "";
@@ -48,9 +80,15 @@ export class SseParser {
   /** The last chunk ended with `\r`: a `\n` opening the next one belongs to it. */
   #skipLineFeed = false;
 
-  /** @param onEvent called with each event as soon as its blank line arrives */
-  constructor(onEvent: (event: SseEvent) => void) {
+  /**
+   * @param onEvent called with each event as soon as its blank line arrives
+   * @param onRetry called with the reconnection time (ms, an integer of 0 or more) as soon as a
+   *   valid `retry` line arrives, whether or not its event is dispatched; without it, `retry` lines are
+   *   not even read
+   */
+  constructor(onEvent: (event: SseEvent) => void, onRetry?: (ms: number) => void) {
     this.#onEvent = onEvent;
+    this.#onRetry = onRetry;
   }
 
   /** Parses `chunk`, calling `onEvent` for each event it completes. */
@@ -83,12 +121,11 @@ export class SseParser {
     if (start < chunk.length) this.#partial.push(start === 0 ? chunk : chunk.slice(start));
   }
 
-  /** The stream ended: a last line without its ending is parsed; an event without its blank line is dropped. */
+  /**
+   * The stream ended: what is pending is discarded, as the standard says: a last line without its
+   * ending (so a `retry` there sets nothing) and an event without its blank line.
+   */
   end(): void {
-    if (this.#partial.length > 0) {
-      const line = this.#partial.join("");
-      this.#line(line, 0, line.length);
-    }
     this.#partial = [];
     this.#reset();
   }
@@ -118,7 +155,15 @@ export class SseParser {
       return;
     }
     const id = fieldValue(text, start, end, "id");
-    if (id !== undefined && !id.includes("\0")) this.#id = id;
-    // Anything else — a comment, `retry`, an unknown field — is ignored.
+    if (id !== undefined) {
+      if (!id.includes("\0")) this.#id = id;
+      return;
+    }
+    // Past the fields every event uses: `retry` is read only for a reader that asked for it.
+    if (this.#onRetry !== undefined) {
+      const ms = retryValue(text, start, end);
+      if (ms !== NO_RETRY) this.#onRetry(ms);
+    }
+    // Anything else — a comment, an unknown field — is ignored.
   }
 }

@@ -180,6 +180,23 @@ describe("Claude Code links", () => {
     );
   });
 
+  it.each([
+    ["two lines that are each other's parent", [user("d", "e", "x"), user("e", "d", "y")], [1, 2]],
+    ["a line that is its own parent", [user("d", "d", "x")], [1]],
+    [
+      "a cycle with a branch hanging from it",
+      [user("d", "f", "x"), user("e", "d", "y"), user("f", "e", "z"), user("g", "d", "w")],
+      [1, 2, 3],
+    ],
+  ])("%s, off the conversation's path, is a warning naming its lines", async (_name, cycle, lines) => {
+    const result = await fromClaudeCode(jsonl(...cycle, user("a", null, "one"), user("b", "a", "two")));
+    expect(result.ok && result.value.state.messages).toHaveLength(2);
+    const warnings = result.ok ? result.value.warnings : [];
+    expect(warnings).toEqual([
+      { line: lines[0], message: expect.stringContaining(`cycle (lines ${lines.join(", ")})`) },
+    ]);
+  });
+
   it("a missing parent starts the conversation there, with a warning", async () => {
     const result = await fromClaudeCode(jsonl(user("b", "gone", "two"), user("c", "b", "three")));
     expect(result.ok && result.value.warnings).toEqual([
