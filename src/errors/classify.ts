@@ -6,40 +6,22 @@
  * @module
  */
 
+import { type ErrorCode, isRetryableCode } from "./error-codes.ts";
 import { messageOf } from "./message-of.ts";
-import {
-  innermostMessage,
-  isNetworkFailure,
-  isPermanentNetworkFailure,
-  networkFailureCode,
-} from "./network-failure.ts";
+import { innermostMessage } from "./network-failure.ts";
 import { parseRetryDelay } from "./retry-delay.ts";
 import {
   AbortError,
   type AnySdkError,
-  type ErrorCode,
   type FailedRequest,
   isSdkError,
   ProviderError,
   RequestError,
   type SdkErrorFields,
 } from "./sdk-error.ts";
+import { type TransportFailure, transportFailure } from "./transport-failure.ts";
 
-/** Codes that are worth another attempt unless the server says otherwise. */
-const RETRYABLE_CODES = new Set<ErrorCode>([
-  "RATE_LIMITED",
-  "OVERLOADED",
-  "SERVER_ERROR",
-  "TIMEOUT",
-  "NETWORK",
-  "CONFLICT",
-  "STREAM_TRUNCATED",
-]);
-
-/** True when errors with this code are retried by default. */
-export function isRetryableCode(code: ErrorCode): boolean {
-  return RETRYABLE_CODES.has(code);
-}
+export { isRetryableCode } from "./error-codes.ts";
 
 /** Provider error types and codes (Anthropic `error.type`, OpenAI `error.code`/`type`, Gemini `status`). */
 const PROVIDER_CODES: Record<string, ErrorCode> = {
@@ -258,8 +240,13 @@ export function retryAfterFromHeaders(headers: Headers | undefined, now = Date.n
 
 /** What the transport knows when something was thrown. */
 export interface ThrownContext {
-  provider: string;
-  /** The caller's signal: when it is aborted, the failure is an abort whatever was thrown. */
+  /** The provider the request went to (`"mcp"` for an MCP server); none for a failure of your own code. */
+  provider?: string | undefined;
+  /**
+   * The caller's signal: when it is aborted, the failure is an abort whatever was thrown. When it is
+   * given and not aborted, an `AbortError` thrown is someone else's abort (a custom `fetch`'s own
+   * timeout) and is a `TIMEOUT`; without a signal an `AbortError` stays `ABORTED`.
+   */
   signal?: AbortSignal | undefined;
   /** Set when Wisp's own timeout fired, with the timeout's description. */
   timeout?: string | undefined;
@@ -281,45 +268,77 @@ export function abortErrorFrom(signal: AbortSignal, provider?: string): AbortErr
   return new AbortError(detail, fields);
 }
 
-/** Classifies something thrown by `fetch` or by a body read. */
+/** The fields every error classified from `error` in `context` shares. */
+function baseFields(code: ErrorCode, error: unknown, context: ThrownContext): SdkErrorFields {
+  const fields: SdkErrorFields = { code, retryable: isRetryableCode(code), cause: error };
+  if (context.provider !== undefined) fields.provider = context.provider;
+  if (context.request !== undefined) fields.request = context.request;
+  return fields;
+}
+
+/** The message of a transport failure: what failed, where (when known), and the runtime's own words. */
+function transportMessage(
+  code: "TIMEOUT" | "NETWORK",
+  error: unknown,
+  context: ThrownContext,
+  hint: string,
+): string {
+  const reason = innermostMessage(error) || messageOf(error);
+  const { request, provider, responded } = context;
+  const target =
+    request !== undefined ? `${request.url} (${request.method})` : provider === undefined ? "" : "the provider";
+  if (target === "") return (reason || (code === "TIMEOUT" ? "Timed out" : "The network failed")) + hint;
+  const what =
+    code === "TIMEOUT"
+      ? responded
+        ? "Timed out reading the stream from"
+        : "Timed out waiting for"
+      : responded
+        ? "Lost the stream from"
+        : "Could not reach";
+  return `${what} ${target}: ${reason}${hint}`;
+}
+
+/**
+ * The RequestError for a transport failure. An abort is the caller's only when their signal says so
+ * (handled before): with a signal that did not abort, an `AbortError` is the fetch's own, a timeout.
+ */
+function transportError(found: TransportFailure, error: unknown, context: ThrownContext): RequestError {
+  const code = found.code === "NETWORK" ? "NETWORK" : "TIMEOUT";
+  const fields = baseFields(code, error, context);
+  if (found.permanent) fields.retryable = false;
+  if (found.causeCode !== undefined) fields.causeCode = found.causeCode;
+  const hint = found.permanent
+    ? " (fetch never connects to this port)"
+    : found.code === "ABORTED"
+      ? " (aborted by the fetch itself, not by the caller's signal)"
+      : "";
+  return new RequestError(transportMessage(code, error, context, hint), fields);
+}
+
+/**
+ * Classifies something thrown by `fetch` (the runtime's or your own wrapper), a body read, or any code.
+ * Abort first (the caller's aborted `signal`), then a Wisp error as it is, Wisp's own timeout, then
+ * the thrown value's whole cause chain: a `…TimeoutError` is a retryable `TIMEOUT`; an `AbortError`
+ * is `ABORTED` without a `signal` and a `TIMEOUT` with one that did not abort; a runtime's code
+ * (`ECONNREFUSED`, `ECONNRESET`, `ETIMEDOUT`, …) or network message is a retryable `NETWORK` or
+ * `TIMEOUT`; then the words ("request timed out", "connection refused", "rate limit", …); anything
+ * else is `UNKNOWN`, not retried. Never throws.
+ */
 export function classifyThrown(error: unknown, context: ThrownContext): AnySdkError {
   if (context.signal?.aborted) return abortErrorFrom(context.signal, context.provider);
   if (isSdkError(error)) return error;
   const where = context.request === undefined ? "" : ` (${context.request.method} ${context.request.url})`;
-  const request = context.request === undefined ? {} : { request: context.request };
-  if (context.timeout !== undefined) {
-    return new RequestError(context.timeout + where, {
-      code: "TIMEOUT",
-      retryable: true,
-      provider: context.provider,
-      ...request,
-      cause: error,
-    });
+  if (context.timeout !== undefined)
+    return new RequestError(context.timeout + where, baseFields("TIMEOUT", error, context));
+  const found = transportFailure(error);
+  if (found?.code === "ABORTED" && context.signal === undefined) {
+    // No signal to compare with: an abort is taken as the caller's, never retried.
+    const { request: _, ...fields } = baseFields("ABORTED", error, context);
+    return new AbortError(messageOf(error) || "Aborted", fields);
   }
-  if (isNetworkFailure(error)) {
-    const causeCode = networkFailureCode(error);
-    const target =
-      context.request === undefined ? "the provider" : `${context.request.url} (${context.request.method})`;
-    const permanent = isPermanentNetworkFailure(error);
-    const reason = innermostMessage(error) || messageOf(error);
-    const hint = permanent ? " (fetch never connects to this port)" : "";
-    const what = context.responded ? "Lost the stream from" : "Could not reach";
-    return new RequestError(`${what} ${target}: ${reason}${hint}`, {
-      code: "NETWORK",
-      retryable: !permanent,
-      provider: context.provider,
-      ...request,
-      ...(causeCode === undefined ? {} : { causeCode }),
-      cause: error,
-    });
-  }
+  if (found !== undefined) return transportError(found, error, context);
   const message = messageOf(error);
   const code = codeFromMessage(message) ?? "UNKNOWN";
-  return new RequestError((message || "Request failed") + where, {
-    code,
-    retryable: isRetryableCode(code),
-    provider: context.provider,
-    ...request,
-    cause: error,
-  });
+  return new RequestError((message || "Request failed") + where, baseFields(code, error, context));
 }

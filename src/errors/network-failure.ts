@@ -5,7 +5,7 @@
  * @module
  */
 
-import { messageOf } from "./message-of.ts";
+import { type ChainLink, causeChain } from "./cause-chain.ts";
 
 /** Exact messages of network failures, by runtime. */
 const NETWORK_MESSAGES = new Set([
@@ -38,75 +38,66 @@ const NETWORK_PREFIXES = [
   "read ECONNRESET", // Node net
 ];
 
-/** Error codes (on the error or its cause) that mean the network failed. */
+/** Error codes (on the error or a cause) that mean the network failed. */
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "EPIPE",
-  "ETIMEDOUT",
   "ENOTFOUND",
   "EAI_AGAIN",
   "ENETUNREACH",
   "EHOSTUNREACH",
   "UND_ERR_SOCKET",
   "UND_ERR_CLOSED",
-  "UND_ERR_CONNECT_TIMEOUT",
   "ConnectionRefused", // Bun
   "ConnectionClosed", // Bun
   "ECONNABORTED",
 ]);
 
-function codeOf(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const code = (value as { code?: unknown }).code;
-  return typeof code === "string" ? code : undefined;
+/** Error codes (on the error or a cause) that mean the runtime gave up waiting. */
+const TIMEOUT_CODES = new Set([
+  "ETIMEDOUT", // Node net: the connecting or the socket timed out
+  "ESOCKETTIMEDOUT", // request-style clients
+  "UND_ERR_CONNECT_TIMEOUT", // undici
+  "UND_ERR_HEADERS_TIMEOUT", // undici: no headers in time
+  "UND_ERR_BODY_TIMEOUT", // undici: the body stalled
+]);
+
+/** True when this link's message is one a runtime gives a failed connection. */
+function hasNetworkMessage(link: ChainLink): boolean {
+  return NETWORK_MESSAGES.has(link.message) || NETWORK_PREFIXES.some((prefix) => link.message.startsWith(prefix));
 }
 
-/** True when `error` is a runtime's way of saying the connection failed or was cut. */
+/** True when `error` is a runtime's way of saying the connection failed, timed out or was cut. */
 export function isNetworkFailure(error: unknown): boolean {
-  for (let current = error, depth = 0; current !== undefined && depth < 4; depth++) {
-    const code = codeOf(current);
-    if (code !== undefined && NETWORK_CODES.has(code)) return true;
-    if (current instanceof Error) {
-      const message = current.message;
-      if (NETWORK_MESSAGES.has(message)) return true;
-      if (NETWORK_PREFIXES.some((prefix) => message.startsWith(prefix))) return true;
-      current = current.cause;
-    } else {
-      return false;
-    }
+  return causeChain(error).some(
+    (link) =>
+      (link.code !== undefined && (NETWORK_CODES.has(link.code) || TIMEOUT_CODES.has(link.code))) ||
+      hasNetworkMessage(link),
+  );
+}
+
+/**
+ * What a runtime's failure shape says, reading the chain for a known code first (outermost first: a
+ * timeout's code makes it a `TIMEOUT`), then for a runtime's network message. Undefined when neither
+ * is there.
+ */
+export function runtimeFailureCode(chain: readonly ChainLink[]): "NETWORK" | "TIMEOUT" | undefined {
+  for (const { code } of chain) {
+    if (code !== undefined && TIMEOUT_CODES.has(code)) return "TIMEOUT";
+    if (code !== undefined && NETWORK_CODES.has(code)) return "NETWORK";
   }
-  return false;
+  return chain.some(hasNetworkMessage) ? "NETWORK" : undefined;
 }
 
 /** The first runtime error code on `error` or its causes (`ECONNREFUSED`, `ENOTFOUND`, …), if any. */
 export function networkFailureCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current !== undefined && depth < 4; depth++) {
-    const code = codeOf(current);
-    if (code !== undefined) return code;
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return undefined;
-}
-
-/**
- * The text of one error in a cause chain: its message, or for an `AggregateError` with none (Node's
- * "happy eyeballs" tries IPv6 and IPv4 and reports both) the messages it aggregates.
- */
-function ownMessage(error: Error): string {
-  const { message, errors } = error as Error & { errors?: unknown };
-  return message || (Array.isArray(errors) ? errors.map(messageOf).filter(Boolean).join("; ") : "");
+  return causeChain(error).find((link) => link.code !== undefined)?.code;
 }
 
 /** The most specific message in the cause chain: `connect ECONNREFUSED 127.0.0.1:8080` rather than `fetch failed`. */
 export function innermostMessage(error: unknown): string {
-  let message = "";
-  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    const own = ownMessage(current);
-    if (own !== "") message = own;
-    current = current.cause;
-  }
-  return message;
+  return causeChain(error).reduce((message, link) => link.message || message, "");
 }
 
 /**

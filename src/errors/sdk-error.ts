@@ -335,9 +335,16 @@ function isInstance(Class: unknown, value: unknown): boolean {
   );
 }
 
-/** True for any Wisp error, including one made by another copy of the package. */
+/**
+ * True for any Wisp error, including one made by another copy of the package. Never throws: a value
+ * that cannot be looked at (a revoked Proxy) is no Wisp error.
+ */
 export function isSdkError(value: unknown): value is AnySdkError {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  try {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Rebuilds a live SdkError from its JSON form (for example after `postMessage`). */

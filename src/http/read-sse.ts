@@ -3,7 +3,9 @@
  *
  * Reads Server-Sent Events from a `Response.body`. Bytes are decoded incrementally, so a chunk may end
  * anywhere (inside a line, inside a UTF-8 sequence); `\n`, `\r\n` and a lone `\r` all end a line
- * (see sse-parser.ts, which follows the WHATWG rules). Comments (`: keep-alive`) are dropped.
+ * (see sse-parser.ts, which follows the WHATWG rules). Comments (`: keep-alive`) are dropped. A
+ * stream's `retry:` reconnection time reaches a reader that asks for it (`onRetry`); the others pay
+ * nothing for it.
  *
  * @module
  */
@@ -21,6 +23,12 @@ export interface SseHandlers {
   onChunk?(): void;
   /** Returns true once the handler needs nothing more; the read then stops and the body is released. */
   isDone?(): boolean;
+  /**
+   * The stream set its reconnection time (a `retry:` line of ASCII digits only): the ms to wait
+   * before reconnecting, as the server sent it (unbounded: the caller caps it). Called as the line
+   * arrives, once per such line; without this handler `retry:` lines are not read at all.
+   */
+  onRetry?(ms: number): void;
 }
 
 /**
@@ -69,10 +77,13 @@ export async function readSse(
   const decoder = new TextDecoder();
   // Text fed since the last complete event (an upper bound on what the parser holds).
   let pending = 0;
-  const parser = new SseParser((event) => {
-    pending = 0;
-    handlers.onEvent(event); // the parser's own object: no copy per event
-  });
+  const parser = new SseParser(
+    (event) => {
+      pending = 0;
+      handlers.onEvent(event); // the parser's own object: no copy per event
+    },
+    handlers.onRetry === undefined ? undefined : (ms) => handlers.onRetry?.(ms),
+  );
   const reader = body.getReader();
   let bodyEnded = false;
   let complete = false;

@@ -10,9 +10,10 @@
 
 import { type FailedRequest, isSdkError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
-import { readSse, type SseHandlers } from "../http/read-sse.ts";
+import { ReadAborted, readSse, type SseHandlers } from "../http/read-sse.ts";
 import { readText } from "../http/read-text.ts";
 import { safeUrl } from "../http/safe-url.ts";
+import { reconnectDelay } from "../http/sse-retry.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
 import { AnswerLost, httpFailure, protocolFailure, redirected } from "./mcp-failures.ts";
@@ -31,13 +32,18 @@ export class SessionExpired extends Error {
 
 /** How many times in a row a request's stream is resumed without receiving a new event. */
 const MAX_RESUMES = 5;
-/** The pause before the second and later resumptions, times the attempt. */
+/**
+ * The pause before the second and later resumptions, times the attempt, when the server set no
+ * longer reconnection time (`retry:`).
+ */
 const RESUME_PAUSE_MS = 100;
 
 /** What the reading of one request's streams has found so far. */
 interface StreamState {
   found: IncomingMessage | undefined;
   lastEventId: string | undefined;
+  /** The reconnection time the server's last `retry:` field set, in ms (unbounded, as sent). */
+  retryMs: number | undefined;
 }
 
 /** The most text a JSON answer or an error body may take before it is refused. */
@@ -191,14 +197,16 @@ export class McpHttp implements McpSession {
   /**
    * Reads an SSE answer until the awaited response. A stream that ends first after giving event ids is
    * resumed: a GET with `Last-Event-ID` (the server closes request streams to make clients poll during
-   * long calls), at most {@link MAX_RESUMES} times in a row without a new event.
+   * long calls), at most {@link MAX_RESUMES} times in a row without a new event, each after the
+   * reconnection time the server set with `retry:` (see `reconnectDelay`: bounded, and never
+   * shorter than Wisp's own pause).
    */
   async #readStream(
     first: Response,
     options: ExchangeOptions,
     request: FailedRequest,
   ): Promise<IncomingMessage | undefined> {
-    const state: StreamState = { found: undefined, lastEventId: undefined };
+    const state: StreamState = { found: undefined, lastEventId: undefined, retryMs: undefined };
     let response = first;
     for (let resumes = 0; ; resumes++) {
       const before = state.lastEventId;
@@ -212,7 +220,8 @@ export class McpHttp implements McpSession {
           "STREAM_TRUNCATED",
         );
       if (state.lastEventId !== before) resumes = 0;
-      response = await this.#resume(state.lastEventId, options.signal, resumes);
+      const delayMs = reconnectDelay(state.retryMs, RESUME_PAUSE_MS * resumes);
+      response = await this.#resume(state.lastEventId, options.signal, delayMs);
     }
   }
 
@@ -228,13 +237,19 @@ export class McpHttp implements McpSession {
         }
       },
       isDone: () => state.found !== undefined,
+      onRetry: (ms) => {
+        state.retryMs = ms;
+      },
     };
   }
 
-  /** Reconnects to a request's stream after `lastEventId`, after a short pause that grows with `attempt`. */
-  async #resume(lastEventId: string, signal: AbortSignal, attempt: number): Promise<Response> {
+  /**
+   * Reconnects to a request's stream after `lastEventId`, once `delayMs` have passed; an abort of
+   * `signal` during the wait ends it at once, and nothing is sent.
+   */
+  async #resume(lastEventId: string, signal: AbortSignal, delayMs: number): Promise<Response> {
     const request = this.described("GET");
-    await abortableSleep(RESUME_PAUSE_MS * attempt, signal);
+    if (!(await abortableSleep(delayMs, signal))) throw new ReadAborted("aborted while waiting to resume");
     const headers = this.#headers("text/event-stream");
     headers.set("last-event-id", lastEventId);
     const response = await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal });
@@ -250,9 +265,14 @@ export class McpHttp implements McpSession {
    * Opens the GET stream for messages the server sends unprompted and reads it until it ends or
    * `signal` aborts. `"not-offered"` when the server has no such stream: a 405, or a success that is
    * not an event stream (an HTML page, an empty body); `"ended-empty"` when a stream ended without
-   * delivering a message, `"ended"` when one ended after some.
+   * delivering a message, `"ended"` when one ended after some. `onRetry` gets each reconnection time
+   * the stream sets (`retry:`), for the wait before the next one.
    */
-  async listen(signal: AbortSignal, onMessage: (message: IncomingMessage) => void): Promise<ListenOutcome> {
+  async listen(
+    signal: AbortSignal,
+    onMessage: (message: IncomingMessage) => void,
+    onRetry: (ms: number) => void,
+  ): Promise<ListenOutcome> {
     const request = this.described("GET");
     const response = await this.#send("GET", "text/event-stream", signal);
     if (response.status === 405 || (response.ok && !isEventStream(response))) {
@@ -268,7 +288,7 @@ export class McpHttp implements McpSession {
         onMessage(message);
       }
     };
-    if (response.body !== null) await readSse(response.body, { onEvent }, signal);
+    if (response.body !== null) await readSse(response.body, { onEvent, onRetry }, signal);
     return delivered === 0 ? "ended-empty" : "ended";
   }
 

@@ -1,12 +1,14 @@
 /**
  * The GET stream for what an MCP server says unprompted (`notifications/tools/list_changed`): kept
- * open while the session lives, reopened after a pause that grows while streams end empty, given up
+ * open while the session lives, reopened after a pause that grows while streams end empty (and is
+ * never shorter than the reconnection time the server set with `retry:`, within a bound), given up
  * when the server offers none.
  *
  * @module
  */
 
 import { abortableSleep } from "../http/abortable-sleep.ts";
+import { reconnectDelay } from "../http/sse-retry.ts";
 import type { IncomingMessage } from "./json-rpc.ts";
 import { type McpHttp, SessionExpired } from "./mcp-http.ts";
 
@@ -31,7 +33,8 @@ export class McpListener {
    * Keeps the GET stream open while the session lives, for notifications the server sends unprompted
    * (`notifications/tools/list_changed`). Stops when the server has none (405, or an answer that is
    * not an event stream) or on {@link McpListener.stop}; waits longer and longer while streams end
-   * empty. Does nothing while it listens already, or without a session id.
+   * empty, and at least the reconnection time the server's streams set. Does nothing while it listens
+   * already, or without a session id.
    */
   start(): void {
     if (this.#listening !== undefined || this.#http.sessionId === undefined) return;
@@ -43,9 +46,14 @@ export class McpListener {
   async #listen(signal: AbortSignal): Promise<void> {
     let failures = 0;
     let empty = 0;
+    // The server's reconnection time (`retry:`): like an EventSource's, it outlives the stream that set it.
+    let retryMs: number | undefined;
+    const onRetry = (ms: number): void => {
+      retryMs = ms;
+    };
     while (!signal.aborted && failures < 3) {
       try {
-        const outcome = await this.#http.listen(signal, this.#onMessage);
+        const outcome = await this.#http.listen(signal, this.#onMessage, onRetry);
         if (outcome === "not-offered") return;
         failures = 0;
         empty = outcome === "ended-empty" ? empty + 1 : 0;
@@ -53,7 +61,7 @@ export class McpListener {
         if (error instanceof SessionExpired) return; // the next request initializes again
         failures++;
       }
-      await abortableSleep(listenPause(failures, empty), signal);
+      await abortableSleep(reconnectDelay(retryMs, listenPause(failures, empty)), signal);
     }
   }
 

@@ -93,6 +93,18 @@ describe("readSse", () => {
     }
   });
 
+  it("hands the stream's reconnection times to onRetry, in order with the events, however the bytes are split", async () => {
+    const text = "retry: 500\nid: e1\ndata: \n\ndata: a\n\nretry: 1200\n\nretry: nope\n\n";
+    for (const chunks of [[encode(text)], rechunk(encode(text), 4, 1)]) {
+      const seen: string[] = [];
+      await readSse(bodyOf(chunks), {
+        onEvent: (event) => seen.push(`event ${event.id ?? "-"} ${JSON.stringify(event.data)}`),
+        onRetry: (ms) => seen.push(`retry ${ms}`),
+      });
+      expect(seen).toEqual(["retry 500", 'event e1 ""', 'event - "a"', "retry 1200"]);
+    }
+  });
+
   it("a handler that throws rejects the read and cancels the body", async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({

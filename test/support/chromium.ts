@@ -60,8 +60,8 @@ export async function findChromium(): Promise<ChromiumChoice> {
   return { executablePath, source: "npm", args };
 }
 
-/** Launches headless Chromium (see {@link findChromium} for which one). */
-export async function launchChromium(): Promise<Browser> {
+/** Launches headless Chromium (see {@link findChromium} for which one), with `extraArgs` if given. */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const { executablePath, args } = await findChromium();
-  return chromium.launch({ executablePath, headless: true, args });
+  return chromium.launch({ executablePath, headless: true, args: [...args, ...extraArgs] });
 }
