@@ -127,6 +127,8 @@ export function checkTools(value: unknown): ConfigError | undefined {
         `tools.${index}.needsApproval`,
       );
     }
+    const timeout = notDuration(candidate.timeoutMs, `tools.${index}.timeoutMs`);
+    if (timeout !== undefined) return timeout;
     if (seen.has(candidate.name))
       return invalidOption(`Two tools are named "${candidate.name}"`, `tools.${index}.name`);
     seen.add(candidate.name);

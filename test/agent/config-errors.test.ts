@@ -416,6 +416,27 @@ describe("temperature is checked against each provider's own range", () => {
   });
 });
 
+describe("timeouts given as text are ConfigErrors, not calls that fail at once", () => {
+  it("a tool's timeoutMs", async () => {
+    const tool = {
+      name: "slow",
+      description: "d",
+      inputSchema: { type: "object" },
+      execute: () => "ok",
+      timeoutMs: "5s",
+    };
+    const error = await configError({ tools: [tool] });
+    expect(error).toMatchObject({ path: "tools.0.timeoutMs" });
+    expect(error.message).toBe('tools.0.timeoutMs must be a number of milliseconds ≥ 0, got "5s"');
+  });
+
+  it("a hook entry's timeoutMs", async () => {
+    const error = await configError({ hooks: { preToolUse: [{ handler: () => ({}), timeoutMs: "5s" }] } });
+    expect(error).toMatchObject({ path: "hooks.preToolUse.0.timeoutMs" });
+    expect(error.message).toBe('hooks.preToolUse.0.timeoutMs must be a number of milliseconds ≥ 0, got "5s"');
+  });
+});
+
 describe("the option tables", () => {
   const tables: Array<[string, OptionTable<Record<string, unknown>>]> = [
     ["runAgent", AGENT_OPTIONS],
