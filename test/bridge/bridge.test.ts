@@ -767,7 +767,19 @@ describe("two connections on one port", () => {
     expect(followed.ok && followed.value.text).toBe("b's follow-up");
   });
 
-  it("another connection cannot act for one whose ids it copies: no abort, no answer, no hello as it", async () => {
+  it("session.abort() from any connection is the session's, as in-process: it ends the run in flight, whoever started it", async () => {
+    const { session: a, mainSide } = await bridged([long("word ".repeat(500)), says("after")]);
+    const b = await connectSession(mainSide);
+    const run = a.stream("from a");
+    for await (const event of run) if (event.type === "text-delta") b.abort("b stops the session");
+    const result = await run.result;
+    expect(!result.ok && result.error.code).toBe("ABORTED");
+    // The session goes on: either connection's next prompt runs.
+    const next = await a.chat("again");
+    expect(next.ok && next.value.text).toBe("after");
+  });
+
+  it("another connection cannot act for one whose ids it copies: no abort of its run, no answer, no hello as it", async () => {
     const heard: Array<{ t: string; to?: string; requestId?: string }> = [];
     let answer: (approved: boolean) => void = () => {};
     const {
