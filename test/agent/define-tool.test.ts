@@ -70,7 +70,7 @@ describe("defineTool", () => {
     expectTypeOf(tool).toEqualTypeOf<Tool<JsonObject, "search">>();
   });
 
-  it("asks for inputSchema when the schema cannot convert itself (zod/mini)", () => {
+  it("asks for inputSchema when the schema cannot convert itself (zod/mini), and validates with the schema given that", async () => {
     const define = () =>
       defineTool({ name: "m", description: "", input: zm.object({ a: zm.string() }), execute: () => "" });
     expect(define).toThrow(ConfigError);
@@ -82,7 +82,12 @@ describe("defineTool", () => {
       inputSchema: { type: "object", properties: { a: { type: "string" } } },
       execute: ({ a }) => a,
     });
-    expect(tool.parseArgs).toBeDefined();
+    expect(tool.inputSchema).toEqual({ type: "object", properties: { a: { type: "string" } } });
+    // The zod/mini schema validates what the model sends: good arguments pass, bad ones are issues.
+    expect(await tool.parseArgs?.({ a: "x" })).toEqual({ ok: true, args: { a: "x" } });
+    const bad = await tool.parseArgs?.({ a: 5 });
+    expect(bad?.ok).toBe(false);
+    expect(bad?.ok === false && bad.message).toMatch(/^a: /);
   });
 
   it("rejects names providers refuse and schemas that are not objects", () => {
