@@ -24,7 +24,8 @@ export interface AgentConfig<T extends AnyTool = AnyTool, O = unknown>
   model: ModelOption;
   systemPrompt?: string;
   tools?: ReadonlyArray<T>;
-  hooks?: Hooks;
+  /** Hooks by event; their tool calls are typed by the run's tools (`T` is inferred from `tools` alone). */
+  hooks?: NoInfer<Hooks<T>>;
   /** How hard the model thinks: mapped to Anthropic's budget_tokens, OpenAI's reasoning_effort. Default off. */
   thinking?: ThinkingLevel;
   /** The output limit per turn (the answer; Anthropic's thinking budget comes on top). */

@@ -25,12 +25,15 @@ const hex = (bytes: ArrayBuffer): string =>
 
 const encoder = new TextEncoder();
 
+/** Web Crypto's SubtleCrypto, or undefined in a context without it (a page that is not a secure context). */
+const subtle = (): SubtleCrypto | undefined => (globalThis as { crypto?: Partial<Crypto> }).crypto?.subtle;
+
 /**
  * A ConfigError at `path` when this context has no Web Crypto (`crypto.subtle` exists only in secure
  * contexts: https, or localhost), which signing approvals needs; undefined when it has it.
  */
 export function noWebCrypto(path: string): ConfigError | undefined {
-  if (globalThis.crypto?.subtle !== undefined) return undefined;
+  if (subtle() !== undefined) return undefined;
   return new ConfigError(
     `${path} needs Web Crypto (crypto.subtle) to sign approvals, and this context has none: a browser gives it only to secure contexts (https, or localhost); serve the page over https, or sign approvals on a server`,
     { code: "CONFIG_INVALID", path },
@@ -40,7 +43,8 @@ export function noWebCrypto(path: string): ConfigError | undefined {
 /** SHA-256 hex of `text`: Web Crypto's, or Wisp's own where the context has none (loaded only then). */
 async function sha256Hex(text: string): Promise<string> {
   const bytes = encoder.encode(text);
-  if (globalThis.crypto?.subtle !== undefined) return hex(await crypto.subtle.digest("SHA-256", bytes));
+  const webCrypto = subtle();
+  if (webCrypto !== undefined) return hex(await webCrypto.digest("SHA-256", bytes));
   const { sha256 } = await import("./sha256.ts");
   return hex(sha256(bytes).buffer as ArrayBuffer);
 }

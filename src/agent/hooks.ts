@@ -17,6 +17,7 @@ import type {
   ToolResultPart,
   UserMessage,
 } from "../types.ts";
+import type { AnyTool, TypedToolCall } from "./typed-tool-call.ts";
 
 /** The events hooks attach to. */
 export type HookEvent =
@@ -40,14 +41,17 @@ export interface HookInputBase {
   turn: number;
 }
 
-/** The input of each event. */
-export interface HookInputs {
+/**
+ * The input of each event. `T`, the union of the run's tools, types `toolCall`: after
+ * `if (toolCall.name === "calculator")`, `toolCall.args` is the calculator's input.
+ */
+export interface HookInputs<T extends AnyTool = AnyTool> {
   sessionStart: HookInputBase;
   userPromptSubmit: HookInputBase & { prompt: UserMessage };
-  preToolUse: HookInputBase & { toolCall: ToolCallPart };
-  postToolUse: HookInputBase & { toolCall: ToolCallPart; result: ToolResultPart };
+  preToolUse: HookInputBase & { toolCall: TypedToolCall<T> };
+  postToolUse: HookInputBase & { toolCall: TypedToolCall<T>; result: ToolResultPart };
   postToolUseFailure: HookInputBase & {
-    toolCall: ToolCallPart;
+    toolCall: TypedToolCall<T>;
     result: ToolResultPart;
     error: { code: string; message: string };
   };
@@ -111,9 +115,9 @@ export interface HookDecisions {
   sessionEnd: undefined;
 }
 
-/** A hook function for event `E`. */
-export type HookHandler<E extends HookEvent> = (
-  input: HookInputs[E],
+/** A hook function for event `E` of a run with the tools `T`. */
+export type HookHandler<E extends HookEvent, T extends AnyTool = AnyTool> = (
+  input: HookInputs<T>[E],
   // biome-ignore lint/suspicious/noConfusingVoidType: lets a hook be an async function that returns nothing
 ) => HookDecisions[E] | undefined | void | Promise<HookDecisions[E] | undefined | void>;
 
@@ -125,10 +129,10 @@ export type HookHandler<E extends HookEvent> = (
 export type HookFailurePolicy = "open" | "closed";
 
 /** A hook with its options. */
-export interface HookEntry<E extends HookEvent> {
+export interface HookEntry<E extends HookEvent, T extends AnyTool = AnyTool> {
   /** Shown in events and errors; defaults to the function's name, or `<event>#<position>`. */
   name?: string;
-  handler: HookHandler<E>;
+  handler: HookHandler<E, T>;
   /** Default: {@link DEFAULT_HOOK_TIMEOUTS}. */
   timeoutMs?: number;
   /** Default: {@link DEFAULT_HOOK_FAILURE_POLICY}. */
@@ -136,13 +140,13 @@ export interface HookEntry<E extends HookEvent> {
 }
 
 /** One hook or a list of hooks, bare functions or entries. */
-export type HookList<E extends HookEvent> =
-  | HookHandler<E>
-  | HookEntry<E>
-  | Array<HookHandler<E> | HookEntry<E>>;
+export type HookList<E extends HookEvent, T extends AnyTool = AnyTool> =
+  | HookHandler<E, T>
+  | HookEntry<E, T>
+  | Array<HookHandler<E, T> | HookEntry<E, T>>;
 
-/** The hooks of a run, by event. */
-export type Hooks = { [E in HookEvent]?: HookList<E> };
+/** The hooks of a run, by event; `T`, the union of the run's tools, types their tool calls. */
+export type Hooks<T extends AnyTool = AnyTool> = { [E in HookEvent]?: HookList<E, T> };
 
 /** Milliseconds a hook may take, per event, before its failure policy applies. */
 export const DEFAULT_HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = {

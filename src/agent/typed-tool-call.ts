@@ -25,11 +25,26 @@ export type TypedToolCall<T extends AnyTool = AnyTool> =
   T extends Tool<infer _Args, infer Name, infer Input>
     ? string extends Name
       ? ToolCallPart
-      : Omit<ToolCallPart, "name" | "args"> & {
-          name: Name;
-          args: unknown extends Input ? JsonObject : Input & JsonObject;
-        }
+      : Omit<ToolCallPart, "name" | "args"> & { name: Name; args: ArgsOf<Input> }
     : never;
+
+/**
+ * A tool's input as the arguments of its call: exactly its keys (`args.city` on a calculator's call is
+ * a type error), with `undefined` left out of optional ones (a JSON value never holds it), so the call
+ * is still a {@link ToolCallPart}. An input JSON cannot carry (a `Date`) keeps the old, looser type.
+ */
+export type ArgsOf<Input> = unknown extends Input
+  ? JsonObject
+  : JsonShaped<Input> extends JsonObject
+    ? JsonShaped<Input>
+    : Input & JsonObject;
+
+/** `T` with `undefined` taken out of its properties and elements, at every depth. */
+export type JsonShaped<T> = T extends readonly (infer Item)[]
+  ? JsonShaped<Item>[]
+  : T extends object
+    ? { [K in keyof T]: JsonShaped<Exclude<T[K], undefined>> }
+    : T;
 
 /** The tools of an array of tools (`typeof tools`), as a union: `ToolsOf<typeof tools>`. */
 export type ToolsOf<Tools extends ReadonlyArray<AnyTool>> = Tools[number];

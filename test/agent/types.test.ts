@@ -70,9 +70,7 @@ describe("typed tool calls", () => {
   it("defineTool keeps the tool's name and its input type", () => {
     expectTypeOf(weather.name).toEqualTypeOf<"weather">();
     expectTypeOf(weather).toExtend<Tool<unknown>>();
-    expectTypeOf<TypedToolCall<typeof weather>["args"]>().toEqualTypeOf<
-      { city: string; days?: number | undefined } & JsonObject
-    >();
+    expectTypeOf<TypedToolCall<typeof weather>["args"]>().toEqualTypeOf<{ city: string; days?: number }>();
   });
 
   it("narrowing on name gives each tool's arguments in events and records", async () => {
@@ -127,5 +125,68 @@ describe("typed tool calls", () => {
     const typedAsUnknown = await runAgent({ ...options(), tools: untyped });
     if (typedAsUnknown.ok)
       expectTypeOf(typedAsUnknown.value.toolCalls[0]?.toolCall.name).toEqualTypeOf<string | undefined>();
+  });
+});
+
+describe("hooks know the run's tools", () => {
+  it("narrowing a hook's toolCall on its name gives that tool's arguments, exactly", async () => {
+    const { options } = scripted([calls(["weather", { city: "Oslo" }]), says("done")]);
+    const seen: string[] = [];
+    const result = await runAgent({
+      ...options(),
+      tools: [weather, search],
+      hooks: {
+        preToolUse: ({ toolCall }) => {
+          expectTypeOf(toolCall.name).toEqualTypeOf<"weather" | "search">();
+          if (toolCall.name === "weather") {
+            expectTypeOf(toolCall.args.city).toEqualTypeOf<string>();
+            // @ts-expect-error: a weather call has no `q` (no index signature lets it through)
+            void toolCall.args.q;
+            seen.push(toolCall.args.city);
+          }
+          return undefined;
+        },
+        postToolUse: [
+          {
+            handler: ({ toolCall, result }) => {
+              if (toolCall.name === "weather")
+                expectTypeOf(toolCall.args.days).toEqualTypeOf<number | undefined>();
+              expect(result.isError).toBe(false);
+            },
+          },
+        ],
+      },
+    });
+    expect(result.ok).toBe(true);
+    expect(seen).toEqual(["Oslo"]);
+  });
+
+  it("the tools alone decide the tools' type: a hook does not widen or narrow it", async () => {
+    const { options } = scripted([says("hi")]);
+    const result = await runAgent({ ...options(), tools: [weather], hooks: { preToolUse: () => undefined } });
+    expectTypeOf(result).toExtend<{ ok: true; value: AgentResult<typeof weather> } | { ok: false }>();
+    // A session's hooks are typed the same way.
+    const { prompt: _, ...config } = options();
+    const session = await createAgentSession({
+      ...config,
+      tools: [weather],
+      hooks: {
+        preToolUse: ({ toolCall }) => {
+          expectTypeOf(toolCall.args).toEqualTypeOf<{ city: string; days?: number }>();
+        },
+      },
+    });
+    await session.close();
+  });
+
+  it("events and results have no index-signature loophole either", () => {
+    type Call = TypedToolCall<typeof weather | typeof search>;
+    const call = {} as Call;
+    if (call.name === "weather") {
+      // @ts-expect-error: `q` is the search tool's
+      void call.args.q;
+    } else expectTypeOf(call.args).toEqualTypeOf<JsonObject>();
+    // A typed call is still a ToolCallPart.
+    expectTypeOf<Call>().toExtend<ToolCallPart>();
   });
 });

@@ -29,15 +29,13 @@ describe("randomId", () => {
   });
 
   it("sets the version and variant bits whatever the random bytes are", () => {
-    const spy = vi
-      .spyOn(crypto, "getRandomValues")
-      .mockImplementation(<T extends ArrayBufferView | null>(array: T) => {
-        new Uint8Array((array as Uint8Array).buffer).fill(0xff);
-        return array;
-      });
+    const spy = vi.spyOn(crypto, "getRandomValues").mockImplementation((array) => {
+      new Uint8Array(array.buffer).fill(0xff);
+      return array;
+    });
     expect(uuidFromRandomBytes()).toBe("ffffffff-ffff-4fff-bfff-ffffffffffff");
-    spy.mockImplementation(<T extends ArrayBufferView | null>(array: T) => {
-      new Uint8Array((array as Uint8Array).buffer).fill(0);
+    spy.mockImplementation((array) => {
+      new Uint8Array(array.buffer).fill(0);
       return array;
     });
     expect(uuidFromRandomBytes()).toBe("00000000-0000-4000-8000-000000000000");
