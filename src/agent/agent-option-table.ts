@@ -28,16 +28,9 @@ import { MAX_ID_LENGTH } from "../message/storable-values.ts";
 import { cacheProblem } from "../stream/check-turn-request.ts";
 import { CONNECTION_OPTIONS } from "../stream/connection-options.ts";
 import type { AgentConfig, AgentOptions } from "./agent-options.ts";
-import { DEFAULT_MAX_STOP_BLOCKS, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
-import { type Budget, DEFAULT_MAX_TURNS } from "./budget.ts";
+import type { Budget } from "./budget.ts";
 import { attachmentsProblem, promptProblem } from "./check-prompt.ts";
-import {
-  DEFAULT_HOOK_FAILURE_POLICY,
-  DEFAULT_HOOK_TIMEOUTS,
-  type HookEntry,
-  type HookEvent,
-  type Hooks,
-} from "./hooks.ts";
+import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent, type Hooks } from "./hooks.ts";
 
 /** The limits of `budget`. */
 export const BUDGET_OPTIONS: OptionTable<Budget> = {

@@ -19,7 +19,7 @@ import {
 import { nestedTable, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
-import { DEFAULT_RETRY, type RetryOptions } from "../http/retry-policy.ts";
+import type { RetryOptions } from "../http/retry-policy.ts";
 import type { CompatOptions } from "../providers/provider.ts";
 import type { ProviderName } from "../providers/registry.ts";
 import type { PriceTable } from "../usage/prices.ts";
