@@ -23,7 +23,7 @@ export type {
   ToolCallRecord,
 } from "./agent/agent-events.ts";
 export type { AgentConfig, AgentOptions } from "./agent/agent-options.ts";
-export { DEFAULT_MAX_STOP_BLOCKS, DEFAULT_TOOL_TIMEOUT_MS } from "./agent/agent-options.ts";
+export { agentOptions, DEFAULT_MAX_STOP_BLOCKS, DEFAULT_TOOL_TIMEOUT_MS } from "./agent/agent-options.ts";
 export type {
   ApprovalDecision,
   PendingApproval,
@@ -120,6 +120,7 @@ export {
   sdkErrorFromJSON,
   ToolError,
 } from "./errors/sdk-error.ts";
+export { toSdkError } from "./errors/to-sdk-error.ts";
 export type { RetryOptions } from "./http/retry-policy.ts";
 export { DEFAULT_RETRY } from "./http/retry-policy.ts";
 export type {
@@ -152,6 +153,7 @@ export type {
   UserSessionMessage,
 } from "./session/session-messages.ts";
 export type { ChatOptions, DeliveryMode, SessionOptions } from "./session/session-options.ts";
+export { sessionOptions } from "./session/session-options.ts";
 export type { QueuedPrompt, SessionParameters, SessionState } from "./session/session-state.ts";
 export { SESSION_STATE_VERSION } from "./session/session-state.ts";
 export { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./state/state-limits.ts";

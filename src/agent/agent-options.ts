@@ -80,3 +80,27 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
 /** The default bound on `stop` hooks blocking the end of a run. */
 export const DEFAULT_MAX_STOP_BLOCKS = 3;
+
+/**
+ * Options for `runAgent` / `runAgentStream` declared apart from the call, keeping their types: the
+ * tools' union `T` (which types tool calls, in events, results and hooks) and the structured output
+ * `O` are inferred here as they are in the call, with no generics written by hand. It returns
+ * `options` itself.
+ *
+ * @example
+ * ```ts
+ * const options = agentOptions({
+ *   model: "anthropic/claude-sonnet-5-5",
+ *   apiKey,
+ *   prompt: "Weather in Oslo?",
+ *   tools: [weather],
+ *   hooks: { preToolUse: ({ toolCall }) => (toolCall.name === "weather" ? undefined : { decision: "deny", reason: "no" }) },
+ * });
+ * const result = await runAgent(options); // typed by `weather`
+ * ```
+ */
+export function agentOptions<T extends AnyTool = AnyTool, O = unknown>(
+  options: AgentOptions<T, O>,
+): AgentOptions<T, O> {
+  return options;
+}

@@ -61,6 +61,18 @@ function metadataProblem(value: unknown, path: string): ConfigError | undefined 
   );
 }
 
+/**
+ * A session's options declared apart from `createAgentSession` (the common case for a session reused
+ * across requests), keeping their types: the tools' union `T` and the structured output `O` are
+ * inferred as in the call, so hooks and results stay typed with no generics written by hand. It
+ * returns `options` itself.
+ */
+export function sessionOptions<T extends AnyTool = AnyTool, O = unknown>(
+  options: SessionOptions<T, O>,
+): SessionOptions<T, O> {
+  return options;
+}
+
 /** How a prompt is delivered while a run is in flight. */
 export type DeliveryMode = "steer" | "followUp";
 

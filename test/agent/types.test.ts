@@ -9,6 +9,7 @@ import {
   type AgentEvent,
   type AgentResult,
   type AgentSession,
+  agentOptions,
   createAgentSession,
   defineTool,
   type JsonObject,
@@ -17,6 +18,8 @@ import {
   type ModelOption,
   runAgent,
   runAgentStream,
+  type SessionOptions,
+  sessionOptions,
   type Tool,
   type ToolCallPart,
   type TypedToolCall,
@@ -188,5 +191,38 @@ describe("hooks know the run's tools", () => {
     } else expectTypeOf(call.args).toEqualTypeOf<JsonObject>();
     // A typed call is still a ToolCallPart.
     expectTypeOf<Call>().toExtend<ToolCallPart>();
+  });
+});
+
+describe("options held in a variable keep their types", () => {
+  it("agentOptions infers the tools and the output as the call would; its hooks are typed", async () => {
+    const { options } = scripted([calls(["weather", { city: "Oslo" }]), says('{"verdict":"sunny"}')]);
+    const held = agentOptions({
+      ...options(),
+      tools: [weather],
+      output: z.object({ verdict: z.string() }),
+      hooks: {
+        preToolUse: ({ toolCall }) => {
+          expectTypeOf(toolCall.args).toEqualTypeOf<{ city: string; days?: number }>();
+        },
+      },
+    });
+    const result = await runAgent(held);
+    expectTypeOf(result).toExtend<
+      { ok: true; value: AgentResult<typeof weather, { verdict: string }> } | { ok: false }
+    >();
+    expect(result.ok && result.value.output).toEqual({ verdict: "sunny" });
+  });
+
+  it("sessionOptions does the same for a session reused across requests", async () => {
+    const { options } = scripted([says('{"verdict":"sunny"}')]);
+    const { prompt: _, ...config } = options();
+    const held = sessionOptions({ ...config, tools: [weather], output: z.object({ verdict: z.string() }) });
+    expectTypeOf(held).toEqualTypeOf<SessionOptions<typeof weather, { verdict: string }>>();
+    const session = await createAgentSession(held);
+    expectTypeOf(session).toEqualTypeOf<AgentSession<typeof weather, { verdict: string }>>();
+    const answer = await session.chat("verdict?");
+    expect(answer.ok && answer.value.output).toEqual({ verdict: "sunny" });
+    await session.close();
   });
 });
