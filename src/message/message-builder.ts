@@ -28,7 +28,7 @@ import { flatten, StreamedText } from "./streamed-text.ts";
 
 interface OpenPart {
   index: number;
-  kind: "text" | "thinking" | "tool";
+  kind: "text" | "thinking" | "tool" | "provider";
   /** What has streamed so far (text, reasoning, or a tool call's arguments), set on the part when it closes. */
   streamed: StreamedText;
 }
@@ -48,6 +48,11 @@ export function parseToolArgs(text: string): { args: JsonObject; rawArgs?: strin
     // fall through: keep the text so nothing is lost
   }
   return { args: {}, rawArgs: text };
+}
+
+/** A provider block as stored: one nested deeper than Wisp stores is replaced by a note saying so. */
+function storableBlock(block: JsonObject): JsonObject {
+  return nestsDeeperThan(block) ? { type: "omitted", reason: "nested too deeply to store" } : block;
 }
 
 /** Accumulates one assistant message and emits its events. */
@@ -89,6 +94,14 @@ export class MessageBuilder {
   /** True when a part is open under `key`. */
   isOpen(key: string): boolean {
     return this.#open.has(key);
+  }
+
+  /**
+   * True when no part is open under `key`, or nothing has streamed into it yet: what a provider asks
+   * before it fills a part from an event that repeats the whole value (a `.done` event).
+   */
+  isEmpty(key: string): boolean {
+    return this.#open.get(key)?.streamed.isEmpty() ?? true;
   }
 
   /** The part open under `key` if it is of `kind`; a part of another kind there is closed first. */
@@ -178,12 +191,33 @@ export class MessageBuilder {
    * than Wisp stores is replaced by a note saying so.
    */
   providerPart(block: JsonObject): number {
-    const kept = nestsDeeperThan(block) ? { type: "omitted", reason: "nested too deeply to store" } : block;
-    const part = { type: "provider" as const, provider: this.message.provider, block: kept };
+    const part = { type: "provider" as const, provider: this.message.provider, block: storableBlock(block) };
     const index = this.#add(part);
     this.hasOutput = true;
     this.#emit({ type: "provider-part", index, part });
     return index;
+  }
+
+  /**
+   * Opens a provider-specific block that is not finished yet (a built-in tool still running) under
+   * `key`: it takes its place in the content now, holding `block` as it stands, and its
+   * `provider-part` event is emitted when it closes. {@link MessageBuilder.providerBlock} replaces
+   * the block as it finishes.
+   */
+  providerStart(key: string, block: JsonObject): void {
+    this.close(key);
+    this.#openPart(key, "provider", {
+      type: "provider",
+      provider: this.message.provider,
+      block: storableBlock(block),
+    });
+  }
+
+  /** Replaces the block of the provider part open under `key` (the block as finished). */
+  providerBlock(key: string, block: JsonObject): void {
+    const open = this.#open.get(key);
+    const part = open === undefined ? undefined : this.message.content[open.index];
+    if (part?.type === "provider") part.block = storableBlock(block);
   }
 
   /** Closes the part under `key`, emitting its end event. Closing an unknown key does nothing. */
@@ -207,6 +241,8 @@ export class MessageBuilder {
       part.args = parsed.args;
       if (parsed.rawArgs !== undefined) part.rawArgs = parsed.rawArgs;
       this.#emit({ type: "tool-call", index: open.index, toolCall: part });
+    } else if (part.type === "provider") {
+      this.#emit({ type: "provider-part", index: open.index, part });
     }
   }
 

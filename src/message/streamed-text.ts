@@ -43,6 +43,11 @@ export class StreamedText {
     }
   }
 
+  /** True while nothing (or only empty fragments) has been appended. */
+  isEmpty(): boolean {
+    return this.#blocks.length === 0 && this.#rope === "";
+  }
+
   /** The whole text so far, as one flat string. */
   text(): string {
     if (this.#blocks.length === 0) {

@@ -17,7 +17,7 @@ export interface RecordingCase {
 const recorded = (file: string) => (file.endsWith(".jsonl") ? chunksToSse(file) : fixtureBytes(file));
 
 /** The message without what differs between replays: its id, timestamp and generated call ids. */
-const comparable = (message: AssistantMessage) => ({
+export const comparable = (message: AssistantMessage) => ({
   ...message,
   id: "",
   timestamp: 0,

@@ -10,16 +10,20 @@
  * - `responseId`, `rawStop`, `stop`: the message's `responseId`, `rawStopReason`, `stopReason` (absent
  *   means absent: no id, no raw stop reason);
  * - `text`: the text parts joined; `reasoning`: whether there is any reasoning (`present`), its text
- *   (the thinking parts joined), whether it is `signed` (a thinking part with a signature),
- *   `redacted` (a redacted thinking part) or `encrypted` (a kept reasoning item with
- *   `encrypted_content`);
+ *   (the thinking parts joined), whether it is `signed` (a thinking part with a signature), how
+ *   many blocks were `redacted` (redacted thinking parts), whether it is `encrypted` (a kept
+ *   reasoning item with `encrypted_content`);
  * - `toolCalls`: the tool calls in order (`id` where the expectation names one);
- * - `serverBlocks`: the provider parts in order, by type (a `*_tool_use` block with its tool's name),
- *   and `serverBlockHashes` their blocks' SHA-256 (of the JSON with keys sorted, as kept);
+ * - `serverBlocks`: the typed provider blocks (Anthropic's content blocks, the Responses' items) in
+ *   order, by type (a `*_tool_use` block with its tool's name), and `serverBlockHashes` their
+ *   SHA-256 (of the JSON with keys sorted, as kept). Gemini's built-in parts, kept whole as they
+ *   came (`toolCall`, `executableCode`: no `type`), are not among them: the corpus checks them by
+ *   their `signatures`;
  * - `usage`: the counts it names; `citations`: how many citations the text parts carry;
  * - `opaque` and `signatures`: opaque provider data (signatures, encrypted reasoning) the message must
  *   keep to send back — `opaque` anywhere in it, `signatures` as the signatures it holds, in order;
- * - `error.providerError`: the turn ends with that provider error (its code and message);
+ * - `error.providerError`: the turn ends with that provider error: its message, and its code (a
+ *   number is an HTTP status, read as the error's `status`; a string its `providerCode`);
  * - `truncate`: the body cut at `atByte` ends the turn as truncated, keeping the text (and
  *   reasoning) of the events complete before the cut.
  *
@@ -28,7 +32,14 @@
 
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import type { AssistantMessage, JsonObject, JsonValue, ProviderId, StopReason, Usage } from "../../src/index.ts";
+import type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  ProviderId,
+  StopReason,
+  Usage,
+} from "../../src/index.ts";
 import { FIXTURES } from "./fixtures.ts";
 
 /** The folder of the corpus. */
@@ -42,7 +53,7 @@ export interface WildExpectation {
   derivedFrom: string;
   responseId?: string;
   text: string;
-  reasoning: { present: boolean; text?: string; signed?: boolean; redacted?: boolean; encrypted?: boolean };
+  reasoning: { present: boolean; text?: string; signed?: boolean; redacted?: number; encrypted?: boolean };
   toolCalls: { id?: string; name: string; args: JsonObject }[];
   serverBlocks: string[];
   serverBlockHashes?: string[];
@@ -52,7 +63,7 @@ export interface WildExpectation {
   opaque?: string[];
   signatures?: string[];
   citations?: number;
-  error?: { providerError: { code?: string; type?: string; message?: string } };
+  error?: { providerError: { code?: string | number; type?: string; message?: string } };
   truncate?: { atByte: number; text: string; reasoning?: string; derivedFrom: string };
   notes: string[];
 }
@@ -109,7 +120,8 @@ function keptStrings(message: AssistantMessage): Set<string> {
   const kept = new Set<string>();
   const walk = (value: unknown): void => {
     if (typeof value === "string") kept.add(value);
-    else if (typeof value === "object" && value !== null) for (const child of Object.values(value)) walk(child);
+    else if (typeof value === "object" && value !== null)
+      for (const child of Object.values(value)) walk(child);
   };
   for (const part of message.content) {
     if (part.type === "provider") walk(part.block);
@@ -143,6 +155,23 @@ function keepsEncryptedReasoning(message: AssistantMessage): boolean {
 const joined = (message: AssistantMessage, type: "text" | "thinking"): string =>
   message.content.map((part) => (part.type === type ? part.text : "")).join("");
 
+type StatedError = NonNullable<WildExpectation["error"]>["providerError"];
+
+/** A provider error as the corpus states it: a numeric code is an HTTP status, a string one (or else the type) the provider's own code. */
+function statedError(wanted: StatedError) {
+  return typeof wanted.code === "number"
+    ? { status: wanted.code, message: wanted.message }
+    : { providerCode: wanted.code ?? wanted.type, message: wanted.message };
+}
+
+/** The error `message` carries, in the terms {@link statedError} gives `wanted`. */
+function carriedError(message: AssistantMessage, wanted: StatedError) {
+  const error = message.error;
+  return typeof wanted.code === "number"
+    ? { status: error?.status, message: error?.message }
+    : { providerCode: error?.providerCode, message: error?.message };
+}
+
 /** The reasoning of `message` as an expectation states it (only the fields it states). */
 function reasoningOf(message: AssistantMessage, expected: WildExpectation["reasoning"]) {
   const thinking = message.content.filter((part) => part.type === "thinking");
@@ -152,7 +181,7 @@ function reasoningOf(message: AssistantMessage, expected: WildExpectation["reaso
   if (expected.text !== undefined) observed.text = joined(message, "thinking");
   if (expected.signed !== undefined) observed.signed = thinking.some((part) => part.signature !== undefined);
   if (expected.redacted !== undefined)
-    observed.redacted = message.content.some((part) => part.type === "redacted_thinking");
+    observed.redacted = message.content.filter((part) => part.type === "redacted_thinking").length;
   if (expected.encrypted !== undefined) observed.encrypted = keepsEncryptedReasoning(message);
   return observed;
 }
@@ -163,19 +192,22 @@ function reasoningOf(message: AssistantMessage, expected: WildExpectation["reaso
  * kept everything the recording holds.
  */
 export function observe(message: AssistantMessage, expected: WildExpectation): Record<string, unknown> {
-  const provider = message.content.flatMap((part) => (part.type === "provider" ? [part.block] : []));
+  const provider = message.content.flatMap((part) =>
+    part.type === "provider" && typeof part.block.type === "string" ? [part.block] : [],
+  );
   const observed: Record<string, unknown> = {
     responseId: message.responseId,
     text: joined(message, "text"),
     reasoning: reasoningOf(message, expected.reasoning),
-    toolCalls: message.content.flatMap((part, index) => {
-      if (part.type !== "tool_call") return [];
-      const withId = expected.toolCalls[message.content.slice(0, index).filter((p) => p.type === "tool_call").length]?.id;
-      const call = { name: part.name, args: part.args };
-      return [withId === undefined ? call : { id: part.id, ...call }];
-    }),
+    toolCalls: message.content
+      .filter((part) => part.type === "tool_call")
+      .map(({ id, name, args }, position) =>
+        expected.toolCalls[position]?.id === undefined ? { name, args } : { id, name, args },
+      ),
     serverBlocks: provider.map(blockName),
-    usage: Object.fromEntries(Object.keys(expected.usage).map((key) => [key, message.usage[key as keyof Usage]])),
+    usage: Object.fromEntries(
+      Object.keys(expected.usage).map((key) => [key, message.usage[key as keyof Usage]]),
+    ),
     rawStop: message.rawStopReason,
     stop: message.stopReason,
   };
@@ -188,13 +220,7 @@ export function observe(message: AssistantMessage, expected: WildExpectation): R
       (sum, part) => sum + (part.type === "text" ? (part.citations?.length ?? 0) : 0),
       0,
     );
-  if (expected.error !== undefined) {
-    const wanted = expected.error.providerError;
-    observed.error = {
-      providerCode: message.error?.providerCode,
-      message: wanted.message === undefined || message.error?.message.includes(wanted.message) ? wanted.message : message.error?.message,
-    };
-  }
+  if (expected.error !== undefined) observed.error = carriedError(message, expected.error.providerError);
   return observed;
 }
 
@@ -212,9 +238,6 @@ export function checkedFields(expected: WildExpectation): Record<string, unknown
   };
   for (const key of ["serverBlockHashes", "opaque", "signatures", "citations"] as const)
     if (expected[key] !== undefined) checked[key] = expected[key];
-  if (expected.error !== undefined) {
-    const wanted = expected.error.providerError;
-    checked.error = { providerCode: wanted.code ?? wanted.type, message: wanted.message };
-  }
+  if (expected.error !== undefined) checked.error = statedError(expected.error.providerError);
   return checked;
 }

@@ -2,8 +2,11 @@
  * Parses a Gemini `streamGenerateContent?alt=sse` stream into builder calls. Every chunk is a whole
  * GenerateContentResponse holding only new parts of candidate 0: text, thought text (`thought: true`),
  * and function calls, which arrive whole — or, on Vertex, streamed as `willContinue` pieces with
- * `partialArgs`. A `thoughtSignature` on any part is kept on that part. Usage is the last chunk's
- * snapshot. The stream just closes: a finish reason (or a blocked prompt) must have been seen.
+ * `partialArgs`, until a piece without `willContinue` and no arguments (`functionCall: {}`), another
+ * part, or the finish reason ends them. A `thoughtSignature` on any part is kept on that part. Any
+ * other part (a built-in tool's `toolCall` / `toolResponse`, `executableCode`, …) is kept whole as a
+ * provider part, its signature with it, and goes back as it came. Usage is the last chunk's snapshot.
+ * The stream just closes: a finish reason (or a blocked prompt) must have been seen.
  *
  * @module
  */
@@ -37,9 +40,23 @@ export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandle
   /** The key of the last part touched, for a signature that arrives on a part of its own. */
   let lastKey: string | undefined;
 
-  const startCall = (name: string, id: string | undefined): string => {
+  /** Ends the Vertex call being streamed, with the arguments its pieces built. */
+  const endStreaming = (): void => {
+    if (streaming === undefined) return;
+    builder.toolCallArgs(streaming.key, JSON.stringify(streaming.args));
+    builder.close(streaming.key);
+    streaming = undefined;
+  };
+
+  /** Ends what is open before a part of another kind takes the next place. */
+  const closeOpen = (): void => {
+    endStreaming();
     builder.close(TEXT);
     builder.close(THOUGHT);
+  };
+
+  const startCall = (name: string, id: string | undefined): string => {
+    closeOpen();
     const key = `call:${calls++}`;
     builder.toolCallStart(key, id ?? "", name);
     return key;
@@ -47,27 +64,26 @@ export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandle
 
   const functionCall = (call: EventData, signature: string | undefined): void => {
     const name = stringAt(call, "name");
-    const partial = call.partialArgs;
-    if (name !== undefined && call.willContinue === true) {
-      streaming = { key: startCall(name, stringAt(call, "id")), args: {} };
-      lastKey = streaming.key;
-    } else if (streaming !== undefined && name === undefined) {
+    if (name === undefined) {
+      // A piece of the Vertex call being streamed.
+      if (streaming === undefined) return;
+      const partial = call.partialArgs;
       if (Array.isArray(partial))
         for (const entry of partial) applyPartialArg(streaming.args, entry as EventData);
-      if (call.willContinue !== true && !Array.isArray(partial)) {
-        builder.toolCallArgs(streaming.key, JSON.stringify(streaming.args));
-        builder.close(streaming.key);
-        streaming = undefined;
-      }
-    } else if (name !== undefined) {
-      const key = startCall(name, stringAt(call, "id"));
-      builder.toolCallArgs(key, JSON.stringify(objectAt(call, "args") ?? {}));
-      if (signature) builder.setSignature(key, signature);
-      builder.close(key);
-      lastKey = key;
+      if (signature) builder.setSignature(streaming.key, signature);
+      // The last piece may carry arguments itself; then the next part, the finish reason or the end ends it.
+      if (call.willContinue !== true && !Array.isArray(partial)) endStreaming();
       return;
     }
-    if (signature && streaming !== undefined) builder.setSignature(streaming.key, signature);
+    const key = startCall(name, stringAt(call, "id"));
+    if (signature) builder.setSignature(key, signature);
+    lastKey = key;
+    if (call.willContinue === true) {
+      streaming = { key, args: {} };
+      return;
+    }
+    builder.toolCallArgs(key, JSON.stringify(objectAt(call, "args") ?? {}));
+    builder.close(key);
   };
 
   const part = (value: EventData): void => {
@@ -82,6 +98,7 @@ export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandle
       const key = value.thought === true ? THOUGHT : TEXT;
       // An empty text part only matters when it carries a signature (Gemini 3 ends turns with one).
       if (text === "" && !signature && !builder.isOpen(key)) return;
+      endStreaming();
       builder.close(key === TEXT ? THOUGHT : TEXT);
       if (key === THOUGHT) builder.thinking(key, text);
       else builder.text(key, text);
@@ -89,7 +106,14 @@ export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandle
       lastKey = key;
       return;
     }
-    if (signature && lastKey !== undefined) builder.setSignature(lastKey, signature);
+    if (signature && lastKey !== undefined && Object.keys(value).length === 1) {
+      builder.setSignature(lastKey, signature); // a signature on a part of its own
+    } else if (Object.keys(value).length > 0) {
+      // A part Wisp does not read (a built-in tool's call or response, code, data): kept whole.
+      closeOpen();
+      builder.providerPart(value as JsonObject);
+      lastKey = undefined;
+    }
   };
 
   return {
@@ -112,11 +136,15 @@ export function createGeminiStreamHandler(builder: MessageBuilder): StreamHandle
       const parts = objectAt(candidate, "content")?.parts;
       if (Array.isArray(parts)) for (const value of parts) part(value as EventData);
       const finish = stringAt(candidate, "finishReason");
-      if (finish) finishReason = finish;
+      if (finish) {
+        finishReason = finish;
+        endStreaming();
+      }
     },
     // The stream has no terminal event; it ends when the body does.
     isDone: () => false,
     end(): void {
+      endStreaming();
       if (finishReason === undefined && blockReason === undefined) {
         throw truncatedStream("google", "a finishReason");
       }

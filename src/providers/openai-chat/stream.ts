@@ -1,8 +1,10 @@
 /**
  * Parses a Chat Completions stream into builder calls: content and reasoning deltas
- * (`reasoning_content`, `reasoning`), tool-call deltas keyed by index (empty ids replaced, whole calls
- * in one chunk accepted), the three usage shapes, `[DONE]` (optional), and errors sent inside a 200
- * stream (`event: error`, or a chunk with a top-level `error`). Only choice 0 is read.
+ * (`reasoning_content`, `reasoning`, `reasoning_details`, Mistral's content arrays: delta-content.ts),
+ * tool-call deltas keyed by index (empty ids replaced, whole calls in one chunk accepted), the three
+ * usage shapes, `[DONE]` (optional), and errors sent inside a 200 stream (`event: error`, or a chunk
+ * with a top-level `error`). Only choice 0 is read. The stop reason is set as soon as a
+ * `finish_reason` arrives, so a turn that fails after it still says what the server sent.
  *
  * @module
  */
@@ -12,6 +14,7 @@ import type { SseEvent } from "../../http/read-sse.ts";
 import type { MessageBuilder } from "../../message/message-builder.ts";
 import { type EventData, objectAt, parseEventData, stringAt, truncatedStream } from "../parse-event-data.ts";
 import type { StreamHandler } from "../provider.ts";
+import { type ContentSink, readContentChunks, reasoningDetailsText } from "./delta-content.ts";
 import { createQuickChatReader } from "./quick-chunk.ts";
 import { mapOpenAIChatStopReason } from "./stop-reason.ts";
 import { readOpenAIChatUsage } from "./usage.ts";
@@ -54,8 +57,27 @@ export function createOpenAIChatStreamHandler(builder: MessageBuilder): StreamHa
     if (args) builder.toolCallArgs(key, args);
   };
 
+  const chunks: ContentSink = {
+    text(text) {
+      builder.close(REASONING);
+      builder.text(TEXT, text);
+    },
+    thinking(text) {
+      builder.close(TEXT);
+      builder.thinking(REASONING, text);
+    },
+    other(chunk) {
+      builder.close(TEXT);
+      builder.close(REASONING);
+      builder.providerPart(chunk);
+    },
+  };
+
   const choiceDelta = (delta: EventData): void => {
-    const reasoning = stringAt(delta, "reasoning_content") ?? stringAt(delta, "reasoning");
+    const reasoning =
+      stringAt(delta, "reasoning_content") ||
+      stringAt(delta, "reasoning") ||
+      reasoningDetailsText(delta.reasoning_details);
     if (reasoning) builder.thinking(REASONING, reasoning);
     const details = delta.reasoning_details;
     if (Array.isArray(details)) {
@@ -70,13 +92,18 @@ export function createOpenAIChatStreamHandler(builder: MessageBuilder): StreamHa
       builder.close(REASONING);
       builder.text(TEXT, (content ?? "") + (refusal ?? ""));
       if (refusal) refused = true;
-    }
+    } else if (Array.isArray(delta.content)) readContentChunks(delta.content, chunks);
     const calls = delta.tool_calls;
     if (Array.isArray(calls)) {
       calls.forEach((call, position) => {
         toolCallDelta(call as EventData, position);
       });
     }
+  };
+
+  const setStop = (): void => {
+    const stop = refused ? "refusal" : mapOpenAIChatStopReason(finishReason, toolIds.size > 0);
+    builder.setStop(stop, finishReason);
   };
 
   return {
@@ -100,14 +127,15 @@ export function createOpenAIChatStreamHandler(builder: MessageBuilder): StreamHa
       const delta = objectAt(choice, "delta");
       if (delta !== undefined) choiceDelta(delta);
       const finish = stringAt(choice, "finish_reason");
-      if (finish) finishReason = finish;
+      if (finish) {
+        finishReason = finish;
+        setStop();
+      }
     },
     isDone: () => done,
     end(): void {
       if (!done && finishReason === undefined) throw truncatedStream("openai-chat", "a finish_reason");
-      const hasToolCalls = toolIds.size > 0;
-      const stop = refused ? "refusal" : mapOpenAIChatStopReason(finishReason, hasToolCalls);
-      builder.setStop(stop, finishReason);
+      setStop();
     },
   };
 }
