@@ -15,7 +15,7 @@
  * @module
  */
 
-import { classifyThrown } from "../errors/classify.ts";
+import { toSdkError } from "../errors/to-sdk-error.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import type { Err, Ok, Result } from "./result.ts";
 
@@ -94,7 +94,7 @@ export type TryCatchResult<R, E> = 0 extends 1 & R
  */
 export function tryCatch<R, E = AnySdkError>(
   run: () => R,
-  toError: (thrown: unknown) => E = (thrown) => classifyThrown(thrown, { provider: "unknown" }) as E,
+  toError: (thrown: unknown) => E = (thrown) => toSdkError(thrown) as E,
 ): TryCatchResult<R, E> {
   const fail = (thrown: unknown) => err(toError(thrown));
   try {

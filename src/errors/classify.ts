@@ -1,7 +1,8 @@
 /**
  * Turns whatever a provider or runtime said into one SdkError, reading the strongest signal first:
- * abort → the provider's own error type → HTTP status → `x-should-retry` → the runtime's
- * network-failure shape → message patterns.
+ * abort → the provider's own error type → HTTP status → `x-should-retry`; for something thrown, over
+ * its whole cause chain (transport-failure.ts): a `TimeoutError` or `AbortError` by name → the
+ * runtime's code or network-failure shape → message patterns.
  *
  * @module
  */
@@ -286,7 +287,11 @@ function transportMessage(
   const reason = innermostMessage(error) || messageOf(error);
   const { request, provider, responded } = context;
   const target =
-    request !== undefined ? `${request.url} (${request.method})` : provider === undefined ? "" : "the provider";
+    request !== undefined
+      ? `${request.url} (${request.method})`
+      : provider === undefined
+        ? ""
+        : "the provider";
   if (target === "") return (reason || (code === "TIMEOUT" ? "Timed out" : "The network failed")) + hint;
   const what =
     code === "TIMEOUT"

@@ -65,7 +65,9 @@ const TIMEOUT_CODES = new Set([
 
 /** True when this link's message is one a runtime gives a failed connection. */
 function hasNetworkMessage(link: ChainLink): boolean {
-  return NETWORK_MESSAGES.has(link.message) || NETWORK_PREFIXES.some((prefix) => link.message.startsWith(prefix));
+  return (
+    NETWORK_MESSAGES.has(link.message) || NETWORK_PREFIXES.some((prefix) => link.message.startsWith(prefix))
+  );
 }
 
 /** True when `error` is a runtime's way of saying the connection failed, timed out or was cut. */

@@ -21,7 +21,6 @@ import {
   type ToolErrorCode,
 } from "./error-codes.ts";
 
-
 export type {
   BudgetErrorCode,
   ConfigErrorCode,

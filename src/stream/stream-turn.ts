@@ -11,6 +11,7 @@
  */
 
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
+import { checkFetchResult } from "../errors/fetch-result.ts";
 import { describeValue } from "../errors/message-of.ts";
 import { redactError } from "../errors/redact.ts";
 import { type AnySdkError, type FailedRequest, isSdkError } from "../errors/sdk-error.ts";
@@ -78,12 +79,15 @@ async function attempt({ provider, config, request, options, runSignal, builder 
     const wire = provider.buildRequest(request, config);
     failed = { method: "POST", url: safeUrl(wire.url) };
     const doFetch = options.fetch ?? globalThis.fetch;
-    const response = await doFetch(wire.url, {
-      method: "POST",
-      headers: wire.headers,
-      body: JSON.stringify(wire.body),
-      signal: controller.signal,
-    });
+    const response = checkFetchResult(
+      await doFetch(wire.url, {
+        method: "POST",
+        headers: wire.headers,
+        body: JSON.stringify(wire.body),
+        signal: controller.signal,
+      }),
+      { provider: provider.id, request: failed },
+    );
     timer.touch();
     const read = { signal: controller.signal, onChunk: () => timer.touch() };
     if (!response.ok) {

@@ -6,6 +6,7 @@ import {
   AbortError,
   ConfigError,
   isSdkError,
+  ParseError,
   ProviderError,
   RequestError,
   SdkError,
@@ -154,5 +155,24 @@ describe("SdkError", () => {
 
   it("an AbortError is never retryable", () => {
     expect(new AbortError("stop", { code: "ABORTED" }).retryable).toBe(false);
+  });
+
+  it("takes retryable from its code when none is given, as a provider's own answer would have it", () => {
+    expect(new ProviderError("slow down", { code: "RATE_LIMITED" }).retryable).toBe(true);
+    expect(new ProviderError("busy", { code: "OVERLOADED" }).retryable).toBe(true);
+    expect(new RequestError("gone", { code: "NETWORK" }).retryable).toBe(true);
+    expect(new RequestError("slow", { code: "TIMEOUT" }).retryable).toBe(true);
+    expect(new ParseError("cut", { code: "STREAM_TRUNCATED" }).retryable).toBe(true);
+    expect(new ProviderError("no", { code: "AUTH" }).retryable).toBe(false);
+    expect(new ConfigError("bad", { code: "CONFIG_INVALID" }).retryable).toBe(false);
+    expect(new ProviderError("said no", { code: "RATE_LIMITED", retryable: false }).retryable).toBe(false);
+    expect(new ProviderError("try again", { code: "AUTH", retryable: true }).retryable).toBe(true);
+  });
+
+  it("keeps a defaulted retryable through JSON, so a revived error is retried the same", () => {
+    const revived = sdkErrorFromJSON(
+      JSON.parse(JSON.stringify(new ProviderError("x", { code: "RATE_LIMITED" }))),
+    );
+    expect(revived).toMatchObject({ code: "RATE_LIMITED", retryable: true });
   });
 });

@@ -17,6 +17,7 @@ const ENTRIES = [
 /** The functions a user starts from. */
 const WITH_EXAMPLE = [
   "streamTurn",
+  "toSdkError",
   "runAgent",
   "runAgentStream",
   "defineTool",
