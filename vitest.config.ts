@@ -11,6 +11,9 @@ export default defineConfig({
       {
         extends: true,
         // The demo Worker's routes, run inside workerd with real KV and Durable Objects (wrangler.toml).
+        // The pool gives the Worker it runs the tests in Node compatibility of its own (it adds
+        // nodejs_compat_v2 and the node:* module flags for Vitest's runner), so wrangler.toml needs no
+        // nodejs_compat for it; worker/e2e/no-nodejs-compat.test.ts shows the demo runs without.
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },

@@ -20,20 +20,31 @@ export interface WorkerPlace {
   port: number;
 }
 
+/** What a test changes of the configuration, everything else being the config file's. */
+export interface WorkerOverrides {
+  /** Another entry module in place of the config's `main`. */
+  entrypoint?: string;
+  /** Compatibility flags in place of the config's. */
+  compatibilityFlags?: string[];
+}
+
 /**
  * Starts a Worker: the demo (wrangler.toml) unless `config` names another; `vars` override its
- * variables. With fresh local state (removed by `stop()`), or with `place`'s state and port, so a
- * test can stop the Worker and start it again on what it left (every Durable Object recreated).
+ * variables, `overrides` its entry module or flags. With fresh local state (removed by `stop()`), or
+ * with `place`'s state and port, so a test can stop the Worker and start it again on what it left
+ * (every Durable Object recreated).
  */
 export async function startWorker(
   vars: Record<string, string> = {},
   config = "wrangler.toml",
   place?: WorkerPlace,
+  overrides: WorkerOverrides = {},
 ): Promise<RunningWorker> {
   process.env.DO_NOT_TRACK = "1";
   const state = place?.persist ?? mkdtempSync(join(tmpdir(), "wisp-worker-"));
   const worker = await unstable_startWorker({
     config,
+    ...overrides,
     bindings: Object.fromEntries(
       Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
     ),

@@ -3,7 +3,8 @@
  * Streamable HTTP transport, on 127.0.0.1 at a free port. Stateful (a session per client, the GET
  * stream, list-change notifications) or stateless (a fresh server per request); answers as SSE or,
  * with `json: true`, as JSON; with `resumable: true` it keeps events (the SDK's InMemoryEventStore),
- * so a tool may close its response stream and the client must resume it with Last-Event-ID. Its tools add, sleep (cancellable: the server records every call whose
+ * so a tool may close its response stream and the client must resume it with Last-Event-ID, after the
+ * `retry:` it sends (`retryInterval`, 50 ms unless given). Its tools add, sleep (cancellable: the server records every call whose
  * signal was aborted, which only a `notifications/cancelled` does), fail, return structured content
  * (right or wrong for its outputSchema), report progress, and change the tool list. Other paths can be
  * answered by `fallback` (the cross-runtime tests serve their pages and the built package from it).
@@ -23,6 +24,8 @@ import { z } from "zod";
  * @property {Array<string | undefined>} versions the MCP-Protocol-Version header of each POST
  * @property {Array<string | undefined>} authorizations the Authorization header of each POST
  * @property {string[]} resumes the Last-Event-ID of each GET that resumed a stream
+ * @property {number[]} resumedAt when each GET that resumed a stream arrived (`Date.now()`)
+ * @property {number[]} closedAt when the `poll` tool closed each of its response streams (`Date.now()`)
  */
 
 /**
@@ -92,7 +95,10 @@ function registerTools(server, log) {
     "poll",
     { description: "Closes its response stream (when the server keeps events), then answers later" },
     async (extra) => {
-      extra.closeSSEStream?.();
+      if (extra.closeSSEStream) {
+        extra.closeSSEStream();
+        log.closedAt.push(Date.now());
+      }
       await new Promise((resolve) => setTimeout(resolve, 150));
       return {
         content: [{ type: "text", text: extra.closeSSEStream ? "answered after a resume" : "answered" }],
@@ -111,12 +117,20 @@ function registerTools(server, log) {
 
 /**
  * Starts a server.
- * @param {{ stateless?: boolean, json?: boolean, resumable?: boolean, fallback?: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void }} [options]
+ * @param {{ stateless?: boolean, json?: boolean, resumable?: boolean, retryInterval?: number, fallback?: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void }} [options]
  * @returns {Promise<{ url: string, origin: string, log: ServerLog, sessions: Map<string, unknown>, forgetSessions(): void, close(): Promise<void> }>}
  */
 export async function startOfficialServer(options = {}) {
   /** @type {ServerLog} */
-  const log = { cancelled: [], methods: [], versions: [], authorizations: [], resumes: [] };
+  const log = {
+    cancelled: [],
+    methods: [],
+    versions: [],
+    authorizations: [],
+    resumes: [],
+    resumedAt: [],
+    closedAt: [],
+  };
   /** @type {Map<string, StreamableHTTPServerTransport>} */
   const sessions = new Map();
 
@@ -140,7 +154,9 @@ export async function startOfficialServer(options = {}) {
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: options.json === true,
-        ...(options.resumable ? { eventStore: new InMemoryEventStore(), retryInterval: 50 } : {}),
+        ...(options.resumable
+          ? { eventStore: new InMemoryEventStore(), retryInterval: options.retryInterval ?? 50 }
+          : {}),
         onsessioninitialized: (sessionId) => sessions.set(sessionId, transport),
       });
       transport.onclose = () => {
@@ -177,7 +193,10 @@ export async function startOfficialServer(options = {}) {
     }
     let body;
     const lastEventId = req.headers["last-event-id"];
-    if (req.method === "GET" && typeof lastEventId === "string") log.resumes.push(lastEventId);
+    if (req.method === "GET" && typeof lastEventId === "string") {
+      log.resumes.push(lastEventId);
+      log.resumedAt.push(Date.now());
+    }
     if (req.method === "POST") {
       const chunks = [];
       for await (const chunk of req) chunks.push(chunk);
