@@ -21,7 +21,10 @@ export interface SseHandlers {
   onEvent(event: SseEvent): void;
   /** Each chunk of bytes, before it is parsed (used to reset an idle timer). */
   onChunk?(): void;
-  /** Returns true once the handler needs nothing more; the read then stops and the body is released. */
+  /**
+   * Returns true once the handler needs nothing more (asked after each event): no later event is
+   * delivered, the read stops and the body is released.
+   */
   isDone?(): boolean;
   /**
    * The stream set its reconnection time (a `retry:` line of ASCII digits only): the ms to wait
@@ -74,19 +77,23 @@ export async function readSse(
   signal?: AbortSignal,
   maxEventChars = MAX_SSE_EVENT_CHARS,
 ): Promise<void> {
+  let complete = false;
   const decoder = new TextDecoder();
   // Text fed since the last complete event (an upper bound on what the parser holds).
   let pending = 0;
   const parser = new SseParser(
     (event) => {
       pending = 0;
+      // Nothing after the handler's last event is delivered, even in the same read (a gateway's
+      // `data: [DONE]` right behind the terminal event).
+      if (complete) return;
       handlers.onEvent(event); // the parser's own object: no copy per event
+      if (handlers.isDone?.()) complete = true;
     },
     handlers.onRetry === undefined ? undefined : (ms) => handlers.onRetry?.(ms),
   );
   const reader = body.getReader();
   let bodyEnded = false;
-  let complete = false;
   // Cancelling on abort ends a pending read at once, even with a fetch that ignores its signal.
   const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => {});
   signal?.addEventListener("abort", onAbort, { once: true });
@@ -108,10 +115,7 @@ export async function readSse(
           code: "STREAM_MALFORMED",
         });
       }
-      if (handlers.isDone?.()) {
-        complete = true;
-        return;
-      }
+      if (complete) return;
     }
     const rest = decoder.decode();
     if (rest !== "") parser.feed(rest);

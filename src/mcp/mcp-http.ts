@@ -8,6 +8,7 @@
  * @module
  */
 
+import { checkFetchResult } from "../errors/fetch-result.ts";
 import { type FailedRequest, isSdkError } from "../errors/sdk-error.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { ReadAborted, readSse, type SseHandlers } from "../http/read-sse.ts";
@@ -16,7 +17,7 @@ import { safeUrl } from "../http/safe-url.ts";
 import { reconnectDelay } from "../http/sse-retry.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
-import { AnswerLost, httpFailure, protocolFailure, redirected } from "./mcp-failures.ts";
+import { AnswerLost, httpFailure, MCP_PROVIDER, protocolFailure, redirected } from "./mcp-failures.ts";
 
 /** Thrown when the server no longer knows the session id sent (HTTP 404): initialize again. */
 export class SessionExpired extends Error {
@@ -118,7 +119,10 @@ export class McpHttp implements McpSession {
     const init: RequestInit = { method, headers, signal, redirect: "manual" };
     if (body !== undefined) init.body = body;
     const sentId = session.sessionId;
-    const response = await this.#settings.fetch(this.#settings.url, init);
+    const response = checkFetchResult(await this.#settings.fetch(this.#settings.url, init), {
+      provider: MCP_PROVIDER,
+      request: this.described(method),
+    });
     if ((response.type as string) === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel().catch(() => {});
       throw redirected(response, this.described(method));
@@ -252,7 +256,10 @@ export class McpHttp implements McpSession {
     if (!(await abortableSleep(delayMs, signal))) throw new ReadAborted("aborted while waiting to resume");
     const headers = this.#headers("text/event-stream");
     headers.set("last-event-id", lastEventId);
-    const response = await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal });
+    const response = checkFetchResult(
+      await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal }),
+      { provider: MCP_PROVIDER, request },
+    );
     if (!response.ok) throw httpFailure(response, await boundedText(response, signal), request);
     if (!isEventStream(response)) {
       await response.body?.cancel().catch(() => {});

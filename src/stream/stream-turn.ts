@@ -18,7 +18,7 @@ import { type AnySdkError, type FailedRequest, isSdkError } from "../errors/sdk-
 import { withFields } from "../errors/with-fields.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
-import { readSse, type SseEvent } from "../http/read-sse.ts";
+import { readSse } from "../http/read-sse.ts";
 import { NOT_RETRIED, retryDelay, retryPolicy } from "../http/retry-policy.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import { MessageBuilder } from "../message/message-builder.ts";
@@ -103,12 +103,13 @@ async function attempt({ provider, config, request, options, runSignal, builder 
     responded = true;
     const body = await streamBody(response, provider.id, failed, read);
     const handler = provider.createStreamHandler(builder);
-    // Nothing after the terminal event is read, even when it came in the same read as that event
-    // (a gateway's `data: [DONE]` after Anthropic's `message_stop` or the Responses' completion).
-    const onEvent = (event: SseEvent): void => {
-      if (!handler.isDone()) handler.onEvent(event);
-    };
-    await readSse(body, { onEvent, onChunk: read.onChunk, isDone: handler.isDone }, read.signal);
+    // readSse delivers nothing after the terminal event, even in the same read (a gateway's
+    // `data: [DONE]` after Anthropic's `message_stop` or the Responses' completion).
+    await readSse(
+      body,
+      { onEvent: handler.onEvent, onChunk: read.onChunk, isDone: handler.isDone },
+      read.signal,
+    );
     handler.end();
   } catch (thrown) {
     throw classifyThrown(thrown, {

@@ -470,3 +470,19 @@ describe("a server's regexes", () => {
     });
   });
 });
+
+describe("a custom fetch that resolves to no Response", () => {
+  it("is a ConfigError naming the fetch option, not a TypeError", async () => {
+    const forgetful = (async () => undefined) as unknown as typeof fetch;
+    const result = await connectMcp({ url: "http://127.0.0.1:9/mcp", fetch: forgetful });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatchObject({
+      _tag: "ConfigError",
+      code: "CONFIG_INVALID",
+      path: "fetch",
+    });
+    expect(!result.ok && result.error.message).toMatch(
+      /^The custom fetch resolved to undefined instead of a Response/,
+    );
+  });
+});
