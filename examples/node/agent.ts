@@ -73,8 +73,9 @@ const run = runAgentStream({
   ...base,
   prompt: "What time is it in Oslo, and what is 6 × 7?",
   hooks: {
+    // The hook knows the tools: narrowed on its name, a clock call's args are the clock's input.
     preToolUse: ({ toolCall }) =>
-      String(toolCall.args.timeZone ?? "").startsWith("Mars/")
+      toolCall.name === "clock" && toolCall.args.timeZone.startsWith("Mars/")
         ? { decision: "deny", reason: "Only Earth time zones are allowed." }
         : undefined,
   },

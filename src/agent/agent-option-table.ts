@@ -34,13 +34,9 @@ import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent, type Hooks } fro
 
 /** The limits of `budget`. */
 export const BUDGET_OPTIONS: OptionTable<Budget> = {
-  maxTokens: { check: notNonNegativeOption },
-  maxCostUsd: {
-    check: notNonNegativeOption,
-  },
-  maxTurns: {
-    check: notCountOption,
-  },
+  maxTokens: notNonNegativeOption,
+  maxCostUsd: notNonNegativeOption,
+  maxTurns: notCountOption,
 };
 
 /** The fields of a hook entry (`{ handler, name, timeoutMs, onFailure }`). */
@@ -52,15 +48,9 @@ export const HOOK_ENTRY_OPTIONS: OptionTable<HookEntry<HookEvent>> = {
         ? undefined
         : invalidOption(`${path} must be a function, got ${showValue(value)}`, path),
   },
-  onFailure: {
-    check: oneOfOption(["open", "closed"]),
-  },
-  name: {
-    check: notStringOption,
-  },
-  timeoutMs: {
-    check: notDuration,
-  },
+  onFailure: oneOfOption(["open", "closed"]),
+  name: notStringOption,
+  timeoutMs: notDuration,
 };
 
 const hookEntry = nestedTable(HOOK_ENTRY_OPTIONS);
@@ -89,7 +79,7 @@ function checkHookList(list: unknown, path: string): ConfigError | undefined {
  * gives each its timeout (typed over every event, so it cannot miss one).
  */
 export const HOOKS_OPTIONS = Object.fromEntries(
-  Object.keys(DEFAULT_HOOK_TIMEOUTS).map((event) => [event, { check: checkHookList }]),
+  Object.keys(DEFAULT_HOOK_TIMEOUTS).map((event) => [event, checkHookList]),
 ) as OptionTable<Hooks>;
 
 /** `tools`: an array of tools (`defineTool`), with distinct names. */
@@ -132,32 +122,22 @@ export function checkTools(value: unknown): ConfigError | undefined {
 /** Every option of an agent's configuration (what sessions keep between runs), in the order they are checked. */
 export const AGENT_CONFIG_OPTIONS: OptionTable<AgentConfig> = {
   ...CONNECTION_OPTIONS,
-  systemPrompt: { check: notStringOption },
-  tools: { check: checkTools },
-  hooks: { check: nestedTable(HOOKS_OPTIONS) },
-  thinking: {},
-  maxTokens: {},
-  temperature: {},
-  stopSequences: { check: notStringsOption },
-  cache: { check: cacheProblem },
-  output: {},
-  outputRetries: {
-    check: (value, path) => notCountOption(value, path, true),
-  },
-  compaction: {
-    check: compactionProblem,
-  },
-  maxTurns: { check: notCountOption },
-  budget: { check: nestedTable(BUDGET_OPTIONS) },
-  toolTimeoutMs: {
-    check: notCountOption,
-  },
-  toolExecution: {
-    check: oneOfOption(["parallel", "sequential"]),
-  },
-  maxStopBlocks: {
-    check: (value, path) => notCountOption(value, path, true),
-  },
+  systemPrompt: notStringOption,
+  tools: checkTools,
+  hooks: nestedTable(HOOKS_OPTIONS),
+  thinking: null,
+  maxTokens: null,
+  temperature: null,
+  stopSequences: notStringsOption,
+  cache: cacheProblem,
+  output: null,
+  outputRetries: (value, path) => notCountOption(value, path, true),
+  compaction: compactionProblem,
+  maxTurns: notCountOption,
+  budget: nestedTable(BUDGET_OPTIONS),
+  toolTimeoutMs: notCountOption,
+  toolExecution: oneOfOption(["parallel", "sequential"]),
+  maxStopBlocks: (value, path) => notCountOption(value, path, true),
 };
 
 /** `sessionId`: a string of 1 to {@link MAX_ID_LENGTH} characters, as a stored session's id must be. */
@@ -173,18 +153,13 @@ export function sessionIdProblem(value: unknown): ConfigError | undefined {
 export const AGENT_OPTIONS: OptionTable<AgentOptions> = {
   ...AGENT_CONFIG_OPTIONS,
   prompt: { required: true, check: promptProblem },
-  attachments: { check: attachmentsProblem },
-  messages: {
-    check: (value, path) =>
-      Array.isArray(value)
-        ? undefined
-        : invalidOption(
-            `${path} must be an array of messages (a previous run's result.value.messages)`,
-            path,
-          ),
-  },
-  signal: { check: notSignalOption },
-  sessionId: { check: sessionIdProblem },
+  attachments: attachmentsProblem,
+  messages: (value, path) =>
+    Array.isArray(value)
+      ? undefined
+      : invalidOption(`${path} must be an array of messages (a previous run's result.value.messages)`, path),
+  signal: notSignalOption,
+  sessionId: sessionIdProblem,
 };
 
 /**

@@ -35,7 +35,7 @@ const subtle = (): SubtleCrypto | undefined => (globalThis as { crypto?: Partial
 export function noWebCrypto(path: string): ConfigError | undefined {
   if (subtle() !== undefined) return undefined;
   return new ConfigError(
-    `${path} needs Web Crypto (crypto.subtle) to sign approvals, and this context has none: a browser gives it only to secure contexts (https, or localhost); serve the page over https, or sign approvals on a server`,
+    `${path} needs crypto.subtle to sign approvals, which browsers give only to secure contexts (https, localhost)`,
     { code: "CONFIG_INVALID", path },
   );
 }

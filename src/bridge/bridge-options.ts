@@ -66,32 +66,20 @@ function notWindow(value: unknown): ConfigError | undefined {
 
 /** Every option of `connectSession`, in the order they are checked. */
 export const CONNECT_OPTIONS: OptionTable<ConnectSessionOptions> = {
-  onDecision: { check: notFunctionOption },
-  onReport: {
-    check: notFunctionOption,
-  },
-  decisionKinds: { check: notDecisionKinds },
-  decisionTimeoutsMs: {
-    check: notDecisionTimeouts,
-  },
-  restore: {},
-  connectTimeoutMs: {
-    check: notDuration,
-  },
-  workerTimeoutMs: {
-    check: notDuration,
-  },
-  window: {
-    check: notWindow,
-  },
+  onDecision: notFunctionOption,
+  onReport: notFunctionOption,
+  decisionKinds: notDecisionKinds,
+  decisionTimeoutsMs: notDecisionTimeouts,
+  restore: null,
+  connectTimeoutMs: notDuration,
+  workerTimeoutMs: notDuration,
+  window: notWindow,
 };
 
 /** The bridge's own options of `serveSession` (the session's are checked as the session is made). */
 export const SERVE_OPTIONS: OptionTable<ServeBridgeOptions> = {
-  decisionTimeoutsMs: {
-    check: notDecisionTimeouts,
-  },
-  onReport: { check: notFunctionOption },
+  decisionTimeoutsMs: notDecisionTimeouts,
+  onReport: notFunctionOption,
 };
 
 /** The first problem with `connectSession`'s options, or undefined. */

@@ -31,23 +31,17 @@ export interface CompactionOptions {
 
 /** The settings of `compaction`, in the order they are checked. */
 export const COMPACTION_OPTIONS: OptionTable<CompactionOptions> = {
-  maxTokens: { check: notCountOption },
-  fraction: {
-    check: (value, path) =>
-      typeof value === "number" && value > 0 && value <= 1
-        ? undefined
-        : invalidOption(`${path} must be a number above 0 and at most 1, got ${showValue(value)}`, path),
-  },
-  keepTurns: {
-    check: notCountOption,
-  },
-  instructions: {
-    check: (value, path) =>
-      typeof value === "string" && value.trim() !== ""
-        ? undefined
-        : invalidOption(`${path} must be a non-empty string`, path),
-  },
-  native: {},
+  maxTokens: notCountOption,
+  fraction: (value, path) =>
+    typeof value === "number" && value > 0 && value <= 1
+      ? undefined
+      : invalidOption(`${path} must be a number above 0 and at most 1, got ${showValue(value)}`, path),
+  keepTurns: notCountOption,
+  instructions: (value, path) =>
+    typeof value === "string" && value.trim() !== ""
+      ? undefined
+      : invalidOption(`${path} must be a non-empty string`, path),
+  native: null,
 };
 
 const compactionSettings = nestedTable(COMPACTION_OPTIONS);

@@ -17,21 +17,14 @@ import { unknownOption } from "./unknown-option.ts";
 export type OptionCheck = (value: unknown, path: string) => ConfigError | undefined;
 
 /**
- * One option of a table: how it is checked. What it means and its default are the TSDoc of its
- * interface's property, beside the table (a doc string here would ship in every bundle).
+ * One option of a table: its check (type and range, run whenever the option is set), `null` when any
+ * value is taken here (a value that needs the provider, such as `temperature`, is checked once it is
+ * known), or `{ required: true, check? }` for an option that must be given (its check then runs when
+ * it is absent too, and may say what is missing; otherwise the message is "`path` is required"). What
+ * the option means and its default are the TSDoc of its interface's property, beside the table (a
+ * doc string here would ship in every bundle).
  */
-export interface OptionRule {
-  /**
-   * Its type and range, checked whenever it is set. Absent: any value is taken here (a value that
-   * needs the provider, such as `temperature`, is checked once it is known).
-   */
-  check?: OptionCheck;
-  /**
-   * The option must be given: its check is run when it is absent too (and may say what is missing;
-   * otherwise the message is "`path` is required").
-   */
-  required?: true;
-}
+export type OptionRule = OptionCheck | null | { required: true; check?: OptionCheck };
 
 /** An option set's table: a rule for every key of `T`, in the order they are checked. */
 export type OptionTable<T> = { readonly [K in keyof T]-?: OptionRule };
@@ -66,9 +59,10 @@ export function checkOptions<T>(
   const values = options as Record<string, unknown>;
   for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
     const value = values[key];
-    if (value === undefined && rule.required === undefined) continue;
+    const required = rule !== null && typeof rule === "object";
+    if (value === undefined && !required) continue;
     const at = path === undefined ? key : `${path}.${key}`;
-    const problem = rule.check?.(value, at);
+    const problem = (required ? rule.check : rule)?.(value, at);
     if (problem !== undefined) return problem;
     // A check that lets an absent value pass (most do) says nothing about a required one.
     if (value === undefined) return invalidOption(`${at} is required`, at);

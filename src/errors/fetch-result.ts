@@ -7,7 +7,6 @@
  * @module
  */
 
-import { describeValue } from "./message-of.ts";
 import { ConfigError, type FailedRequest, type SdkErrorFields } from "./sdk-error.ts";
 
 /** Where the fetch was called: the provider and the request, for the error's fields and message. */
@@ -16,26 +15,18 @@ export interface FetchResultContext {
   request?: FailedRequest | undefined;
 }
 
-/** What of a Response is missing from `value`, or undefined when it has what a Response has. */
-function missingOf(value: unknown): string | undefined {
-  if (value === undefined || value === null) return describeValue(value);
-  if (typeof value !== "object") return `a ${typeof value}`;
+/** What `value` is instead of a Response, or undefined when it has what a Response has. */
+function notResponse(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return value == null ? String(value) : `a ${typeof value}`;
   try {
-    const { status, ok, headers, body } = value as {
-      status?: unknown;
-      ok?: unknown;
-      headers?: { get?: unknown };
-      body?: { getReader?: unknown } | null;
-    };
-    const missing: string[] = [];
-    if (typeof status !== "number") missing.push("status");
-    if (typeof ok !== "boolean") missing.push("ok");
-    if (typeof headers?.get !== "function") missing.push("headers");
-    if (body !== null && typeof body?.getReader !== "function") missing.push("a web stream body");
-    return missing.length === 0 ? undefined : `an object without ${missing.join(", ")}`;
-  } catch {
-    return "an object that cannot be read";
-  }
+    const { status, headers, body } = value as Record<string, { get?: unknown; getReader?: unknown }>;
+    if (typeof status === "number" && typeof headers?.get === "function") {
+      return body === null || typeof body?.getReader === "function"
+        ? undefined
+        : "a response whose body is no web stream (a Node stream?)";
+    }
+  } catch {}
+  return "an object without a status and headers";
 }
 
 /**
@@ -45,7 +36,7 @@ function missingOf(value: unknown): string | undefined {
  * Not retried: the same fetch would give the same again.
  */
 export function checkFetchResult(value: unknown, context: FetchResultContext = {}): Response {
-  const missing = missingOf(value);
+  const missing = notResponse(value);
   if (missing === undefined) return value as Response;
   const where = context.request === undefined ? "" : ` (${context.request.method} ${context.request.url})`;
   const fields: SdkErrorFields = { code: "CONFIG_INVALID", retryable: false, path: "fetch" };

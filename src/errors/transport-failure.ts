@@ -26,7 +26,7 @@ export interface TransportFailure {
 
 /** Timeouts in words: "request timed out", "Timeout exceeded", "Headers Timeout Error", "deadline exceeded", "ETIMEDOUT". */
 const TIMEOUT_WORDING =
-  /\btimed out\b|\btime-?out (?:exceeded|expired|reached|elapsed)\b|\b(?:request|connect|connection|socket|read|response|headers|body|gateway|idle) time-?out\b|\bdeadline exceeded\b|^\s*time-?out\s*$|\be(?:socket)?timedout\b/i;
+  /\btimed out\b|\btime-?out (?:exceeded|expired)\b|\b(?:request|connect(?:ion)?|socket|read|headers|body|idle) time-?out\b|\bdeadline exceeded\b|^\s*time-?out\s*$|\be(?:socket)?timedout\b/i;
 
 /** A refused, reset or broken connection in words: "connection refused", "socket hang up", "ECONNRESET". */
 const NETWORK_WORDING =

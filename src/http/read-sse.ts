@@ -3,15 +3,15 @@
  *
  * Reads Server-Sent Events from a `Response.body`. Bytes are decoded incrementally, so a chunk may end
  * anywhere (inside a line, inside a UTF-8 sequence); `\n`, `\r\n` and a lone `\r` all end a line
- * (see sse-parser.ts, which follows the WHATWG rules). Comments (`: keep-alive`) are dropped. A
- * stream's `retry:` reconnection time reaches a reader that asks for it (`onRetry`); the others pay
- * nothing for it.
+ * (see sse-parser.ts, which follows the WHATWG rules). Comments (`: keep-alive`) are dropped. The
+ * other lines (a `retry:` reconnection time) reach a reader that asks for them (`onField`, with
+ * sse-retry.ts's `retryField`); the others pay nothing for them.
  *
  * @module
  */
 
 import { ParseError } from "../errors/sdk-error.ts";
-import { type SseEvent, SseParser } from "./sse-parser.ts";
+import { type FieldHandler, type SseEvent, SseParser } from "./sse-parser.ts";
 
 export type { SseEvent } from "./sse-parser.ts";
 
@@ -27,11 +27,10 @@ export interface SseHandlers {
    */
   isDone?(): boolean;
   /**
-   * The stream set its reconnection time (a `retry:` line of ASCII digits only): the ms to wait
-   * before reconnecting, as the server sent it (unbounded: the caller caps it). Called as the line
-   * arrives, once per such line; without this handler `retry:` lines are not read at all.
+   * Each line that is no `data`, `event` or `id` field, as it arrives (`retryField(onRetry)` reads
+   * the stream's reconnection time from them); without it they are not looked at.
    */
-  onRetry?(ms: number): void;
+  onField?: FieldHandler;
 }
 
 /**
@@ -81,17 +80,14 @@ export async function readSse(
   const decoder = new TextDecoder();
   // Text fed since the last complete event (an upper bound on what the parser holds).
   let pending = 0;
-  const parser = new SseParser(
-    (event) => {
-      pending = 0;
-      // Nothing after the handler's last event is delivered, even in the same read (a gateway's
-      // `data: [DONE]` right behind the terminal event).
-      if (complete) return;
-      handlers.onEvent(event); // the parser's own object: no copy per event
-      if (handlers.isDone?.()) complete = true;
-    },
-    handlers.onRetry === undefined ? undefined : (ms) => handlers.onRetry?.(ms),
-  );
+  const parser = new SseParser((event) => {
+    pending = 0;
+    // Nothing after the handler's last event is delivered, even in the same read (a gateway's
+    // `data: [DONE]` right behind the terminal event).
+    if (complete) return;
+    handlers.onEvent(event); // the parser's own object: no copy per event
+    if (handlers.isDone?.()) complete = true;
+  }, handlers.onField);
   const reader = body.getReader();
   let bodyEnded = false;
   // Cancelling on abort ends a pending read at once, even with a fetch that ignores its signal.

@@ -3,9 +3,9 @@
  * `\r\n` and a lone `\r` end a line (a `\r\n` split across two chunks is one ending), `field: value`
  * lines with one leading space of the value dropped, `data` lines joined with `\n`, comments (`:`) and
  * unknown fields ignored, an id holding U+0000 ignored, and an event dispatched at a blank line when
- * it has data. A `retry` field of ASCII digits only sets the stream's reconnection time, reported to
- * `onRetry` as it arrives (any other `retry` value is ignored); a last line without its ending is
- * discarded, as the standard discards what is pending at the end. One difference, shared with
+ * it has data. Any other line (a `retry` field, an unknown one) goes to `onField` when the reader
+ * asks for it (sse-retry.ts reads `retry` from there); a last line without its ending is discarded,
+ * as the standard discards what is pending at the end. One difference, shared with
  * eventsource-parser: an event's `id` is its own (the standard's last-event-ID buffer would carry it
  * to later events); Wisp's readers track it themselves. It is fed decoded text (a `TextDecoder`
  * already drops the byte order mark) in chunks split anywhere.
@@ -26,10 +26,6 @@ export interface SseEvent {
 const LF = 10;
 const COLON = 58;
 const SPACE = 32;
-const DIGIT_ZERO = 48;
-
-/** Returned by {@link retryValue} for a line that sets no reconnection time. */
-const NO_RETRY = -1;
 
 /**
  * The value of the line `text[start, end)` when it is field `name` (`name`, `name:` or `name: `,
@@ -42,35 +38,16 @@ function fieldValue(text: string, start: number, end: number, name: string): str
   if (text.charCodeAt(after) !== COLON) return undefined;
   return text.slice(text.charCodeAt(after + 1) === SPACE ? after + 2 : after + 1, end);
 }
+/** Told of a line that is no `data`, `event` or `id` field: it is `text.slice(start, end)`. */
+export type FieldHandler = (text: string, start: number, end: number) => void;
 
 /**
- * The reconnection time the line `text[start, end)` sets, in ms: its value when it is a `retry` field
- * (`retry:` or `retry: `, one space dropped) made only of ASCII digits, else {@link NO_RETRY} (an
- * empty value, a sign, a second space, any other character). Read in place, without a copy. A value
- * of more digits than a number holds exactly is still a (very large) number: the caller bounds it.
- */
-function retryValue(text: string, start: number, end: number): number {
-  let at = start + 5; // "retry".length
-  if (at >= end || text.charCodeAt(at) !== COLON || !text.startsWith("retry", start)) return NO_RETRY;
-  at++;
-  if (text.charCodeAt(at) === SPACE) at++;
-  if (at === end) return NO_RETRY;
-  let ms = 0;
-  for (; at < end; at++) {
-    const digit = text.charCodeAt(at) - DIGIT_ZERO;
-    if (digit < 0 || digit > 9) return NO_RETRY;
-    ms = ms * 10 + digit;
-  }
-  return ms;
-}
-
-/**
- * Parses an event stream fed in chunks; `onEvent` gets each complete event, in order, and `onRetry`
- * (when given) each reconnection time the stream sets.
+ * Parses an event stream fed in chunks; `onEvent` gets each complete event, in order, and `onField`
+ * (when given) each line that is no `data`, `event` or `id` field.
  */
 export class SseParser {
   readonly #onEvent: (event: SseEvent) => void;
-  readonly #onRetry: ((ms: number) => void) | undefined;
+  readonly #onField: FieldHandler | undefined;
   /** The start of a line whose end has not arrived, in fragments. */
   #partial: string[] = [];
   #data = "";
@@ -82,13 +59,12 @@ export class SseParser {
 
   /**
    * @param onEvent called with each event as soon as its blank line arrives
-   * @param onRetry called with the reconnection time (ms, an integer of 0 or more) as soon as a
-   *   valid `retry` line arrives, whether or not its event is dispatched; without it, `retry` lines are
-   *   not even read
+   * @param onField called with each other line (`retry`, a comment, an unknown field) as it arrives,
+   *   as the text and the line's bounds in it (read in place, without a copy)
    */
-  constructor(onEvent: (event: SseEvent) => void, onRetry?: (ms: number) => void) {
+  constructor(onEvent: (event: SseEvent) => void, onField?: FieldHandler) {
     this.#onEvent = onEvent;
-    this.#onRetry = onRetry;
+    this.#onField = onField;
   }
 
   /** Parses `chunk`, calling `onEvent` for each event it completes. */
@@ -159,11 +135,7 @@ export class SseParser {
       if (!id.includes("\0")) this.#id = id;
       return;
     }
-    // Past the fields every event uses: `retry` is read only for a reader that asked for it.
-    if (this.#onRetry !== undefined) {
-      const ms = retryValue(text, start, end);
-      if (ms !== NO_RETRY) this.#onRetry(ms);
-    }
-    // Anything else — a comment, an unknown field — is ignored.
+    // Past the fields every event uses: `retry` and the rest go to a reader that asked for them.
+    this.#onField?.(text, start, end);
   }
 }

@@ -14,7 +14,7 @@ import { abortableSleep } from "../http/abortable-sleep.ts";
 import { ReadAborted, readSse, type SseHandlers } from "../http/read-sse.ts";
 import { readText } from "../http/read-text.ts";
 import { safeUrl } from "../http/safe-url.ts";
-import { reconnectDelay } from "../http/sse-retry.ts";
+import { reconnectDelay, retryField } from "../http/sse-retry.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
 import { AnswerLost, httpFailure, MCP_PROVIDER, protocolFailure, redirected } from "./mcp-failures.ts";
@@ -241,9 +241,9 @@ export class McpHttp implements McpSession {
         }
       },
       isDone: () => state.found !== undefined,
-      onRetry: (ms) => {
+      onField: retryField((ms) => {
         state.retryMs = ms;
-      },
+      }),
     };
   }
 
@@ -295,7 +295,8 @@ export class McpHttp implements McpSession {
         onMessage(message);
       }
     };
-    if (response.body !== null) await readSse(response.body, { onEvent, onRetry }, signal);
+    if (response.body !== null)
+      await readSse(response.body, { onEvent, onField: retryField(onRetry) }, signal);
     return delivered === 0 ? "ended-empty" : "ended";
   }
 

@@ -119,32 +119,24 @@ function checkResume(resume: unknown, url: string): ConfigError | undefined {
 /** Every option of {@link ConnectMcpOptions}, in the order they are checked. */
 export const CONNECT_MCP_OPTIONS: OptionTable<ConnectMcpOptions> = {
   url: { required: true, check: checkUrl },
-  headers: {},
-  fetch: { check: notFunctionOption },
-  signal: { check: notSignalOption },
-  timeoutMs: {
-    check: checkDelay,
-  },
-  maxTotalTimeoutMs: {
-    check: checkDelay,
-  },
-  prefix: { check: notStringOption },
-  filter: { check: notFunctionOption },
-  needsApproval: {
-    check: (value, path) =>
-      typeof value === "boolean" || typeof value === "function"
-        ? undefined
-        : invalid(`${path} must be true, false or a function, got ${showValue(value)}`, path),
-  },
-  resume: {},
-  listen: {},
-  clientName: {
-    check: notStringOption,
-  },
-  onNotification: { check: notFunctionOption },
-  onToolsChanged: { check: notFunctionOption },
-  onProgress: { check: notFunctionOption },
-  onResult: { check: notFunctionOption },
+  headers: null,
+  fetch: notFunctionOption,
+  signal: notSignalOption,
+  timeoutMs: checkDelay,
+  maxTotalTimeoutMs: checkDelay,
+  prefix: notStringOption,
+  filter: notFunctionOption,
+  needsApproval: (value, path) =>
+    typeof value === "boolean" || typeof value === "function"
+      ? undefined
+      : invalid(`${path} must be true, false or a function, got ${showValue(value)}`, path),
+  resume: null,
+  listen: null,
+  clientName: notStringOption,
+  onNotification: notFunctionOption,
+  onToolsChanged: notFunctionOption,
+  onProgress: notFunctionOption,
+  onResult: notFunctionOption,
 };
 
 /** The first problem with `connectMcp`'s options, or undefined. */

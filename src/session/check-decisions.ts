@@ -27,12 +27,10 @@ const DECISION_FIELDS: OptionTable<ApprovalDecision> = {
     required: true,
     check: oneOfOption([true, false]),
   },
-  args: {
-    check: (value, path) =>
-      isPlainObject(value) ? undefined : invalidOption(`${path} must be an object of arguments`, path),
-  },
-  always: { check: oneOfOption([true, false]) },
-  reason: { check: notStringOption },
+  args: (value, path) =>
+    isPlainObject(value) ? undefined : invalidOption(`${path} must be an object of arguments`, path),
+  always: oneOfOption([true, false]),
+  reason: notStringOption,
 };
 
 /** The shape of one decision from plain JavaScript. */

@@ -41,10 +41,8 @@ export interface CreateSessionOptions extends SessionOptions {
 /** Every option of {@link createSession}, in the order they are checked. */
 export const CREATE_SESSION_OPTIONS: OptionTable<CreateSessionOptions> = {
   ...SESSION_OPTIONS,
-  canUseTool: { check: notFunctionOption },
-  canUseToolTimeoutMs: {
-    check: notDuration,
-  },
+  canUseTool: notFunctionOption,
+  canUseToolTimeoutMs: notDuration,
 };
 
 /** A session that takes prompts with `send` and gives whole messages back through `receive`. */

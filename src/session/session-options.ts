@@ -98,34 +98,28 @@ export interface ChatOptions<O = unknown> {
 /** Every option of {@link createAgentSession}, in the order they are checked. */
 export const SESSION_OPTIONS: OptionTable<SessionOptions> = {
   ...AGENT_CONFIG_OPTIONS,
-  model: {},
-  restore: {},
-  sessionId: { check: sessionIdProblem },
-  metadata: { check: metadataProblem },
-  approvalSecret: {
-    check: (value, path) =>
-      typeof value === "string" && value.length >= 16
-        ? noWebCrypto(path)
-        : invalidOption(`${path} must be a string of at least 16 characters`, path),
-  },
+  model: null,
+  restore: null,
+  sessionId: sessionIdProblem,
+  metadata: metadataProblem,
+  approvalSecret: (value, path) =>
+    typeof value === "string" && value.length >= 16
+      ? noWebCrypto(path)
+      : invalidOption(`${path} must be a string of at least 16 characters`, path),
 };
 
 /** Every option of `chat` and `stream`, in the order they are checked. */
 export const CHAT_OPTIONS: OptionTable<ChatOptions> = {
-  mode: {
-    check: oneOfOption(["steer", "followUp"]),
-  },
-  signal: { check: notSignalOption },
-  id: {
-    check: notStringOption,
-  },
-  attachments: {},
-  output: {},
+  mode: oneOfOption(["steer", "followUp"]),
+  signal: notSignalOption,
+  id: notStringOption,
+  attachments: null,
+  output: null,
 };
 
 /** Every option of `resume`. */
 export const RESUME_OPTIONS: OptionTable<{ signal?: AbortSignal | undefined }> = {
-  signal: { check: notSignalOption },
+  signal: notSignalOption,
 };
 
 /**

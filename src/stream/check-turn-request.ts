@@ -14,13 +14,9 @@ import type { ModelRequest, PromptCache, ToolSpec } from "../types.ts";
 
 /** The fields of `cache`. */
 const CACHE_FIELDS: OptionTable<PromptCache> = {
-  ttl: {
-    check: oneOfOption(["5m", "1h"]),
-  },
-  key: { check: notStringOption },
-  retention: {
-    check: oneOfOption(["in_memory", "24h"]),
-  },
+  ttl: oneOfOption(["5m", "1h"]),
+  key: notStringOption,
+  retention: oneOfOption(["in_memory", "24h"]),
 };
 
 const cacheFields = nestedTable(CACHE_FIELDS);
@@ -77,15 +73,15 @@ function toolSpecsProblem(tools: unknown, path: string): ConfigError | undefined
 /** The fields of a {@link ModelRequest}, in the order they are checked. */
 export const MODEL_REQUEST_FIELDS: OptionTable<ModelRequest> = {
   messages: { required: true, check: messagesProblem },
-  systemPrompt: { check: notStringOption },
-  stopSequences: { check: notStringsOption },
-  cache: { check: cacheProblem },
-  output: { check: outputProblem },
-  tools: { check: toolSpecsProblem },
-  maxTokens: {},
-  temperature: {},
-  thinking: {},
-  nativeCompaction: {},
+  systemPrompt: notStringOption,
+  stopSequences: notStringsOption,
+  cache: cacheProblem,
+  output: outputProblem,
+  tools: toolSpecsProblem,
+  maxTokens: null,
+  temperature: null,
+  thinking: null,
+  nativeCompaction: null,
 };
 
 /**

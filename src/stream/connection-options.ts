@@ -91,49 +91,33 @@ function checkHeaders(value: unknown): ConfigError | undefined {
 
 /** The options of `retry`. */
 export const RETRY_OPTIONS: OptionTable<RetryOptions> = {
-  maxRetries: {
-    check: (value, path) =>
-      notDuration(value, path) ??
-      (Number.isInteger(value)
-        ? undefined
-        : invalidOption(`${path} must be a whole number, got ${showValue(value)}`, path)),
-  },
-  initialDelayMs: {
-    check: notDuration,
-  },
-  maxDelayMs: { check: notDuration },
-  maxRetryAfterMs: {
-    check: notDuration,
-  },
+  maxRetries: (value, path) =>
+    notDuration(value, path) ??
+    (Number.isInteger(value)
+      ? undefined
+      : invalidOption(`${path} must be a whole number, got ${showValue(value)}`, path)),
+  initialDelayMs: notDuration,
+  maxDelayMs: notDuration,
+  maxRetryAfterMs: notDuration,
 };
 
 /** The options of `compat`. */
 export const COMPAT_OPTIONS: OptionTable<CompatOptions> = {
-  maxTokensField: {
-    check: oneOfOption(["max_tokens", "max_completion_tokens"]),
-  },
-  includeUsage: {
-    check: oneOfOption([true, false]),
-  },
+  maxTokensField: oneOfOption(["max_tokens", "max_completion_tokens"]),
+  includeUsage: oneOfOption([true, false]),
 };
 
 /** The connection options, in the order they are checked. */
 export const CONNECTION_OPTIONS: OptionTable<ConnectionOptions> = {
-  model: {},
-  provider: { check: notStringOption },
-  apiKey: { check: notStringOption },
-  baseURL: {
-    check: checkBaseURL,
-  },
-  headers: { check: checkHeaders },
-  fetch: {
-    check: notFunctionOption,
-  },
-  retry: { check: nestedTable(RETRY_OPTIONS) },
-  timeoutMs: { check: notDuration },
-  idleTimeoutMs: {
-    check: notDuration,
-  },
-  prices: { check: notObjectOption },
-  compat: { check: nestedTable(COMPAT_OPTIONS) },
+  model: null,
+  provider: notStringOption,
+  apiKey: notStringOption,
+  baseURL: checkBaseURL,
+  headers: checkHeaders,
+  fetch: notFunctionOption,
+  retry: nestedTable(RETRY_OPTIONS),
+  timeoutMs: notDuration,
+  idleTimeoutMs: notDuration,
+  prices: notObjectOption,
+  compat: nestedTable(COMPAT_OPTIONS),
 };

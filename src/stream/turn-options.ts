@@ -24,6 +24,6 @@ export interface TurnOptions extends ConnectionOptions {
 /** Every option `streamTurn` takes, in the order they are checked. */
 export const TURN_OPTIONS: OptionTable<TurnOptions> = {
   ...CONNECTION_OPTIONS,
-  signal: { check: notSignalOption },
-  onEvent: { check: notFunctionOption },
+  signal: notSignalOption,
+  onEvent: notFunctionOption,
 };

@@ -475,7 +475,7 @@ describe("the option tables", () => {
     "%s: each checked option refuses a value of no type it takes, at its own path",
     (_name, table) => {
       for (const [key, rule] of Object.entries(table) as Array<[string, OptionRule]>) {
-        if (rule.check === undefined) continue;
+        if (rule === null || (typeof rule === "object" && rule.check === undefined)) continue;
         // The one rule alone, so a required option elsewhere in the table does not answer first.
         const alone = { [key]: rule } as OptionTable<Record<string, unknown>>;
         const problem = checkOptions(alone, { [key]: Symbol("wrong") });

@@ -22,12 +22,16 @@ describe("checkFetchResult", () => {
     ["undefined (a wrapper that forgot to return)", undefined, "undefined"],
     ["null", null, "null"],
     ["a string", "ok", "a string"],
-    ["an empty object", {}, "an object without status, ok, headers, a web stream body"],
-    ["an object without headers", { status: 200, ok: true, body: null }, "an object without headers"],
+    ["an empty object", {}, "an object without a status and headers"],
+    [
+      "an object without headers",
+      { status: 200, ok: true, body: null },
+      "an object without a status and headers",
+    ],
     [
       "a Response-like object whose body is no web stream (node-fetch's)",
       { status: 200, ok: true, headers: new Headers(), body: { pipe() {} } },
-      "an object without a web stream body",
+      "a response whose body is no web stream (a Node stream?)",
     ],
   ];
 
@@ -55,7 +59,7 @@ describe("checkFetchResult", () => {
 
   it("refuses an object that cannot be read (a revoked Proxy) without throwing anything else", () => {
     expect(() => checkFetchResult(revokedProxy())).toThrow(
-      "The custom fetch resolved to an object that cannot be read instead of a Response",
+      "The custom fetch resolved to an object without a status and headers instead of a Response",
     );
   });
 });

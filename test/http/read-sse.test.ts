@@ -3,6 +3,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { readSse, type SseEvent } from "../../src/http/read-sse.ts";
+import { retryField } from "../../src/http/sse-retry.ts";
 import { rechunk } from "../support/fixtures.ts";
 import { bodyOf } from "../support/replay.ts";
 
@@ -94,13 +95,13 @@ describe("readSse", () => {
     }
   });
 
-  it("hands the stream's reconnection times to onRetry, in order with the events, however the bytes are split", async () => {
+  it("hands the stream's reconnection times to onField (through retryField), in order with the events, however the bytes are split", async () => {
     const text = "retry: 500\nid: e1\ndata: \n\ndata: a\n\nretry: 1200\n\nretry: nope\n\n";
     for (const chunks of [[encode(text)], rechunk(encode(text), 4, 1)]) {
       const seen: string[] = [];
       await readSse(bodyOf(chunks), {
         onEvent: (event) => seen.push(`event ${event.id ?? "-"} ${JSON.stringify(event.data)}`),
-        onRetry: (ms) => seen.push(`retry ${ms}`),
+        onField: retryField((ms) => seen.push(`retry ${ms}`)),
       });
       expect(seen).toEqual(["retry 500", 'event e1 ""', 'event - "a"', "retry 1200"]);
     }

@@ -10,6 +10,7 @@ import { readdirSync } from "node:fs";
 import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { type SseEvent, SseParser } from "../../src/http/sse-parser.ts";
+import { retryField } from "../../src/http/sse-retry.ts";
 import { cutRandomly, FIXTURES, fixtureText, seededRandom } from "../support/fixtures.ts";
 
 /** `text` cut into pieces of 1 to `max` characters at random. */
@@ -24,12 +25,12 @@ function ours(chunks: string[]): SseEvent[] {
   return events;
 }
 
-/** The reconnection times our parser reports, in order (with `onRetry`, as MCP reads streams). */
+/** The reconnection times our parser reports, in order (through `retryField`, as MCP reads streams). */
 function ourRetries(chunks: string[]): number[] {
   const retries: number[] = [];
   const parser = new SseParser(
     () => {},
-    (ms) => retries.push(ms),
+    retryField((ms) => retries.push(ms)),
   );
   for (const chunk of chunks) parser.feed(chunk);
   parser.end();
@@ -192,7 +193,7 @@ describe("retry: the stream's reconnection time", () => {
     expect(ms).toBeGreaterThan(Number.MAX_SAFE_INTEGER);
   });
 
-  it("without onRetry, retry lines change nothing in the events", () => {
+  it("without a field handler, retry lines change nothing in the events", () => {
     expect(ours(["retry: 10\ndata: a\nretry: 20\n\n"])).toEqual([
       { id: undefined, event: undefined, data: "a" },
     ]);
