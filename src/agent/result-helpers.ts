@@ -15,8 +15,8 @@
  * @module
  */
 
-import { toSdkError } from "../errors/to-sdk-error.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
+import { toSdkError } from "../errors/to-sdk-error.ts";
 import type { Err, Ok, Result } from "./result.ts";
 
 /** A success holding `value`. */
