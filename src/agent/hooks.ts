@@ -13,7 +13,6 @@ import type {
   JsonObject,
   Message,
   StopReason,
-  ToolCallPart,
   ToolResultPart,
   UserMessage,
 } from "../types.ts";
