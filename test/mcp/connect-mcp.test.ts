@@ -10,7 +10,6 @@ import {
   type Message,
   runAgent,
   type SessionState,
-  type Tool,
   type ToolContext,
 } from "../../src/index.ts";
 import {
@@ -24,6 +23,7 @@ import {
 import type { JsonObject } from "../../src/types.ts";
 import { calls, says, scripted } from "../support/agent.ts";
 import { startOfficialServer } from "./support/official-server.mjs";
+import { toolNamed } from "./support/tool-named.ts";
 
 type Server = Awaited<ReturnType<typeof startOfficialServer>>;
 
@@ -34,12 +34,6 @@ const context = (signal: AbortSignal = new AbortController().signal): ToolContex
   turn: 1,
   messages: [] as Message[],
 });
-
-function toolNamed(connection: McpConnection, name: string): Tool<JsonObject> {
-  const tool = connection.tools.find((candidate) => candidate.name === name);
-  if (tool === undefined) throw new Error(`no tool ${name} in ${connection.tools.map((t) => t.name)}`);
-  return tool;
-}
 
 async function connected(options: Parameters<typeof connectMcp>[0]): Promise<McpConnection> {
   const result = await connectMcp(options);

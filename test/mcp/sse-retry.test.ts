@@ -9,25 +9,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_SSE_RETRY_MS } from "../../src/http/sse-retry.ts";
-import type { Message, Tool, ToolContext } from "../../src/index.ts";
 import { connectMcp, type McpConnection } from "../../src/mcp/index.ts";
-import type { JsonObject } from "../../src/types.ts";
+import { toolContext } from "../support/tool-context.ts";
 import { startOfficialServer } from "./support/official-server.mjs";
 import { type PollingServer, startPollingServer } from "./support/polling-server.ts";
-
-const context = (signal: AbortSignal = new AbortController().signal): ToolContext => ({
-  signal,
-  toolCallId: "call_1",
-  sessionId: "s",
-  turn: 1,
-  messages: [] as Message[],
-});
-
-function toolNamed(connection: McpConnection, name: string): Tool<JsonObject> {
-  const tool = connection.tools.find((candidate) => candidate.name === name);
-  if (tool === undefined) throw new Error(`no tool ${name}`);
-  return tool;
-}
+import { toolNamed } from "./support/tool-named.ts";
 
 /** One turn of the event loop, on the real clock (`setImmediate` is not faked). */
 const realTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -79,7 +65,7 @@ describe("a request's stream closed after retry:", () => {
   it("is resumed with Last-Event-ID no sooner than the 500 ms the server asked for", async () => {
     server = await startPollingServer({ retry: "500" });
     const connection = await connected(server.url);
-    const call = watched(toolNamed(connection, "slow").execute({}, context()));
+    const call = watched(toolNamed(connection, "slow").execute({}, toolContext()));
     await runClockUntil(call.settled, 5_000);
     expect(await call.promise).toBe("done");
     const { closedAt, resumedAt, lastEventIds } = server.log;
@@ -93,7 +79,7 @@ describe("a request's stream closed after retry:", () => {
   it("asking for an hour waits the ceiling (MAX_SSE_RETRY_MS), not the hour", async () => {
     server = await startPollingServer({ retry: String(60 * 60 * 1000) });
     const connection = await connected(server.url);
-    const call = watched(toolNamed(connection, "slow").execute({}, context()));
+    const call = watched(toolNamed(connection, "slow").execute({}, toolContext()));
     // Fails if the call is not answered within 45 s of the fake clock: an hour's wait would not be.
     await runClockUntil(call.settled, 45_000, 100);
     expect(await call.promise).toBe("done");
@@ -106,7 +92,7 @@ describe("a request's stream closed after retry:", () => {
     server = await startPollingServer({ retry: "20000" });
     const connection = await connected(server.url);
     const controller = new AbortController();
-    const call = watched(toolNamed(connection, "slow").execute({}, context(controller.signal)));
+    const call = watched(toolNamed(connection, "slow").execute({}, toolContext(controller.signal)));
     const log = server.log;
     await runClockUntil(() => log.closedAt.length === 1, 5_000);
     // 19 s of the fake clock pass without a resumption: the client is waiting its 20 s.
@@ -152,7 +138,7 @@ describe("the official SDK's server, keeping events, with retryInterval 500", ()
     const official = await startOfficialServer({ resumable: true, retryInterval: 500 });
     try {
       const connection = await connected(official.url);
-      const call = watched(toolNamed(connection, "poll").execute({}, context()));
+      const call = watched(toolNamed(connection, "poll").execute({}, toolContext()));
       await runClockUntil(call.settled, 5_000);
       expect(await call.promise).toBe("answered after a resume");
       const { closedAt, resumedAt, resumes } = official.log;
