@@ -12,7 +12,6 @@ import { checkOptions } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
 import { randomId } from "../message/random-id.ts";
-import { checkModelOption } from "../stream/check-turn.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
 import { AGENT_OPTIONS } from "./agent-option-table.ts";
@@ -23,11 +22,7 @@ import { promptContent } from "./user-message.ts";
 
 /** The first problem with options from any caller (plain JavaScript included), before reading them. */
 function checkRunOptions(options: AgentOptions): ConfigError | undefined {
-  return (
-    notAnObject(options, "runAgent's options") ??
-    checkOptions(AGENT_OPTIONS, options) ??
-    checkModelOption(options.model)
-  );
+  return notAnObject(options, "runAgent's options") ?? checkOptions(AGENT_OPTIONS, options);
 }
 
 function requestOf(options: AgentOptions): RunRequest {

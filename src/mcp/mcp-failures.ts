@@ -97,6 +97,8 @@ function codeOfRpc(code: number): ProviderErrorCode {
 export function rpcFailure(error: RpcErrorObject, method: string, request: FailedRequest): ProviderError {
   return new ProviderError(`MCP ${method} failed: ${error.message} (JSON-RPC error ${error.code})`, {
     code: codeOfRpc(error.code),
+    // The server answered: its error is its own, not one another attempt would change.
+    retryable: false,
     provider: MCP_PROVIDER,
     providerCode: String(error.code),
     request,
@@ -112,6 +114,7 @@ export function protocolFailure(
 ): ParseError {
   return new ParseError(`${message} (${request.method} ${request.url})`, {
     code,
+    retryable: false,
     provider: MCP_PROVIDER,
     request,
   });

@@ -32,7 +32,7 @@ export interface ConnectMcpOptions {
   url: string;
   /** Sent with every request: `Authorization: Bearer …`, an API key header. Never stored anywhere. */
   headers?: HeadersInit;
-  /** The fetch to use (global one). */
+  /** The fetch to use (default: the global one). */
   fetch?: typeof globalThis.fetch;
   /** Aborts connecting; once connected, aborting it closes the connection. */
   signal?: AbortSignal | undefined;
@@ -48,7 +48,7 @@ export interface ConnectMcpOptions {
   maxTotalTimeoutMs?: number;
   /** Put before every tool name (`"notes_"` makes `add` into `notes_add`), to keep names apart. */
   prefix?: string;
-  /** Which of the server's tools to offer (). */
+  /** Which of the server's tools to offer (default: all). */
   filter?: (tool: McpToolInfo) => boolean;
   /**
    * Which tools wait for a person's approval before each call (Wisp's `needsApproval`): `true` for

@@ -8,14 +8,9 @@
 import { checkOptions } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
-import { checkModelOption } from "../stream/check-turn.ts";
 import { SESSION_OPTIONS, type SessionOptions } from "./session-options.ts";
 
 /** The first problem with a session's options that can be seen without its state, or undefined. */
 export function checkSessionOptions(options: SessionOptions): ConfigError | undefined {
-  return (
-    notAnObject(options, "The session's options") ??
-    checkOptions(SESSION_OPTIONS, options) ??
-    (options.model === undefined ? undefined : checkModelOption(options.model))
-  );
+  return notAnObject(options, "The session's options") ?? checkOptions(SESSION_OPTIONS, options);
 }

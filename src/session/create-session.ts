@@ -27,7 +27,7 @@ import type {
 import { SESSION_OPTIONS, type SessionOptions } from "./session-options.ts";
 import type { SessionState } from "./session-state.ts";
 
-/** How long `canUseTool` may take to answer by person reading a prompt is slow. */
+/** How long `canUseTool` may take to answer by default: a person reading a prompt is slow. */
 export const DEFAULT_CAN_USE_TOOL_TIMEOUT_MS = 300_000;
 
 /** The options of {@link createSession}: a session's options plus an optional permission callback. */

@@ -22,6 +22,7 @@ import { ConfigError } from "../errors/sdk-error.ts";
 import { isPlainJson, MAX_JSON_DEPTH } from "../message/storable-values.ts";
 import type { ModelOption } from "../providers/model-name.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
+import { checkModelOption } from "../stream/connection-options.ts";
 import type { ImagePart, JsonObject } from "../types.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -98,7 +99,8 @@ export interface ChatOptions<O = unknown> {
 /** Every option of {@link createAgentSession}, in the order they are checked. */
 export const SESSION_OPTIONS: OptionTable<SessionOptions> = {
   ...AGENT_CONFIG_OPTIONS,
-  model: null,
+  // Optional here: a restored state may name it.
+  model: checkModelOption,
   restore: null,
   sessionId: sessionIdProblem,
   metadata: metadataProblem,

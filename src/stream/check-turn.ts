@@ -39,15 +39,6 @@ function invalid(message: string, path: string): ConfigError {
   return new ConfigError(message, { code: "CONFIG_INVALID", path });
 }
 
-/** A ConfigError when `model` is not a non-empty string. */
-export function checkModelOption(model: unknown): ConfigError | undefined {
-  if (typeof model === "string" && model.trim() !== "") return undefined;
-  return invalid(
-    `model is required: a string such as "anthropic/claude-sonnet-4-5" or "openai/gpt-5", got ${model === "" ? "an empty string" : typeof model}`,
-    "model",
-  );
-}
-
 /**
  * A ConfigError when the request would go to the provider's public endpoint without a key. No key is
  * needed when a `baseURL` is given (a local server such as Ollama), when `headers` already carry
@@ -73,7 +64,7 @@ export function checkModelParameters(
   if (thinking !== undefined && !THINKING_LEVELS.includes(thinking as ThinkingLevel)) {
     const guess = typeof thinking === "string" ? didYouMean(thinking, THINKING_LEVELS) : undefined;
     return invalid(
-      `thinking must be one of ${THINKING_LEVELS.join(", ")}, got ${JSON.stringify(thinking) ?? typeof thinking}${guess ? ` — did you mean "${guess}"?` : ""}`,
+      `thinking must be one of ${THINKING_LEVELS.join(", ")}, got ${showValue(thinking)}${guess ? ` — did you mean "${guess}"?` : ""}`,
       "thinking",
     );
   }
@@ -100,7 +91,6 @@ export function checkTurnInput(request: unknown, options: unknown): ConfigError 
   const problem =
     notAnObject(options, "streamTurn's options") ??
     checkOptions(TURN_OPTIONS, options as object) ??
-    checkModelOption((options as TurnOptions).model) ??
     notAnObject(request, "streamTurn's request");
   if (problem !== undefined) return problem;
   const { messages } = request as ModelRequest;

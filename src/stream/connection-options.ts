@@ -89,6 +89,18 @@ function checkHeaders(value: unknown): ConfigError | undefined {
   return undefined;
 }
 
+/**
+ * A ConfigError when `model` is not a non-empty string: the first thing an entry point checks after
+ * unknown keys (its row opens every option table that has it), so a call without a model says so.
+ */
+export function checkModelOption(model: unknown): ConfigError | undefined {
+  if (typeof model === "string" && model.trim() !== "") return undefined;
+  return invalidOption(
+    `model is required: a string such as "anthropic/claude-sonnet-4-5" or "openai/gpt-5", got ${model === "" ? "an empty string" : typeof model}`,
+    "model",
+  );
+}
+
 /** The options of `retry`. */
 export const RETRY_OPTIONS: OptionTable<RetryOptions> = {
   maxRetries: (value, path) =>
@@ -109,7 +121,7 @@ export const COMPAT_OPTIONS: OptionTable<CompatOptions> = {
 
 /** The connection options, in the order they are checked. */
 export const CONNECTION_OPTIONS: OptionTable<ConnectionOptions> = {
-  model: null,
+  model: { required: true, check: checkModelOption },
   provider: notStringOption,
   apiKey: notStringOption,
   baseURL: checkBaseURL,

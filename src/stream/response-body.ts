@@ -51,7 +51,12 @@ export async function streamBody(
   read: BodyRead,
 ): Promise<ReadableStream<Uint8Array>> {
   if (response.body === null)
-    throw new ParseError("The response has no body", { code: "STREAM_TRUNCATED", provider });
+    // Not retried (the same server gives the same again), whatever the code's default.
+    throw new ParseError("The response has no body", {
+      code: "STREAM_TRUNCATED",
+      retryable: false,
+      provider,
+    });
   const type = response.headers.get("content-type") ?? "";
   if (!DOCUMENT_TYPE.test(type)) return response.body;
   // One branch is looked at; the other, which keeps what was read, is the stream if it is one.

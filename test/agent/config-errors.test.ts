@@ -416,6 +416,24 @@ describe("temperature is checked against each provider's own range", () => {
   });
 });
 
+describe("the model is checked first, as before the option tables (from the review)", () => {
+  it("a missing model is what runAgent, streamTurn and createAgentSession say, whatever else is wrong", async () => {
+    const result = await runAgent({ prompt: "hi", retry: 5 } as never);
+    expect(!result.ok && result.error).toMatchObject({ code: "CONFIG_INVALID", path: "model" });
+    const message = await streamTurn({ messages: [] }, { retry: 5 } as never).message;
+    expect(message.error).toMatchObject({ code: "CONFIG_INVALID", path: "model" });
+    await expect(createAgentSession({ model: null, retry: 5 } as never)).rejects.toMatchObject({
+      path: "model",
+    });
+  });
+
+  it("a thinking level that cannot be printed as JSON (a BigInt) is a ConfigError, not a TypeError", async () => {
+    const error = await configError({ thinking: 10n });
+    expect(error).toMatchObject({ path: "thinking" });
+    expect(error.message).toContain("got 10");
+  });
+});
+
 describe("timeouts given as text are ConfigErrors, not calls that fail at once", () => {
   it("a tool's timeoutMs", async () => {
     const tool = {

@@ -303,3 +303,19 @@ describe("a custom fetch that returns no Response", () => {
     expect(calls).toBe(1);
   });
 });
+
+describe("internal errors keep their retry decision", () => {
+  it("a 200 with no body is not retried (STREAM_TRUNCATED with retryable: false, one request)", async () => {
+    let calls = 0;
+    const empty = (async () => {
+      calls++;
+      return new Response(null, { status: 200 });
+    }) as unknown as typeof fetch;
+    const message = await streamTurn(
+      { messages: [HELLO] },
+      { model: MODEL, apiKey: "k", fetch: empty, retry: { maxRetries: 2, initialDelayMs: 1 } },
+    ).message;
+    expect(message.error).toMatchObject({ code: "STREAM_TRUNCATED", retryable: false });
+    expect(calls).toBe(1);
+  });
+});
