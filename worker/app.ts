@@ -280,7 +280,7 @@ export function createApp(): Hono<App> {
     if (origin !== undefined && origin !== new URL(c.req.url).origin && !allowed.includes(origin)) {
       throw new ApiError(403, "FORBIDDEN", "This origin may not call the MCP server");
     }
-    const rate = parseRate(c.env.MCP_RATE_LIMIT ?? DEFAULT_MCP_RATE_LIMIT);
+    const rate = parseRate(c.env.MCP_RATE_LIMIT, DEFAULT_MCP_RATE_LIMIT);
     const limiter = c.env.LIMITER.get(c.env.LIMITER.idFromName(`mcp:${clientKey(c.req.raw)}`));
     const { allowed: permitted, retryAfterSeconds } = await limiter.take(rate);
     if (!permitted) {

@@ -28,12 +28,15 @@ export interface TakeOutcome {
 /** The default limit on requests to the demo's MCP server, per client. */
 export const DEFAULT_MCP_RATE_LIMIT = "120/60";
 
-/** Parses `"<count>/<seconds>"` (positive integers); the default when absent or malformed. */
-export function parseRate(value: string | undefined): Rate {
+/**
+ * Parses `"<count>/<seconds>"` (positive integers); `fallback` (that limit's own default) when absent
+ * or malformed.
+ */
+export function parseRate(value: string | undefined, fallback = DEFAULT_CREATE_RATE_LIMIT): Rate {
   const match = /^\s*(\d{1,7})\s*\/\s*(\d{1,7})\s*$/.exec(value ?? "");
   const count = Number(match?.[1]);
   const seconds = Number(match?.[2]);
-  if (match === null || count < 1 || seconds < 1) return parseRate(DEFAULT_CREATE_RATE_LIMIT);
+  if (match === null || count < 1 || seconds < 1) return parseRate(fallback);
   return { count, seconds };
 }
 

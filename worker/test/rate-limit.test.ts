@@ -6,7 +6,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import { clientKey, DEFAULT_CREATE_RATE_LIMIT, parseRate } from "../client-limiter.ts";
+import {
+  clientKey,
+  DEFAULT_CREATE_RATE_LIMIT,
+  DEFAULT_MCP_RATE_LIMIT,
+  parseRate,
+} from "../client-limiter.ts";
 import { json } from "./api.ts";
 
 const app = createApp();
@@ -101,6 +106,8 @@ describe("client keys and rates", () => {
     expect(parseRate(" 100 / 60 ")).toEqual({ count: 100, seconds: 60 });
     for (const bad of [undefined, "", "0/60", "5/0", "-1/60", "5", "a/b", "1e9/1"]) {
       expect(parseRate(bad)).toEqual({ count: 20, seconds: 60 });
+      // MCP_RATE_LIMIT falls back to its own documented default (120 a minute), not the create limit's.
+      expect(parseRate(bad, DEFAULT_MCP_RATE_LIMIT)).toEqual({ count: 120, seconds: 60 });
     }
   });
 });
