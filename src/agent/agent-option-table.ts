@@ -21,7 +21,7 @@ import {
   notStringsOption,
   oneOfOption,
 } from "../config/option-checks.ts";
-import { checkOptions, nestedTable, type OptionTable } from "../config/option-table.ts";
+import { nestedTable, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
 import { MAX_ID_LENGTH } from "../message/storable-values.ts";
@@ -161,12 +161,3 @@ export const AGENT_OPTIONS: OptionTable<AgentOptions> = {
   signal: notSignalOption,
   sessionId: sessionIdProblem,
 };
-
-/**
- * The first option of an agent's configuration whose type or range is wrong, or undefined. Unknown
- * keys are not looked at: each entry point checks its own table whole (with {@link checkOptions});
- * this is the run's own guard, for any caller.
- */
-export function checkAgentConfig(config: object): ConfigError | undefined {
-  return checkOptions(AGENT_CONFIG_OPTIONS, config, { unknownKeys: false });
-}

@@ -8,11 +8,9 @@
 
 import type { CompactionState } from "../compaction/compaction-state.ts";
 import type { Compactor } from "../compaction/compactor.ts";
-import { notSignalOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
 import { textOf } from "../message/message-text.ts";
-import { randomId } from "../message/random-id.ts";
 import type { RunOutput } from "../output/run-output.ts";
 import { loadProvider, resolveModel } from "../providers/registry.ts";
 import { streamTurn } from "../stream/stream-turn.ts";
@@ -27,7 +25,6 @@ import type {
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
 import { resumeTurns, toolCallsOf } from "./agent-loop.ts";
-import { checkAgentConfig } from "./agent-option-table.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
 import {
   type ApprovalDecision,
@@ -223,33 +220,16 @@ async function execute(
 }
 
 /**
- * `request` as it can safely be read: when an option has the wrong type (checked before anything
- * reads it: `tools` that is no array, a `signal` that is no AbortSignal), a request that only ends
- * with that ConfigError — no hooks, no tools, no signal listener.
+ * Runs `request` to its end: returns its Result and emits its events through `emit`. Never rejects.
+ * Its options were checked by the entry point against their table (runAgent's options, a session's at
+ * creation and its chat options per call), so the config is read as it is; a problem found there
+ * comes as `request.problem`, and the run only ends with it.
  */
-function readable(request: RunRequest): RunRequest {
-  if (request.problem !== undefined) return request;
-  const problem = checkAgentConfig(request.config) ?? notSignalOption(request.signal, "signal");
-  if (problem === undefined) return request;
-  const model = typeof request.config.model === "string" ? request.config.model : "";
-  return {
-    config: { model } as AgentConfig,
-    sessionId: typeof request.sessionId === "string" ? request.sessionId : randomId(),
-    messages: request.messages,
-    content: [],
-    sessionStart: false,
-    sessionEnd: false,
-    problem,
-  };
-}
-
-/** Runs `request` to its end: returns its Result and emits its events through `emit`. Never rejects. */
 export function startRun(
-  unchecked: RunRequest,
+  request: RunRequest,
   emit: (event: AgentEvent) => void,
   controller: AbortController,
 ): Promise<AgentRunResult> {
-  const request = readable(unchecked);
   const { config, signal: userSignal } = request;
   const forward = (): void => controller.abort(userSignal?.reason);
   if (userSignal?.aborted) controller.abort(userSignal.reason);

@@ -236,19 +236,17 @@ describe("what a wrapper throws, through streamTurn", () => {
   });
 });
 
+/** A run whose requests go through `fetch`, retried quickly. */
+const runThrough = (fetch: typeof globalThis.fetch) =>
+  runAgent({ model: MODEL, apiKey: "k", prompt: "hi", fetch, retry: FAST_RETRY });
+
 describe("what a wrapper throws, through runAgent", () => {
   it("a wrapper's TimeoutError on every attempt ends the run with a retryable TIMEOUT after 3 attempts", async () => {
     const counted = failingFirst(
       Number.POSITIVE_INFINITY,
       () => new DOMException("timed out", "TimeoutError"),
     );
-    const result = await runAgent({
-      model: MODEL,
-      apiKey: "k",
-      prompt: "hi",
-      fetch: counted.fetch,
-      retry: FAST_RETRY,
-    });
+    const result = await runThrough(counted.fetch);
     expect(result.ok).toBe(false);
     expect(result.ok ? undefined : result.error).toMatchObject({
       _tag: "RequestError",
@@ -261,13 +259,7 @@ describe("what a wrapper throws, through runAgent", () => {
 
   it("a test double's ProviderError RATE_LIMITED (no retryable given) is retried and the run completes", async () => {
     const counted = failingFirst(1, () => new ProviderError("slow down", { code: "RATE_LIMITED" }));
-    const result = await runAgent({
-      model: MODEL,
-      apiKey: "k",
-      prompt: "hi",
-      fetch: counted.fetch,
-      retry: FAST_RETRY,
-    });
+    const result = await runThrough(counted.fetch);
     expect(result.ok && result.value.text).toBe("Hello there");
     expect(counted.attempts).toBe(2);
   });
