@@ -29,9 +29,9 @@ import type { Answered } from "./resume-run.ts";
 import { appendMessages, type LoopSetup, type LoopTally, type RunContext } from "./run-context.ts";
 import { userMessage } from "./user-message.ts";
 
-/** Whether the run may make another turn (its own limit and the budget's). */
+/** Whether the run may make another turn. */
 function turnsLeft(run: RunContext, setup: LoopSetup): boolean {
-  return run.turn < setup.maxTurns && run.turn < (setup.budget?.maxTurns ?? Number.POSITIVE_INFINITY);
+  return run.turn < setup.maxTurns;
 }
 
 /** The tool calls of `message`, in the model's order. */
@@ -178,7 +178,7 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       tally.output = undefined;
       if (answers >= output.retries || !turnsLeft(run, setup))
         return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
-      const over = checkBudget(setup.budget, tally.usage, run.turn, true);
+      const over = checkBudget(setup.budget, setup.sessionBudget, tally.usage);
       if (over !== undefined)
         return { stopReason: "budget", error: over, stopDetail: String(over.details?.limit) };
       answers++;
@@ -196,7 +196,7 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
     }
     const wantsMore = toolCalls.length > 0 || message.stopReason === "pauseTurn";
     const over =
-      checkBudget(setup.budget, tally.usage, run.turn, wantsMore) ??
+      checkBudget(setup.budget, setup.sessionBudget, tally.usage) ??
       (wantsMore && run.turn >= setup.maxTurns ? maxTurnsReached(setup.maxTurns, tally.usage) : undefined);
     if (over !== undefined) {
       closeToolCalls(run, message, over.message);

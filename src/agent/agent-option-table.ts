@@ -28,15 +28,19 @@ import { MAX_ID_LENGTH } from "../message/storable-values.ts";
 import { cacheProblem } from "../stream/check-turn-request.ts";
 import { CONNECTION_OPTIONS } from "../stream/connection-options.ts";
 import type { AgentConfig, AgentOptions } from "./agent-options.ts";
-import type { Budget } from "./budget.ts";
+import { type Budget, DEFAULT_MAX_TURNS } from "./budget.ts";
 import { attachmentsProblem, promptProblem } from "./check-prompt.ts";
 import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent, type Hooks } from "./hooks.ts";
 
-/** The limits of `budget`. */
-export const BUDGET_OPTIONS: OptionTable<Budget> = {
+/** The limits of `budget` and `sessionBudget`; `maxTurns` there is refused with where it went. */
+export const BUDGET_OPTIONS: OptionTable<Budget & { maxTurns?: never }> = {
   maxTokens: notNonNegativeOption,
   maxCostUsd: notNonNegativeOption,
-  maxTurns: notCountOption,
+  maxTurns: (_value, path) =>
+    invalidOption(
+      `${path} is not a budget limit: a run's turns are limited by the top-level maxTurns option (default ${DEFAULT_MAX_TURNS})`,
+      path,
+    ),
 };
 
 /** The fields of a hook entry (`{ handler, name, timeoutMs, onFailure }`). */

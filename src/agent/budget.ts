@@ -1,77 +1,104 @@
 /**
- * Budgets: limits on a run's tokens, cost and turns, checked after every model turn.
+ * Budgets: limits on tokens and cost, for one run (`budget`) or a whole session (`sessionBudget`),
+ * checked after every model turn; and the turn limit of a run (`maxTurns`).
  *
  * @module
  */
 
 import { BudgetError } from "../errors/sdk-error.ts";
 import type { Usage } from "../types.ts";
-import { totalTokens } from "../usage/usage.ts";
+import { addUsage, totalTokens } from "../usage/usage.ts";
 
-/** Limits on one run. Exceeding one ends the run with stopReason `budget` and a BudgetError. */
+/**
+ * Limits on spending. As `budget` they hold for one run; as a session's `sessionBudget`, for every run
+ * of the session together. Going over one ends the run after the turn that did, with stopReason
+ * `budget` and a BudgetError `BUDGET_EXCEEDED`. (Turns are limited by `maxTurns`, not here.)
+ */
 export interface Budget {
-  /** Input (cached included) plus output tokens, summed over the run's turns. */
+  /** Input (cached included) plus output tokens, summed over the run's (or the session's) turns. */
   maxTokens?: number;
-  /** USD, summed over the run's turns. Needs a price for the model (built in or from `prices`). */
+  /** USD, summed likewise. Needs a price for the model (built in or from `prices`). */
   maxCostUsd?: number;
-  /** Model turns; the run ends when the model asks for another turn beyond this. */
-  maxTurns?: number;
 }
 
-/** Which limit a BudgetError names, what was allowed and what was used. */
+/** What a limit holds for: one run (`budget`, `maxTurns`) or the whole session (`sessionBudget`). */
+export type BudgetScope = "run" | "session";
+
+/** Which limit a BudgetError names, what it allowed, what was used, and what it holds for. */
 export interface BudgetDetails {
   limit: "maxTokens" | "maxCostUsd" | "maxTurns";
   allowed: number;
   used: number;
+  /** The usage the limit was measured on: the run's, or for `scope: "session"` the session's. */
   usage: Usage;
+  scope: BudgetScope;
+}
+
+/** A session's budget as a run sees it: the limits, and what the session spent before this run. */
+export interface SessionBudget {
+  limits: Budget;
+  spent: Usage;
 }
 
 /** Turns a run may take when the caller sets no `maxTurns`. */
 export const DEFAULT_MAX_TURNS = 25;
 
-function exceeded(details: BudgetDetails, code: "BUDGET_EXCEEDED" | "MAX_TURNS"): BudgetError {
-  const { limit, allowed, used } = details;
-  // A turn limit ends a run that used every turn it had while it needed another: the model called tools,
-  // or its structured answer needs a retry.
-  const message =
-    limit === "maxTurns"
-      ? `${code === "MAX_TURNS" ? "Turn limit reached: maxTurns" : "Budget reached: budget.maxTurns"} allows ${allowed} turn${allowed === 1 ? "" : "s"}, all taken, and the run needed another`
-      : `Budget ${limit} exceeded: ${limit === "maxCostUsd" ? `USD ${used.toFixed(6)} spent` : `${used} used`}, ${allowed} allowed`;
-  return new BudgetError(message, { code, details: { ...details } });
+const OPTION: Record<BudgetScope, string> = { run: "budget", session: "sessionBudget" };
+
+function exceeded(details: BudgetDetails): BudgetError {
+  const { limit, allowed, used, scope } = details;
+  const spent = limit === "maxCostUsd" ? `USD ${used.toFixed(6)} spent` : `${used} tokens used`;
+  const message = `Budget ${OPTION[scope]}.${limit} exceeded: ${spent}${scope === "session" ? " by the session" : ""}, ${allowed} allowed`;
+  return new BudgetError(message, { code: "BUDGET_EXCEEDED", details: { ...details } });
 }
 
-/**
- * Checks the budget after a turn. `wantsMore` is true when the model asked for another turn (tool
- * calls); the turn limit only matters then. Returns the error for the first limit exceeded.
- */
-export function checkBudget(
-  budget: Budget | undefined,
+/** The first limit of `budget` that `usage` goes over (`atLimit`: or reaches), as its error. */
+function overLimit(
+  budget: Budget,
   usage: Usage,
-  turns: number,
-  wantsMore: boolean,
+  scope: BudgetScope,
+  atLimit: boolean,
 ): BudgetError | undefined {
-  if (budget === undefined) return undefined;
+  const over = (used: number, allowed: number | undefined): allowed is number =>
+    allowed !== undefined && (atLimit ? used >= allowed : used > allowed);
   const tokens = totalTokens(usage);
-  if (budget.maxTokens !== undefined && tokens > budget.maxTokens) {
-    return exceeded(
-      { limit: "maxTokens", allowed: budget.maxTokens, used: tokens, usage },
-      "BUDGET_EXCEEDED",
-    );
-  }
+  if (over(tokens, budget.maxTokens))
+    return exceeded({ limit: "maxTokens", allowed: budget.maxTokens, used: tokens, usage, scope });
   const cost = usage.costUsd ?? 0;
-  if (budget.maxCostUsd !== undefined && cost > budget.maxCostUsd) {
-    return exceeded(
-      { limit: "maxCostUsd", allowed: budget.maxCostUsd, used: cost, usage },
-      "BUDGET_EXCEEDED",
-    );
-  }
-  if (budget.maxTurns !== undefined && wantsMore && turns >= budget.maxTurns) {
-    return exceeded({ limit: "maxTurns", allowed: budget.maxTurns, used: turns, usage }, "BUDGET_EXCEEDED");
-  }
+  if (over(cost, budget.maxCostUsd))
+    return exceeded({ limit: "maxCostUsd", allowed: budget.maxCostUsd, used: cost, usage, scope });
   return undefined;
 }
 
-/** The error for a run that reached its `maxTurns` option while the model still wanted to go on. */
+/**
+ * Checks the limits after a turn: the run's `budget` on the run's usage, then the session's on what
+ * the session spent before the run plus the run's usage. Returns the error for the first one exceeded.
+ */
+export function checkBudget(
+  budget: Budget | undefined,
+  session: SessionBudget | undefined,
+  usage: Usage,
+): BudgetError | undefined {
+  return (
+    (budget === undefined ? undefined : overLimit(budget, usage, "run", false)) ??
+    (session === undefined
+      ? undefined
+      : overLimit(session.limits, addUsage(session.spent, usage), "session", false))
+  );
+}
+
+/** The error for a run the session's budget leaves no room for (what it spent reached a limit), or undefined. */
+export function sessionBudgetSpent(session: SessionBudget | undefined): BudgetError | undefined {
+  return session === undefined ? undefined : overLimit(session.limits, session.spent, "session", true);
+}
+
+/** The error for a run that reached its `maxTurns` while the model still wanted to go on. */
 export function maxTurnsReached(maxTurns: number, usage: Usage): BudgetError {
-  return exceeded({ limit: "maxTurns", allowed: maxTurns, used: maxTurns, usage }, "MAX_TURNS");
+  return new BudgetError(
+    `Turn limit reached: maxTurns allows ${maxTurns} turn${maxTurns === 1 ? "" : "s"}, all taken, and the run needed another`,
+    {
+      code: "MAX_TURNS",
+      details: { limit: "maxTurns", allowed: maxTurns, used: maxTurns, usage, scope: "run" },
+    },
+  );
 }

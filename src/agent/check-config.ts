@@ -26,18 +26,28 @@ export function checkSettings(
   model: string,
   providerPrices: PriceTable = {},
 ): ConfigError | undefined {
-  const problem = checkModelParameters(config, provider);
-  if (problem !== undefined) return problem;
-  if (config.budget?.maxCostUsd !== undefined) {
-    const prices = config.prices ? { ...providerPrices, ...config.prices } : providerPrices;
-    if (findPrice(model, prices) === undefined) {
-      return invalidOption(
-        `budget.maxCostUsd needs a price for model "${model}"; add it with the prices option`,
-        "budget.maxCostUsd",
-      );
-    }
-  }
-  return undefined;
+  return (
+    checkModelParameters(config, provider) ??
+    (config.budget?.maxCostUsd === undefined
+      ? undefined
+      : missingPrice("budget.maxCostUsd", model, config, providerPrices))
+  );
+}
+
+/**
+ * The ConfigError at `path` (a cost limit) when `model` has no price, neither in `providerPrices` (the
+ * provider's own table) nor in the caller's `prices`; undefined when it has one.
+ */
+export function missingPrice(
+  path: string,
+  model: string,
+  config: Pick<AgentConfig, "prices">,
+  providerPrices: PriceTable,
+): ConfigError | undefined {
+  const prices = config.prices ? { ...providerPrices, ...config.prices } : providerPrices;
+  return findPrice(model, prices) === undefined
+    ? invalidOption(`${path} needs a price for model "${model}"; add it with the prices option`, path)
+    : undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { TurnOptions } from "../stream/turn-options.ts";
 import type { Message, ModelRequest, Usage, UserMessage } from "../types.ts";
 import type { AgentEvent, ToolCallRecord } from "./agent-events.ts";
 import type { ToolPermissions } from "./approvals.ts";
-import type { Budget } from "./budget.ts";
+import type { Budget, SessionBudget } from "./budget.ts";
 import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
 import type { PrefixWatch } from "./prefix-watch.ts";
@@ -58,6 +58,8 @@ export interface LoopSetup {
   /** How to reach the model; the loop adds the signal and the event forwarding. */
   turnOptions: Omit<TurnOptions, "signal" | "onEvent">;
   budget: Budget | undefined;
+  /** The session's budget, for a session's run that has one. */
+  sessionBudget?: SessionBudget;
   maxTurns: number;
   maxStopBlocks: number;
   /** Structured output, when the run asks for it (loaded on demand). */

@@ -33,6 +33,7 @@ import {
   publicApproval,
   type ToolPermissions,
 } from "./approvals.ts";
+import { type SessionBudget, sessionBudgetSpent } from "./budget.ts";
 import { checkConfig } from "./check-config.ts";
 import { checkPrompt } from "./check-prompt.ts";
 import {
@@ -79,6 +80,8 @@ export interface RunRequest {
   onCompaction?: (state: CompactionState) => void;
   /** Signs the approvals of a pause (HMAC), when set. */
   approvalSecret?: string | undefined;
+  /** The session's budget and what the session spent before this run (a session with `sessionBudget`). */
+  sessionBudget?: SessionBudget | undefined;
   /**
    * Told, before `run-end`, how the paused turn stands once the run got to it: the new pause, or
    * undefined when nothing waits any more. Not called when the run ended before reaching its turn
@@ -146,6 +149,10 @@ async function execute(
     checkConfig(config, resolved.provider, resolved.model, prices) ??
     (request.resume === undefined ? checkPrompt(request.content) : undefined);
   if (refused !== undefined) return { stopReason: "error", error: refused };
+  // A session that spent its budget sends nothing more (a paused turn stays paused).
+  const spent = sessionBudgetSpent(request.sessionBudget);
+  if (spent !== undefined)
+    return { stopReason: "budget", error: spent, stopDetail: String(spent.details?.limit) };
   // A run with tools or hooks will need their code: it downloads beside the provider's, not later.
   preloadToolMachinery(config);
   // Compaction and structured output are prepared (loaded only by runs that ask for them) before the
@@ -187,6 +194,7 @@ async function execute(
     if (start.kind === "go") context = contextParts(start.context);
   }
   const setup = loopSetup(config);
+  if (request.sessionBudget !== undefined) setup.sessionBudget = request.sessionBudget;
   if (compactor !== undefined) setup.compaction = compactor;
   if (compactor?.native !== undefined) setup.request.nativeCompaction = compactor.native;
   if (output !== undefined) {

@@ -14,7 +14,7 @@
 import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
-import { checkSettings } from "../agent/check-config.ts";
+import { checkSettings, missingPrice } from "../agent/check-config.ts";
 import { streamRun } from "../agent/run-agent.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { messageOf } from "../errors/message-of.ts";
@@ -174,8 +174,16 @@ export async function createAgentSession(options: SessionOptions): Promise<Agent
   const config = sessionConfig(options, state);
   const { provider, model } = resolveModel(config.model, config.provider);
   // A cost budget needs the model's price, which travels with the provider's code.
-  const prices = config.budget?.maxCostUsd === undefined ? undefined : (await loadProvider(provider)).prices;
-  const refused = checkSettings(config, provider, model, prices);
+  const sessionCost = (options.sessionBudget ?? state?.parameters.sessionBudget)?.maxCostUsd;
+  const prices =
+    config.budget?.maxCostUsd === undefined && sessionCost === undefined
+      ? undefined
+      : (await loadProvider(provider)).prices;
+  const refused =
+    checkSettings(config, provider, model, prices) ??
+    (sessionCost === undefined
+      ? undefined
+      : missingPrice("sessionBudget.maxCostUsd", model, config, prices ?? {}));
   if (refused !== undefined) throw refused;
   const restored =
     state === undefined

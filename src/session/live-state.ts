@@ -9,6 +9,7 @@
 import type { AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
 import type { Paused, ToolPermissions } from "../agent/approvals.ts";
+import type { Budget, SessionBudget } from "../agent/budget.ts";
 import type { Tool } from "../agent/define-tool.ts";
 import { toolsByName } from "../agent/loop-setup.ts";
 import { PrefixWatch } from "../agent/prefix-watch.ts";
@@ -76,6 +77,8 @@ export class LiveState {
   resuming = false;
   readonly tools: ReadonlyMap<string, Tool<unknown>>;
   readonly approvalSecret: string | undefined;
+  /** Limits on what all the session's runs spend together (the option, or what the restored state kept). */
+  readonly sessionBudget: Budget | undefined;
   /** The per-call output schema of the run that paused, applied again by its resume. */
   pausedOutput: StandardSchema | undefined;
   /** The conversation's compaction, once there is one (requests send its summary for older messages). */
@@ -106,6 +109,7 @@ export class LiveState {
     this.compaction = state?.compaction;
     this.tools = toolsByName(config);
     this.approvalSecret = options.approvalSecret;
+    this.sessionBudget = options.sessionBudget ?? state?.parameters.sessionBudget;
     if (state !== undefined && state.pendingApprovals.length > 0)
       this.setPaused({ approvals: state.pendingApprovals, results: state.pendingResults });
   }
@@ -114,6 +118,11 @@ export class LiveState {
   setPaused(paused: Paused | undefined): void {
     this.paused = paused;
     this.pausedMessageId = paused === undefined ? undefined : this.messages.at(-1)?.id;
+  }
+
+  /** The session's budget as the next run sees it: the limits and what was spent so far. */
+  budgetForRun(): SessionBudget | undefined {
+    return this.sessionBudget === undefined ? undefined : { limits: this.sessionBudget, spent: this.usage };
   }
 
   /** Adds a finished run's usage and turns to the session's, once. */
@@ -172,6 +181,7 @@ export class LiveState {
     if (config.temperature !== undefined) state.parameters.temperature = config.temperature;
     if (config.stopSequences !== undefined) state.parameters.stopSequences = config.stopSequences;
     if (config.maxTurns !== undefined) state.parameters.maxTurns = config.maxTurns;
+    if (this.sessionBudget !== undefined) state.parameters.sessionBudget = this.sessionBudget;
     // A deep copy, so the caller may change it freely; through JSON because the state is plain JSON by
     // contract (and JSON copies it about 1.4x faster than structuredClone).
     return JSON.parse(JSON.stringify(state)) as SessionState;

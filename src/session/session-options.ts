@@ -5,9 +5,10 @@
  * @module
  */
 
-import { AGENT_CONFIG_OPTIONS, sessionIdProblem } from "../agent/agent-option-table.ts";
+import { AGENT_CONFIG_OPTIONS, BUDGET_OPTIONS, sessionIdProblem } from "../agent/agent-option-table.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
 import { noWebCrypto } from "../agent/approval-digest.ts";
+import type { Budget } from "../agent/budget.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import {
   invalidOption,
@@ -16,7 +17,7 @@ import {
   notStringOption,
   oneOfOption,
 } from "../config/option-checks.ts";
-import { checkOptions, type OptionTable } from "../config/option-table.ts";
+import { checkOptions, nestedTable, type OptionTable } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { isPlainJson, MAX_JSON_DEPTH } from "../message/storable-values.ts";
@@ -47,6 +48,15 @@ export interface SessionOptions<T extends AnyTool = AnyTool, O = unknown>
    * not trust (a browser, a client's storage); keep it on the server.
    */
   approvalSecret?: string | undefined;
+  /**
+   * Limits on what the whole session spends, over all its runs (`budget` limits each run). What was
+   * spent is the session's `usage`, kept in its state, and the limits are kept there too: a restored
+   * session goes on counting (the option, given again, replaces the kept limits). A run that would
+   * start with nothing left ends at once, sending nothing; one that goes over ends after that turn;
+   * both with a BudgetError `BUDGET_EXCEEDED` whose `details.scope` is `"session"`. Its `usage` is only
+   * as trustworthy as the state restored: keep states where clients cannot edit them.
+   */
+  sessionBudget?: Budget;
 }
 
 /** `metadata`: plain JSON, checked as a restore checks it, so that what the session stores it can restore. */
@@ -104,6 +114,7 @@ export const SESSION_OPTIONS: OptionTable<SessionOptions> = {
   restore: null,
   sessionId: sessionIdProblem,
   metadata: metadataProblem,
+  sessionBudget: nestedTable(BUDGET_OPTIONS),
   approvalSecret: (value, path) =>
     typeof value === "string" && value.length >= 16
       ? noWebCrypto(path)
@@ -144,7 +155,14 @@ const PARAMETER_KEYS = ["maxTokens", "temperature", "stopSequences", "maxTurns"]
 
 /** The run configuration: the caller's options over what the restored state remembers. */
 export function sessionConfig(options: SessionOptions, state: SessionState | undefined): AgentConfig {
-  const { restore: _, sessionId: __, metadata: ___, approvalSecret: ____, ...rest } = options;
+  const {
+    restore: _,
+    sessionId: __,
+    metadata: ___,
+    approvalSecret: ____,
+    sessionBudget: _____,
+    ...rest
+  } = options;
   const model = options.model ?? (state ? (`${state.provider}/${state.model}` as const) : undefined);
   if (model === undefined) {
     throw new ConfigError("A session needs a model (or a state to restore)", {

@@ -127,6 +127,7 @@ export function startNext(state: LiveState): void {
           : { paused: state.paused, decisions: resume.decisions },
       permissions: resume?.permissions ?? state.permissions,
       approvalSecret: state.approvalSecret,
+      sessionBudget: state.budgetForRun(),
       onPause: (paused) => {
         // A paused run's structured output applies again when it is resumed.
         state.pausedOutput = paused === undefined ? undefined : runOutput;

@@ -7,6 +7,7 @@
  */
 
 import type { StoredApproval, ToolPermissions } from "../agent/approvals.ts";
+import type { Budget } from "../agent/budget.ts";
 import type { CompactionState } from "../compaction/compaction-state.ts";
 import type {
   JsonObject,
@@ -34,6 +35,8 @@ export interface SessionParameters {
   temperature?: number;
   stopSequences?: string[];
   maxTurns?: number;
+  /** The session's `sessionBudget`: a restore without the option keeps it (what was spent is `usage`). */
+  sessionBudget?: Budget;
 }
 
 /** A session as plain JSON: `JSON.parse(JSON.stringify(state))` restores to the same session. */

@@ -190,6 +190,9 @@ export const checkSessionStateShape: Check<object> = object({
     temperature: optional(number({ min: 0, max: 2 })),
     stopSequences: optional(array(anyString)),
     maxTurns: optional(positiveInteger),
+    sessionBudget: optional(
+      object({ maxTokens: optional(number({ min: 0 })), maxCostUsd: optional(dollars) }),
+    ),
   }),
   messages: checkMessageList,
   usage,

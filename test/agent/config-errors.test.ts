@@ -483,7 +483,7 @@ describe("the option tables", () => {
     expectTypeOf<keyof typeof CREATE_SESSION_OPTIONS>().toEqualTypeOf<keyof CreateSessionOptions>();
     expectTypeOf<keyof typeof TURN_OPTIONS>().toEqualTypeOf<keyof TurnOptions>();
     expectTypeOf<keyof typeof MODEL_REQUEST_FIELDS>().toEqualTypeOf<keyof ModelRequest>();
-    expectTypeOf<keyof typeof BUDGET_OPTIONS>().toEqualTypeOf<keyof Budget>();
+    expectTypeOf<keyof typeof BUDGET_OPTIONS>().toEqualTypeOf<keyof Budget | "maxTurns">();
     expectTypeOf<keyof typeof HOOK_ENTRY_OPTIONS>().toEqualTypeOf<keyof HookEntry<"stop">>();
     expect(optionKeys(AGENT_OPTIONS)).toEqual(expect.arrayContaining(optionKeys(AGENT_CONFIG_OPTIONS)));
     expect(optionKeys(SESSION_OPTIONS)).toEqual(expect.arrayContaining(optionKeys(AGENT_CONFIG_OPTIONS)));

@@ -4,7 +4,7 @@
  * conversation that is still valid to continue.
  */
 import { describe, expect, it } from "vitest";
-import { defineTool, runAgent, runAgentStream } from "../../src/index.ts";
+import { type Budget, defineTool, runAgent, runAgentStream } from "../../src/index.ts";
 import { calls, expectConsistent, says, scripted } from "../support/agent.ts";
 import { fixtureText } from "../support/fixtures.ts";
 
@@ -27,7 +27,7 @@ describe("budgets", () => {
       code: "BUDGET_EXCEEDED",
       details: { limit: "maxTokens", allowed: 200, used: 300, usage: { input: 200, output: 100 } },
     });
-    expect(result.error.message).toBe("Budget maxTokens exceeded: 300 used, 200 allowed");
+    expect(result.error.message).toBe("Budget budget.maxTokens exceeded: 300 tokens used, 200 allowed");
     expect(result.partial.stopReason).toBe("budget");
     expect(result.partial.turns).toBe(2);
     expect(model.requests).toHaveLength(2);
@@ -35,7 +35,10 @@ describe("budgets", () => {
     expect(result.partial.messages.at(-1)).toMatchObject({
       role: "tool_result",
       content: [
-        { isError: true, output: "Tool call not run: Budget maxTokens exceeded: 300 used, 200 allowed" },
+        {
+          isError: true,
+          output: "Tool call not run: Budget budget.maxTokens exceeded: 300 tokens used, 200 allowed",
+        },
       ],
     });
     expectConsistent(result.partial.messages);
@@ -73,23 +76,26 @@ describe("budgets", () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it("budget.maxTurns ends the run when the model wants another turn", async () => {
-    const { options } = scripted([loopForever(), loopForever(), loopForever()]);
-    const result = await runAgent(options({ tools: [noop], budget: { maxTurns: 2 } }));
-    expect(!result.ok && [result.error.code, result.partial.stopReason, result.partial.turns]).toEqual([
-      "BUDGET_EXCEEDED",
-      "budget",
-      2,
-    ]);
-    expect(!result.ok && result.error.message).toBe(
-      "Budget reached: budget.maxTurns allows 2 turns, all taken, and the run needed another",
-    );
+  it("budget.maxTurns is refused before any request, pointing at maxTurns, the one turn limit", async () => {
+    const { model, options } = scripted([loopForever()]);
+    const crafted = { maxTurns: 2 } as unknown as Budget;
+    const result = await runAgent(options({ tools: [noop], budget: crafted }));
+    expect(!result.ok && result.error).toMatchObject({ _tag: "ConfigError", path: "budget.maxTurns" });
+    expect(!result.ok && result.error.message).toContain("top-level maxTurns option (default 25)");
+    expect(model.requests).toHaveLength(0);
   });
 
-  it("a run that finishes within the turn budget is complete", async () => {
-    const { options } = scripted([loopForever(), says("done")]);
-    const result = await runAgent(options({ tools: [noop], budget: { maxTurns: 2 } }));
-    expect(result.ok && result.value.stopReason).toBe("complete");
+  it("a BudgetError says which limit, for what scope, what was allowed and used", async () => {
+    const { options } = scripted([loopForever(), loopForever()]);
+    const result = await runAgent(options({ tools: [noop], budget: { maxTokens: 1 } }));
+    expect(!result.ok && result.error.details).toMatchObject({
+      limit: "maxTokens",
+      allowed: 1,
+      scope: "run",
+    });
+    expect(!result.ok && result.error.message).toMatch(
+      /^Budget budget\.maxTokens exceeded: \d+ tokens used, 1 allowed$/,
+    );
   });
 });
 

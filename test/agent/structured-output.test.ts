@@ -262,9 +262,9 @@ it("Anthropic gets no constraint it refuses, and a property named like one stays
   expect(anthropicRequest.safeParse(requestBody(model, 0)).success).toBe(true);
 });
 
-it("output retries stop at budget.maxTurns too", async () => {
+it("output retries stop at maxTurns too", async () => {
   const { model, options } = scripted([says("no"), says("no"), says("no")]);
-  const result = await runAgent(options({ output: City, budget: { maxTurns: 1 } }));
+  const result = await runAgent(options({ output: City, maxTurns: 1 }));
   expect(result.ok).toBe(false);
   if (!result.ok) expect(result.error.code).toBe("OUTPUT_INVALID");
   expect(model.requests).toHaveLength(1);
