@@ -2,7 +2,7 @@
 // another request does it — export the paused session, JSON both ways, restore (validated, digests
 // checked), resume (the approved tool runs, then one model turn) — against a plain chat turn on the
 // same session, so what the cycle costs beyond the model call shows.
-import { createAgentSession, defineTool } from "wisp-agent";
+import { createAgentSession, defineTool, unwrap } from "wisp-agent";
 import { createScriptedModel } from "wisp-agent/testing";
 import { bigState } from "./session-state.mjs";
 import { median, quantile } from "./stats.mjs";
@@ -25,20 +25,20 @@ async function round(base) {
   // Each round: pause, [export → JSON → restore → resume], and a plain turn; a script for the three turns.
   const model = createScriptedModel({ script: [call, answer("deployed"), answer("plain")] });
   const options = { apiKey: "k", fetch: model.fetch, tools: [deploy] };
-  const first = await createAgentSession({ ...options, restore: structuredClone(base) });
+  const first = unwrap(await createAgentSession({ ...options, restore: structuredClone(base) }));
   const paused = await first.chat("Deploy the api");
   const id = paused.ok ? paused.value.pendingApprovals?.[0]?.toolCallId : undefined;
   if (id === undefined) throw new Error("the run did not pause");
 
   const started = performance.now();
   const json = JSON.stringify(first.export());
-  const second = await createAgentSession({ ...options, restore: JSON.parse(json) });
+  const second = unwrap(await createAgentSession({ ...options, restore: JSON.parse(json) }));
   const restored = performance.now();
   const resumed = await second.resume([{ toolCallId: id, approved: true }]);
   const ended = performance.now();
   if (!resumed.ok || resumed.value.text !== "deployed") throw new Error("the resume did not finish");
 
-  const plainSession = await createAgentSession({ ...options, restore: structuredClone(base) });
+  const plainSession = unwrap(await createAgentSession({ ...options, restore: structuredClone(base) }));
   const plainStart = performance.now();
   const plain = await plainSession.chat("Say something");
   const plainEnd = performance.now();

@@ -2,7 +2,7 @@
 // same run read in-process, and the round trip of one decision (a tool call's approval asked of the
 // main thread and answered at once), timed in the worker from question posted to answer received.
 import { MessageChannel, Worker } from "node:worker_threads";
-import { createAgentSession } from "wisp-agent";
+import { createAgentSession, unwrap } from "wisp-agent";
 import { connectSession } from "wisp-agent/bridge";
 import { createScriptedModel } from "wisp-agent/testing";
 import { median, quantile } from "./stats.mjs";
@@ -36,18 +36,20 @@ async function readAll(run, started) {
 async function inProcess() {
   const text = Array.from({ length: PIECES }, (_, n) => `w${n} `);
   const model = createScriptedModel({ script: [{ content: [{ type: "text", text }] }] });
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-  });
+  const session = unwrap(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+    }),
+  );
   const started = performance.now();
   return readAll(session.stream("go"), started);
 }
 
 async function bridged() {
   const port = serve(PIECES, 0);
-  const session = await connectSession(port);
+  const session = unwrap(await connectSession(port));
   const started = performance.now();
   const read = await readAll(session.stream("go"), started);
   await session.close();
@@ -57,10 +59,12 @@ async function bridged() {
 
 async function decisionTrips() {
   const port = serve(0, CALLS);
-  const session = await connectSession(port, {
-    decisionKinds: ["approval"],
-    onDecision: () => ({ approved: true }),
-  });
+  const session = unwrap(
+    await connectSession(port, {
+      decisionKinds: ["approval"],
+      onDecision: () => ({ approved: true }),
+    }),
+  );
   const result = await session.chat("go");
   if (!result.ok || result.value.toolCalls.length !== CALLS) throw new Error("the approval run failed");
   const trips = await new Promise((resolve) => {

@@ -3,7 +3,7 @@
 // from a preCompact hook (no model call: Wisp's own work — choosing where to cut, estimating the
 // request, the overlay); "model summary" asks the (in-process, instant) scripted model for it, so it
 // adds the transcript and the summary's request and stream.
-import { createAgentSession } from "wisp-agent";
+import { createAgentSession, unwrap } from "wisp-agent";
 import { createScriptedModel } from "wisp-agent/testing";
 import { bigState } from "./session-state.mjs";
 import { median, quantile } from "./stats.mjs";
@@ -15,19 +15,21 @@ async function turn(state, compaction) {
   const model = createScriptedModel({
     respond: () => ({ content: [{ type: "text", text: "A summary, or an answer." }] }),
   });
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-5-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    restore: state,
-    ...(compaction === "model" ? { compaction: { maxTokens: 100 } } : {}),
-    ...(compaction === "hook"
-      ? {
-          compaction: { maxTokens: 100 },
-          hooks: { preCompact: () => ({ summary: "What happened so far." }) },
-        }
-      : {}),
-  });
+  const session = unwrap(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-5-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      restore: state,
+      ...(compaction === "model" ? { compaction: { maxTokens: 100 } } : {}),
+      ...(compaction === "hook"
+        ? {
+            compaction: { maxTokens: 100 },
+            hooks: { preCompact: () => ({ summary: "What happened so far." }) },
+          }
+        : {}),
+    }),
+  );
   const start = performance.now();
   let prompted = start;
   let compacted = 0;

@@ -2,7 +2,7 @@
 // scripted model's accounting of cached prefixes (createScriptedModel({ promptCache: true }): prompt
 // tokens estimated from the request text, Anthropic's marked breakpoints, OpenAI's automatic
 // prefixes), priced by Wisp's price table.
-import { createAgentSession } from "wisp-agent";
+import { createAgentSession, unwrap } from "wisp-agent";
 import { createScriptedModel } from "wisp-agent/testing";
 
 const TURNS = 20;
@@ -16,13 +16,15 @@ async function session(model, cache) {
     })),
     promptCache: true,
   });
-  const live = await createAgentSession({
-    model,
-    apiKey: "k",
-    fetch: scripted.fetch,
-    systemPrompt: SYSTEM,
-    ...(cache === false ? { cache: false } : {}),
-  });
+  const live = unwrap(
+    await createAgentSession({
+      model,
+      apiKey: "k",
+      fetch: scripted.fetch,
+      systemPrompt: SYSTEM,
+      ...(cache === false ? { cache: false } : {}),
+    }),
+  );
   const totals = { cost: 0, input: 0, cacheRead: 0, cacheWrite: 0 };
   for (let turn = 1; turn <= TURNS; turn++) {
     const result = await live.chat(`Question ${turn}?`);

@@ -1,6 +1,6 @@
 // Sessions: export + JSON.stringify + JSON.parse + restore (validated) of a 10,000-message session,
 // and the heap an idle session costs beyond its messages.
-import { createAgentSession } from "wisp-agent";
+import { createAgentSession, unwrap } from "wisp-agent";
 import { median } from "./stats.mjs";
 
 const MESSAGES = 10_000;
@@ -82,7 +82,7 @@ export function bigState(count = MESSAGES) {
 async function roundTrip(session) {
   const start = performance.now();
   const json = JSON.stringify(session.export());
-  const restored = await createAgentSession({ apiKey: "k", restore: JSON.parse(json) });
+  const restored = unwrap(await createAgentSession({ apiKey: "k", restore: JSON.parse(json) }));
   const ms = performance.now() - start;
   if (restored.export().messages.length !== MESSAGES) throw new Error("lost messages");
   return { ms, bytes: json.length };
@@ -106,7 +106,7 @@ function heapPerIdleSession() {
 
 /** Measures sessions and returns the report section. */
 export async function sessionStateSection() {
-  const session = await createAgentSession({ apiKey: "k", restore: bigState() });
+  const session = unwrap(await createAgentSession({ apiKey: "k", restore: bigState() }));
   await roundTrip(session); // warm-up
   const runs = [];
   for (let round = 0; round < ROUNDS; round++) runs.push(await roundTrip(session));

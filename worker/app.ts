@@ -200,7 +200,9 @@ export function createApp(): Hono<App> {
     return createWith(
       c.env,
       async (sessionId) => {
-        await using session = await createAgentSession({ ...agentOptions(c.env), restore: state, sessionId });
+        const created = await createAgentSession({ ...agentOptions(c.env), restore: state, sessionId });
+        if (!created.ok) throw created.error; // a ConfigError: the error handler makes it a 400
+        await using session = created.value;
         return session.export();
       },
       { format, warnings: warnings.slice(0, MAX_WARNINGS_SHOWN), warningCount: warnings.length },

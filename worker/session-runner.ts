@@ -310,7 +310,9 @@ export class SessionRunner extends DurableObject<Env> {
       abort = (reason) => connecting.abort(reason);
       mcp = await connectRunMcp(this.env, options.tools?.map((tool) => tool.name) ?? [], connecting.signal);
       const tools = [...(options.tools ?? []), ...mcp.tools];
-      session = await createAgentSession({ ...options, tools, restore: record.state });
+      const created = await createAgentSession({ ...options, tools, restore: record.state });
+      if (!created.ok) throw created.error;
+      session = created.value;
       start.messagesBefore = session.snapshot().messageCount;
       const run = "prompt" in what ? session.stream(what.prompt) : session.resumeStream(what.decisions as []);
       abort = (reason) => run.abort(reason);

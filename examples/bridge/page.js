@@ -4,6 +4,7 @@
  * its answers and shows a dialog when a tool call needs approval. The worker waits for the answer
  * (up to the approval timeout, 300 s by default; no answer denies the call).
  */
+import { unwrap } from "wisp-agent";
 import { connectSession } from "wisp-agent/bridge";
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -38,10 +39,12 @@ function askPerson(approval) {
 }
 
 const worker = new Worker(new URL("./agent-worker.js", import.meta.url), { type: "module" });
-const session = await connectSession(worker, {
-  decisionKinds: ["approval"],
-  onDecision: (request) => (request.kind === "approval" ? askPerson(request.approval) : undefined),
-});
+const session = unwrap(
+  await connectSession(worker, {
+    decisionKinds: ["approval"],
+    onDecision: (request) => (request.kind === "approval" ? askPerson(request.approval) : undefined),
+  }),
+);
 status.textContent = `Ready: session ${session.sessionId} in a Web Worker.`;
 
 form.addEventListener("submit", async (event) => {

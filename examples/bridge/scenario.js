@@ -8,7 +8,7 @@
  *
  * `runBridgeScenario` returns the number of failed checks.
  */
-import { isSdkError } from "wisp-agent";
+import { isSdkError, unwrap } from "wisp-agent";
 import { connectSession } from "wisp-agent/bridge";
 
 /**
@@ -44,7 +44,7 @@ export async function runBridgeScenario({ start, log }) {
   };
 
   const worker = await start();
-  const session = await connectSession(worker.port, { onDecision: decide, onReport: () => {} });
+  const session = unwrap(await connectSession(worker.port, { onDecision: decide, onReport: () => {} }));
   try {
     const hello = await session.chat("hi there");
     check(
@@ -127,7 +127,7 @@ export async function runBridgeScenario({ start, log }) {
       auth.ok ? auth.value : { ...auth.error, message: auth.error.message },
     );
 
-    const state = await session.export();
+    const state = unwrap(await session.export());
     const last = state.messages.at(-1);
     check(
       state.version === 2 &&
@@ -145,7 +145,7 @@ export async function runBridgeScenario({ start, log }) {
   }
 
   const second = await start();
-  const doomed = await connectSession(second.port, { workerTimeoutMs: 1_000, onReport: () => {} });
+  const doomed = unwrap(await connectSession(second.port, { workerTimeoutMs: 1_000, onReport: () => {} }));
   const cut = doomed.stream("tell a long story");
   let ended = false;
   for await (const event of cut) {
@@ -163,10 +163,8 @@ export async function runBridgeScenario({ start, log }) {
     "the worker ended mid-run: the run ended with BRIDGE_CLOSED, nothing hung",
     gone.ok ? gone.value.stopReason : gone.error.code,
   );
-  const afterwards = await doomed.export().then(
-    () => "resolved",
-    (error) => (isSdkError(error) ? error.code : String(error)),
-  );
+  const exported = await doomed.export();
+  const afterwards = exported.ok ? "resolved" : exported.error.code;
   check(afterwards === "BRIDGE_CLOSED", "calls after the worker ended are BRIDGE_CLOSED too", afterwards);
 
   log(failed === 0 ? `passed: 0 of ${total} checks failed` : `FAILED: ${failed} of ${total} checks failed`);

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { createAgentSession, defineTool, type SessionOptions } from "wisp-agent";
+import { createAgentSession, defineTool, type SessionOptions, unwrap } from "wisp-agent";
 import { createScriptedModel, type RecordedRequest, type ScriptedTurn } from "wisp-agent/testing";
 import { type LoopbackServer, serveScriptedModel } from "wisp-agent/testing/node";
 import { z } from "zod";
@@ -93,12 +93,14 @@ async function save(file: string, state: unknown): Promise<void> {
 const file = process.argv[2] ?? "cli-chat-session.json";
 const { options, server } = await connect();
 const saved: unknown = existsSync(file) ? JSON.parse(await readFile(file, "utf8")) : undefined;
-const session = await createAgentSession({
-  ...options,
-  systemPrompt: "You are a brief, friendly assistant. Use the tools for times and arithmetic.",
-  tools: [clock, calculator],
-  restore: saved,
-});
+const session = unwrap(
+  await createAgentSession({
+    ...options,
+    systemPrompt: "You are a brief, friendly assistant. Use the tools for times and arithmetic.",
+    tools: [clock, calculator],
+    restore: saved,
+  }),
+);
 const restored = session.snapshot().messageCount;
 if (restored > 0) console.log(`restored ${restored} messages from ${file}`);
 

@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSession, defineTool } from "wisp-agent";
+import { createSession, defineTool, unwrap } from "wisp-agent";
 import { createScriptedModel } from "wisp-agent/testing";
 import { serveScriptedModel } from "wisp-agent/testing/node";
 import { z } from "zod";
@@ -47,15 +47,17 @@ const check = (ok: boolean, what: string) => {
 };
 
 // 1. Send a prompt and receive whole messages; the permission callback refuses anything secret.
-const first = await createSession({
-  ...options,
-  model: "anthropic/claude-sonnet-5-5",
-  thinking: "low",
-  canUseTool: (_name, input) =>
-    /password/i.test(String(input.note))
-      ? { behavior: "deny", message: "Secrets are not stored." }
-      : { behavior: "allow" },
-});
+const first = unwrap(
+  await createSession({
+    ...options,
+    model: "anthropic/claude-sonnet-5-5",
+    thinking: "low",
+    canUseTool: (_name, input) =>
+      /password/i.test(String(input.note))
+        ? { behavior: "deny", message: "Secrets are not stored." }
+        : { behavior: "allow" },
+  }),
+);
 await first.send("Remember: pelicans nest on islands. Also my password is hunter2.");
 for await (const message of first.receive()) {
   if (message.type === "system") console.log(`session ${message.sessionId} on ${message.model}`);
@@ -84,7 +86,9 @@ await first.close();
 console.log(`\nsaved to ${file}`);
 
 // 3. Restore from the file (model, thinking and history come from it) and continue.
-const restored = await createSession({ ...options, restore: JSON.parse(await readFile(file, "utf8")) });
+const restored = unwrap(
+  await createSession({ ...options, restore: JSON.parse(await readFile(file, "utf8")) }),
+);
 await restored.send("What did I tell you about pelicans?");
 let answer = "";
 for await (const message of restored.receive()) if (message.type === "result") answer = message.text;

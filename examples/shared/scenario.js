@@ -8,7 +8,7 @@
  *
  * `runScenario` returns the number of failed checks; each example exits non-zero when it is not 0.
  */
-import { createAgentSession, defineTool } from "wisp-agent";
+import { createAgentSession, defineTool, unwrap } from "wisp-agent";
 import { createScriptedModel } from "wisp-agent/testing";
 import * as z from "zod";
 
@@ -118,7 +118,7 @@ export async function runScenario({ connection, disconnects, log }) {
   const options = { apiKey: "example", ...connection, tools: [calculator], hooks };
 
   // 1. A streamed two-turn run: text deltas, two tool calls, the hook denies one.
-  const session = await createAgentSession({ ...options, model: MODEL });
+  const session = unwrap(await createAgentSession({ ...options, model: MODEL }));
   let streamed = "";
   const toolLines = [];
   const run = session.stream(FIRST_PROMPT);
@@ -168,7 +168,7 @@ export async function runScenario({ connection, disconnects, log }) {
   // 3. Export → JSON → restore → continue: the restored session sends the whole conversation.
   const saved = JSON.stringify(session.export());
   await session.close();
-  const restored = await createAgentSession({ ...options, restore: JSON.parse(saved) });
+  const restored = unwrap(await createAgentSession({ ...options, restore: JSON.parse(saved) }));
   check(
     canonical(restored.export()) === canonical(JSON.parse(saved)),
     "the restored state equals the exported one",

@@ -11,7 +11,9 @@
  * @module
  */
 
-import { ConfigError } from "../errors/sdk-error.ts";
+import type { Result } from "../agent/result.ts";
+import { err } from "../agent/result-helpers.ts";
+import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
 import { checkConnectOptions } from "./bridge-options.ts";
 import { type BridgePort, isBridgePort } from "./endpoint.ts";
 import type { ConnectSessionOptions, RemoteSession } from "./remote-session.ts";
@@ -21,10 +23,10 @@ export type { ConnectSessionOptions, RemoteSession } from "./remote-session.ts";
 
 /**
  * Connects to a session served by {@link serveSession} on the other side of `port` (a `Worker`, a
- * `MessagePort`, Node's `worker_threads` `Worker`, …). Resolves once the worker's session is ready;
- * rejects with the worker's ConfigError if it could not create it, a ConfigError `BRIDGE_VERSION`
- * if the two sides speak different protocol versions, or a RequestError `BRIDGE_CLOSED` if nobody
- * answers.
+ * `MessagePort`, Node's `worker_threads` `Worker`, …). Resolves once the worker's session is ready.
+ * Never rejects: bad options, the worker's ConfigError if it could not create the session, a
+ * ConfigError `BRIDGE_VERSION` if the two sides speak different protocol versions, or a RequestError
+ * `BRIDGE_CLOSED` if nobody answers, resolve to a failed Result.
  *
  * @example
  * ```ts no-run
@@ -36,14 +38,14 @@ export type { ConnectSessionOptions, RemoteSession } from "./remote-session.ts";
  * for await (const event of session.stream("Tidy my notes")) if (event.type === "text-delta") show(event.delta);
  * ```
  */
-export function connectSession(
+export async function connectSession(
   port: BridgePort,
   options: ConnectSessionOptions = {},
-): Promise<RemoteSession> {
+): Promise<Result<RemoteSession, AnySdkError, undefined>> {
   const problem = checkConnectOptions(options);
-  if (problem !== undefined) return Promise.reject(problem);
+  if (problem !== undefined) return err(problem);
   if (!isBridgePort(port))
-    return Promise.reject(
+    return err(
       new ConfigError("connectSession needs a port: something with postMessage and addEventListener or on", {
         code: "CONFIG_INVALID",
         path: "port",

@@ -8,6 +8,8 @@
 
 import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
+import type { Result } from "../agent/result.ts";
+import type { AnySdkError } from "../errors/sdk-error.ts";
 import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
 import type { ChatOptions } from "../session/session-options.ts";
 import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
@@ -43,6 +45,7 @@ export interface ConnectSessionOptions {
 
 /** A session in a worker, from the main thread: the session's shape, with `export` and friends async. */
 export interface RemoteSession extends AsyncDisposable {
+  /** The id of the session in the worker. */
   readonly sessionId: string;
   /** Runs a prompt in the worker. Never throws; a gone worker is a RequestError `BRIDGE_CLOSED` result. */
   chat(input: string | UserContentPart[], options?: ChatOptions): Promise<AgentRunResult>;
@@ -54,10 +57,12 @@ export interface RemoteSession extends AsyncDisposable {
   resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun;
   /** Aborts what runs in the worker and drops queued prompts. */
   abort(reason?: unknown): void;
-  /** The session as plain JSON. Rejects with an SdkError (SESSION_CLOSED, BRIDGE_CLOSED). */
-  export(): Promise<SessionState>;
-  snapshot(): Promise<SessionSnapshot>;
-  drainQueue(): Promise<QueuedPrompt[]>;
-  /** Closes the session in the worker and stops listening; the worker itself is yours to end. */
+  /** The session as plain JSON; a closed session or a gone worker is a failed Result (SESSION_CLOSED, BRIDGE_CLOSED). */
+  export(): Promise<Result<SessionState, AnySdkError, undefined>>;
+  /** A cheap look at the session (see `AgentSession.snapshot`), as a Result like `export`'s. */
+  snapshot(): Promise<Result<SessionSnapshot, AnySdkError, undefined>>;
+  /** Removes and returns the queued prompts (see `AgentSession.drainQueue`), as a Result like `export`'s. */
+  drainQueue(): Promise<Result<QueuedPrompt[], AnySdkError, undefined>>;
+  /** Closes the session in the worker and stops listening (never rejects); the worker itself is yours to end. */
   close(): Promise<void>;
 }

@@ -247,17 +247,15 @@ class Server implements SessionServer {
       new Set(hello.decides),
       asker,
     );
-    this.#session = createAgentSession(options).then(
-      (session) => {
-        this.#post({ t: "ready", sessionId: session.sessionId }, conn);
-        return session;
-      },
-      (error: unknown) => {
-        this.#refusal = error;
-        this.#post({ t: "refused", error: errorToWire(error) }, conn);
-        return undefined;
-      },
-    );
+    this.#session = createAgentSession(options).then((created) => {
+      if (created.ok) {
+        this.#post({ t: "ready", sessionId: created.value.sessionId }, conn);
+        return created.value;
+      }
+      this.#refusal = created.error;
+      this.#post({ t: "refused", error: errorToWire(created.error) }, conn);
+      return undefined;
+    });
   }
 
   /**

@@ -8,8 +8,11 @@
 
 import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
+import type { Result } from "../agent/result.ts";
+import { err } from "../agent/result-helpers.ts";
+import { classifyThrown } from "../errors/classify.ts";
 import { messageOf } from "../errors/message-of.ts";
-import { ConfigError } from "../errors/sdk-error.ts";
+import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
 import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
 import { type ChatOptions, checkChatOptions, checkResumeOptions } from "../session/session-options.ts";
 import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
@@ -45,9 +48,12 @@ export class Client implements RemoteSession {
     });
   }
 
-  /** Greets the worker; resolves with this session once the worker answered ready. */
-  connect(): Promise<this> {
-    return this.#connection.connect().then(() => this);
+  /** Greets the worker; resolves with this session once the worker answered ready, or with why not. */
+  connect(): Promise<Result<RemoteSession, AnySdkError, undefined>> {
+    return this.#connection.connect().then(
+      () => ({ ok: true, value: this }),
+      (thrown: unknown) => err(classifyThrown(thrown, {})),
+    );
   }
 
   /**
@@ -127,21 +133,30 @@ export class Client implements RemoteSession {
     this.#connection.post(reason === undefined ? { t: "abort" } : { t: "abort", reason: messageOf(reason) });
   }
 
-  export(): Promise<SessionState> {
-    return this.#connection.call("export") as Promise<SessionState>;
+  export(): Promise<Result<SessionState, AnySdkError, undefined>> {
+    return this.#call("export");
   }
 
-  snapshot(): Promise<SessionSnapshot> {
-    return this.#connection.call("snapshot") as Promise<SessionSnapshot>;
+  snapshot(): Promise<Result<SessionSnapshot, AnySdkError, undefined>> {
+    return this.#call("snapshot");
   }
 
-  drainQueue(): Promise<QueuedPrompt[]> {
-    return this.#connection.call("drainQueue") as Promise<QueuedPrompt[]>;
+  drainQueue(): Promise<Result<QueuedPrompt[], AnySdkError, undefined>> {
+    return this.#call("drainQueue");
+  }
+
+  /** A call of the worker's session, its answer or its error (SESSION_CLOSED, BRIDGE_CLOSED) as a Result. */
+  #call<T>(name: "export" | "snapshot" | "drainQueue"): Promise<Result<T, AnySdkError, undefined>> {
+    return this.#connection.call(name).then(
+      (value) => ({ ok: true, value: value as T }),
+      (thrown: unknown) => err(classifyThrown(thrown, {})),
+    );
   }
 
   async close(): Promise<void> {
     if (this.#connection.gone !== undefined) return;
-    await this.#connection.call("close");
+    // A worker that went away meanwhile has closed the session with it.
+    await this.#connection.call("close").catch(() => undefined);
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -15,10 +15,13 @@ import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
 import { checkSettings, missingPrice } from "../agent/check-config.ts";
+import type { Result } from "../agent/result.ts";
+import { err } from "../agent/result-helpers.ts";
 import { streamRun } from "../agent/run-agent.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
+import { classifyThrown } from "../errors/classify.ts";
 import { messageOf } from "../errors/message-of.ts";
-import { ConfigError, isSdkError } from "../errors/sdk-error.ts";
+import { type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
 import { loadProvider, type ResolvedModel, resolveModel } from "../providers/registry.ts";
 import type { UserContentPart } from "../types.ts";
 import { asyncDispose } from "./async-dispose.ts";
@@ -39,6 +42,7 @@ export type { ResumeOptions } from "./session-resume.ts";
 
 /** A live agent session. `T`, the union of its tools' types, types the tool calls of its runs. */
 export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends AsyncDisposable {
+  /** The session's id: the `sessionId` option, the restored state's, or a fresh random UUID. */
   readonly sessionId: string;
   /** Runs a prompt (or steers or queues it, see {@link ChatOptions}). Never throws. */
   chat<P = O>(input: string | UserContentPart[], options?: ChatOptions<P>): Promise<AgentRunResult<T, P>>;
@@ -60,6 +64,7 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
   abort(reason?: unknown): void;
   /** The session as plain JSON (during a run: up to the last completed turn). */
   export(): SessionState;
+  /** A cheap look at the session (status, counts, usage), without copying its conversation. */
   snapshot(): SessionSnapshot;
   /**
    * Removes and returns the prompts queued for after the run (their calls resolve ABORTED) and the
@@ -148,26 +153,40 @@ function restoredState(restore: unknown): SessionState {
 }
 
 /**
- * Creates a session, new or restored from a SessionState. Rejects — never throws, never with anything
- * but a ConfigError whose `path` names the first problem — when an option is unknown or of the wrong
- * type, a parameter is out of the model's range (`temperature`, `maxTokens`, `thinking`, limits), no
- * model can be resolved, or `restore` is not a valid state (`null`, a crafted object, a newer
- * version). A missing `apiKey` is not checked here: the first run that would send without one ends
- * with that ConfigError, so a restored session can still be exported or inspected without a key.
+ * Creates a session, new or restored from a SessionState. Never rejects: it resolves to the session,
+ * or — when an option is unknown or of the wrong type, a parameter is out of the model's range
+ * (`temperature`, `maxTokens`, `thinking`, limits), no model can be resolved, or `restore` is not a
+ * valid state (`null`, a crafted object, a newer version, approvals edited or signed with another
+ * secret) — to a failed Result whose ConfigError's `path` names the first problem. A missing `apiKey`
+ * is not checked here: the first run that would send without one ends with that ConfigError, so a
+ * restored session can still be exported or inspected without a key.
  *
  * @example
  * ```ts
- * await using session = await createAgentSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools });
+ * const created = await createAgentSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools });
+ * if (!created.ok) return new Response(created.error.message, { status: 400 });
+ * await using session = created.value;
  * const first = await session.chat("Plan the trip");
  * await kv.put(session.sessionId, JSON.stringify(session.export()));
- * // later, anywhere:
- * const again = await createAgentSession({ apiKey, tools, restore: JSON.parse(await kv.get(id)) });
+ * // later, anywhere: createAgentSession({ apiKey, tools, restore: JSON.parse(await kv.get(id)) })
  * ```
  */
 export function createAgentSession<T extends AnyTool = AnyTool, O = unknown>(
   options: SessionOptions<T, O>,
-): Promise<AgentSession<T, O>>;
-export async function createAgentSession(options: SessionOptions): Promise<AgentSession> {
+): Promise<Result<AgentSession<T, O>, AnySdkError, undefined>>;
+export async function createAgentSession(
+  options: SessionOptions,
+): Promise<Result<AgentSession, AnySdkError, undefined>> {
+  try {
+    return { ok: true, value: await openSession(options) };
+  } catch (thrown) {
+    // A ConfigError from the checks; anything else (the provider's code failed to load) classified.
+    return err(classifyThrown(thrown, {}));
+  }
+}
+
+/** The session `options` ask for; throws the first problem found. */
+async function openSession(options: SessionOptions): Promise<AgentSession> {
   const problem = checkSessionOptions(options);
   if (problem !== undefined) throw problem;
   const state = options.restore === undefined ? undefined : restoredState(options.restore);

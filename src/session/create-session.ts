@@ -9,12 +9,16 @@
 import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
 import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
+import type { Result } from "../agent/result.ts";
+import { err } from "../agent/result-helpers.ts";
 import { notDuration, notFunctionOption } from "../config/option-checks.ts";
 import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
-import { ConfigError } from "../errors/sdk-error.ts";
+import { classifyThrown } from "../errors/classify.ts";
+import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
 import { randomId } from "../message/random-id.ts";
 import type { Message, UserContentPart } from "../types.ts";
+import { emptyUsage } from "../usage/usage.ts";
 import { type AgentSession, createAgentSession } from "./agent-session.ts";
 import { asyncDispose } from "./async-dispose.ts";
 import type {
@@ -47,13 +51,15 @@ export const CREATE_SESSION_OPTIONS: OptionTable<CreateSessionOptions> = {
 
 /** A session that takes prompts with `send` and gives whole messages back through `receive`. */
 export interface MessageSession extends AsyncDisposable {
+  /** The session's id. */
   readonly sessionId: string;
   /**
-   * Queues a prompt: it runs now, or after the prompts sent before it. Resolves once queued. Rejects
-   * with a ConfigError for input of the wrong shape, another session's id, or a closed session; a
-   * prompt the run refuses (an empty one) gets an error result.
+   * Queues a prompt: it runs now, or after the prompts sent before it. Resolves once queued; never
+   * rejects: input of the wrong shape, another session's id, or a closed session resolve to a failed
+   * Result with a ConfigError (nothing is queued); a prompt the run refuses (an empty one) gets an
+   * error result through `receive`.
    */
-  send(message: SendInput): Promise<void>;
+  send(message: SendInput): Promise<Result<void, AnySdkError, undefined>>;
   /**
    * Yields, in order: the `system` init message (once, before anything else), the messages the runs
    * add to the conversation (whole assistant messages, tool results), and a `result` per prompt.
@@ -64,15 +70,15 @@ export interface MessageSession extends AsyncDisposable {
   /**
    * Decides tool calls that wait for approval (a result with stopReason `approval`) and goes on, as
    * `AgentSession.resume`: what the resumed run adds arrives through `receive`, ending with a result.
-   * Rejects with a ConfigError (`APPROVAL_INVALID`, `SESSION_BUSY`, …) and runs nothing when the
-   * decisions cannot be taken.
+   * Never rejects: decisions that cannot be taken resolve to a failed Result with a ConfigError
+   * (`APPROVAL_INVALID`, `SESSION_BUSY`, …), and nothing runs.
    */
-  resume(decisions: ApprovalDecision[]): Promise<void>;
+  resume(decisions: ApprovalDecision[]): Promise<Result<void, AnySdkError, undefined>>;
   /** Aborts the run in flight and the prompts queued; each still gets its (error) result. */
   abort(reason?: unknown): void;
   /** The session as plain JSON, to restore with `createSession({ restore })` or `createAgentSession`. */
   export(): SessionState;
-  /** Aborts what runs, fires `sessionEnd`; later sends reject with SESSION_CLOSED. */
+  /** Aborts what runs, fires `sessionEnd`; later sends fail with SESSION_CLOSED. */
   close(): Promise<void>;
 }
 
@@ -130,6 +136,16 @@ function withPermission(
   };
   const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
   return [...list, permission];
+}
+
+/** What `work` did: an ok Result, or the error it threw (as an SdkError) in a failed one. */
+async function settled(work: () => Promise<void>): Promise<Result<void, AnySdkError, undefined>> {
+  try {
+    await work();
+    return { ok: true, value: undefined };
+  } catch (thrown) {
+    return err(classifyThrown(thrown, {}));
+  }
 }
 
 function resultMessage(result: AgentRunResult, promptUuid: string): ResultMessage {
@@ -195,7 +211,15 @@ class Messages implements MessageSession {
     wake?.();
   }
 
-  async send(input: SendInput): Promise<void> {
+  send(input: SendInput): Promise<Result<void, AnySdkError, undefined>> {
+    return settled(async () => this.#send(input));
+  }
+
+  resume(decisions: ApprovalDecision[]): Promise<Result<void, AnySdkError, undefined>> {
+    return settled(() => this.#resume(decisions));
+  }
+
+  #send(input: SendInput): void {
     const { content, id = randomId() } = readInput(input, this.sessionId);
     if (this.#session.snapshot().status === "closed") {
       throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
@@ -209,7 +233,7 @@ class Messages implements MessageSession {
     this.#start(run, run[Symbol.asyncIterator](), id);
   }
 
-  async resume(decisions: ApprovalDecision[]): Promise<void> {
+  async #resume(decisions: ApprovalDecision[]): Promise<void> {
     if (this.#session.snapshot().status === "closed") {
       throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
     }
@@ -303,13 +327,15 @@ class Messages implements MessageSession {
 
 /**
  * Creates a session that speaks in whole messages: `send` prompts, `receive` messages and results.
- * Tools run without asking unless `canUseTool` is given. Like `createAgentSession` it is async, and
- * rejects with a ConfigError for invalid options or an invalid `restore` state (its `path` names the
- * first problem).
+ * Tools run without asking unless `canUseTool` is given. Like `createAgentSession` it never rejects:
+ * invalid options or an invalid `restore` state resolve to a failed Result whose ConfigError's `path`
+ * names the first problem.
  *
  * @example
  * ```ts
- * await using session = await createSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools: [weather] });
+ * const created = await createSession({ model: "anthropic/claude-sonnet-5-5", apiKey, tools: [weather] });
+ * if (!created.ok) throw created.error;
+ * await using session = created.value;
  * await session.send("Weather in Oslo?");
  * for await (const message of session.receive()) {
  *   if (message.type === "assistant") render(message.message);
@@ -317,11 +343,13 @@ class Messages implements MessageSession {
  * }
  * ```
  */
-export async function createSession(options: CreateSessionOptions): Promise<MessageSession> {
+export async function createSession(
+  options: CreateSessionOptions,
+): Promise<Result<MessageSession, AnySdkError, undefined>> {
   const problem =
     // Before `hooks` and `tools` are read below.
     notAnObject(options, "The session's options") ?? checkOptions(CREATE_SESSION_OPTIONS, options);
-  if (problem !== undefined) throw problem;
+  if (problem !== undefined) return err(problem);
   const { canUseTool, canUseToolTimeoutMs, ...rest } = options;
   const preToolUse =
     canUseTool === undefined
@@ -330,14 +358,33 @@ export async function createSession(options: CreateSessionOptions): Promise<Mess
   const sessionOptions: SessionOptions =
     preToolUse === undefined ? rest : { ...rest, hooks: { ...rest.hooks, preToolUse } };
   const tools = (options.tools ?? []).map((tool) => tool.name);
-  return new Messages(await createAgentSession(sessionOptions), tools);
+  const created = await createAgentSession(sessionOptions);
+  return created.ok ? { ok: true, value: new Messages(created.value, tools) } : created;
+}
+
+/** The error result of a prompt that never ran: its options or its message were refused. */
+function refusedPrompt(error: AnySdkError, sessionId: string): ResultMessage {
+  return {
+    type: "result",
+    subtype: "error",
+    isError: true,
+    uuid: randomId(),
+    sessionId,
+    promptUuid: "",
+    text: "",
+    stopReason: "error",
+    usage: emptyUsage(),
+    turns: 0,
+    durationMs: 0,
+    error,
+  };
 }
 
 /**
  * One prompt, one result: creates a session, sends `message`, waits for its result and closes the
- * session. Never throws, and never rejects for a failed run (the result's `subtype` is `error`, with
- * the SdkError in `error`; a missing `apiKey` is such a run); rejects only with a ConfigError, for
- * invalid options or a `message` of the wrong shape.
+ * session. Never throws or rejects: a failed run's result has `subtype` `error`, with the SdkError in
+ * `error` (a missing `apiKey` is such a run); so do invalid options or a `message` of the wrong shape
+ * (a ConfigError, with nothing sent and `promptUuid` empty).
  *
  * @example
  * ```ts
@@ -346,9 +393,13 @@ export async function createSession(options: CreateSessionOptions): Promise<Mess
  * ```
  */
 export async function prompt(message: SendInput, options: CreateSessionOptions): Promise<ResultMessage> {
-  const session = await createSession(options);
+  const created = await createSession(options);
+  if (!created.ok)
+    return refusedPrompt(created.error, typeof options?.sessionId === "string" ? options.sessionId : "");
+  const session = created.value;
   try {
-    await session.send(message);
+    const sent = await session.send(message);
+    if (!sent.ok) return refusedPrompt(sent.error, session.sessionId);
     let result: ResultMessage | undefined;
     for await (const received of session.receive()) if (received.type === "result") result = received;
     return result as ResultMessage;

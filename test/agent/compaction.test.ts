@@ -21,6 +21,7 @@ import {
 } from "../../src/testing/index.ts";
 import { expectConsistent } from "../support/agent.ts";
 import { anthropicRequest } from "../support/request-schemas.ts";
+import { failure, okValue } from "../support/results.ts";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const PAGE = "lorem ipsum dolor sit amet ".repeat(120); // about 800 tokens a read
@@ -174,13 +175,15 @@ it("a request refused for its length is compacted and sent again, once", async (
 describe("in a session", () => {
   it("export and restore keep the compaction; a restored session's requests send the summary", async () => {
     const model = reader(5);
-    const session = await createAgentSession({
-      model: MODEL,
-      apiKey: "k",
-      fetch: model.fetch,
-      tools: [read],
-      compaction: { maxTokens: 3000 },
-    });
+    const session = okValue(
+      await createAgentSession({
+        model: MODEL,
+        apiKey: "k",
+        fetch: model.fetch,
+        tools: [read],
+        compaction: { maxTokens: 3000 },
+      }),
+    );
     expect((await session.chat("Read")).ok).toBe(true);
     const state = JSON.parse(JSON.stringify(session.export()));
     expect(state.compaction?.summary).toContain("SUMMARY");
@@ -190,13 +193,15 @@ describe("in a session", () => {
     expect(parseSessionState(state).compaction).toEqual(state.compaction);
 
     const next = createScriptedModel({ script: [{ content: [{ type: "text", text: "Still here." }] }] });
-    const restored = await createAgentSession({
-      model: MODEL,
-      apiKey: "k",
-      fetch: next.fetch,
-      tools: [read],
-      restore: state,
-    });
+    const restored = okValue(
+      await createAgentSession({
+        model: MODEL,
+        apiKey: "k",
+        fetch: next.fetch,
+        tools: [read],
+        restore: state,
+      }),
+    );
     expect((await restored.chat("Anything else?")).ok).toBe(true);
     expect(JSON.stringify(next.requests[0]?.body)).toContain("SUMMARY: pages read so far");
     expect(JSON.stringify(next.requests[0]?.body)).not.toContain("page 1:");
@@ -241,7 +246,7 @@ it.each([
 ])("a session with compaction %j is refused when it is created", async (compaction, path, message) => {
   const model = reader(0);
   const creating = createAgentSession({ model: MODEL, apiKey: "k", fetch: model.fetch, compaction } as never);
-  await expect(creating).rejects.toMatchObject({
+  expect(failure(await creating)).toMatchObject({
     _tag: "ConfigError",
     code: "CONFIG_INVALID",
     path,

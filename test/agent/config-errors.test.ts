@@ -44,6 +44,7 @@ import { COMPAT_OPTIONS, CONNECTION_OPTIONS, RETRY_OPTIONS } from "../../src/str
 import { TURN_OPTIONS, type TurnOptions } from "../../src/stream/turn-options.ts";
 import type { ModelRequest } from "../../src/types.ts";
 import { says, scripted } from "../support/agent.ts";
+import { failure, okValue } from "../support/results.ts";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -177,15 +178,15 @@ describe("unknown option keys", () => {
 
   it("sessions refuse unknown keys too: createAgentSession and createSession reject with the ConfigError", async () => {
     const base = { model: "anthropic/claude-sonnet-4-5", apiKey: "k" };
-    await expect(createAgentSession({ ...base, systemPromt: "x" } as never)).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...base, systemPromt: "x" } as never))).toMatchObject({
       _tag: "ConfigError",
       path: "systemPromt",
     });
-    await expect(createSession({ ...base, prompt: "hi" } as never)).rejects.toMatchObject({
+    expect(failure(await createSession({ ...base, prompt: "hi" } as never))).toMatchObject({
       _tag: "ConfigError",
       path: "prompt",
     });
-    await expect(createSession({ ...base, canUseTool: "yes" } as never)).rejects.toMatchObject({
+    expect(failure(await createSession({ ...base, canUseTool: "yes" } as never))).toMatchObject({
       path: "canUseTool",
     });
   });
@@ -235,7 +236,7 @@ describe("a missing apiKey", () => {
   });
 });
 
-describe("sessions: one rule, both async, bad input rejects with a ConfigError", () => {
+describe("sessions: one rule, both async, bad input resolves to a failed Result with a ConfigError", () => {
   const base = { model: "anthropic/claude-sonnet-4-5" as const, apiKey: "k" };
 
   it("createAgentSession and createSession both return promises", () => {
@@ -251,19 +252,16 @@ describe("sessions: one rule, both async, bad input rejects with a ConfigError",
     ["a crafted version 0 whose model has no toString", { version: 0, model: { toString: null } }],
     ["a string", "state"],
     ["a state from a newer Wisp", { version: 99 }],
-  ])("a restore of %s rejects with a ConfigError, never a TypeError", async (_name, restore) => {
+  ])("a restore of %s is a ConfigError, never a TypeError", async (_name, restore) => {
     for (const create of [createAgentSession, createSession]) {
-      const error = await create({ ...base, restore }).then(
-        () => undefined,
-        (rejected: unknown) => rejected,
-      );
+      const error = failure(await create({ ...base, restore }));
       expect(isSdkError(error)).toBe(true);
       expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
     }
   });
 
   it("session.chat with a bad prompt is a ConfigError result", async () => {
-    const session = await createAgentSession(base);
+    const session = okValue(await createAgentSession(base));
     for (const input of [undefined, 42, [{ type: "video" }]]) {
       const result = await session.chat(input as never);
       expect(result.ok).toBe(false);
@@ -422,7 +420,7 @@ describe("the model is checked first, as before the option tables (from the revi
     expect(!result.ok && result.error).toMatchObject({ code: "CONFIG_INVALID", path: "model" });
     const message = await streamTurn({ messages: [] }, { retry: 5 } as never).message;
     expect(message.error).toMatchObject({ code: "CONFIG_INVALID", path: "model" });
-    await expect(createAgentSession({ model: null, retry: 5 } as never)).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ model: null, retry: 5 } as never))).toMatchObject({
       path: "model",
     });
   });

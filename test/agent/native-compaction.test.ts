@@ -9,6 +9,7 @@ import { expect, it } from "vitest";
 import { createAgentSession } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { anthropicRequest, responsesRequest } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 
 type Sent = { url: string; headers: Headers; body: Record<string, unknown> };
 
@@ -72,12 +73,14 @@ it("Anthropic: the compact edit and beta header are sent; the compaction block g
     compactingTurn(),
     anthropicTurn([{ type: "text", text: "" }], [{ type: "text_delta", text: "TEXT" }], "Again."),
   ]);
-  const session = await createAgentSession({
-    model: "anthropic/claude-opus-4-6",
-    apiKey: "k",
-    fetch,
-    compaction: { native: true, maxTokens: 60_000, instructions: "Keep the numbers." },
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-opus-4-6",
+      apiKey: "k",
+      fetch,
+      compaction: { native: true, maxTokens: 60_000, instructions: "Keep the numbers." },
+    }),
+  );
   expect((await session.chat("Hi")).ok).toBe(true);
   expect((await session.chat("And?")).ok).toBe(true);
   expect(sent[0]?.headers.get("anthropic-beta")).toBe("compact-2026-01-12");
@@ -126,12 +129,14 @@ it("OpenAI Responses: context_management is sent; the encrypted compaction item 
       ],
     ]);
   const { fetch, sent } = server([responses("Hello.", [item]), responses("Again.", [])]);
-  const session = await createAgentSession({
-    model: "openai-responses/gpt-5",
-    apiKey: "k",
-    fetch,
-    compaction: { native: true, maxTokens: 100_000 },
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: "openai-responses/gpt-5",
+      apiKey: "k",
+      fetch,
+      compaction: { native: true, maxTokens: 100_000 },
+    }),
+  );
   expect((await session.chat("Hi")).ok).toBe(true);
   expect((await session.chat("And?")).ok).toBe(true);
   expect(sent[0]?.body.context_management).toEqual([{ type: "compaction", compact_threshold: 100_000 }]);
@@ -142,12 +147,14 @@ it("OpenAI Responses: context_management is sent; the encrypted compaction item 
 
 it("a session moved to another API sends no provider compaction, and Wisp's own applies there", async () => {
   const { fetch, sent } = server([compactingTurn()]);
-  const first = await createAgentSession({
-    model: "anthropic/claude-opus-4-6",
-    apiKey: "k",
-    fetch,
-    compaction: { native: true },
-  });
+  const first = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-opus-4-6",
+      apiKey: "k",
+      fetch,
+      compaction: { native: true },
+    }),
+  );
   await first.chat("Hi");
   const state = JSON.parse(JSON.stringify(first.export()));
   const other = server([
@@ -161,13 +168,15 @@ it("a session moved to another API sends no provider compaction, and Wisp's own 
       ],
     ]),
   ]);
-  const moved = await createAgentSession({
-    model: "openai/gpt-4o",
-    apiKey: "k",
-    fetch: other.fetch,
-    restore: state,
-    compaction: { native: true },
-  });
+  const moved = okValue(
+    await createAgentSession({
+      model: "openai/gpt-4o",
+      apiKey: "k",
+      fetch: other.fetch,
+      restore: state,
+      compaction: { native: true },
+    }),
+  );
   await moved.chat("And?");
   const body = JSON.stringify(other.sent[0]?.body);
   expect(body).not.toContain("SERVER SUMMARY");
@@ -196,12 +205,14 @@ it("the scripted model speaks both providers' compaction, and a session sends it
     ["openai-responses/gpt-5", responsesRequest, '"type":"compaction","encrypted_content":"gAAAAB'],
   ] as const) {
     const scripted = compactingModel("SCRIPTED SUMMARY");
-    const session = await createAgentSession({
-      model,
-      apiKey: "k",
-      fetch: scripted.fetch,
-      compaction: { native: true, maxTokens: 80_000 },
-    });
+    const session = okValue(
+      await createAgentSession({
+        model,
+        apiKey: "k",
+        fetch: scripted.fetch,
+        compaction: { native: true, maxTokens: 80_000 },
+      }),
+    );
     const first = await session.chat("Hi");
     if (!first.ok) throw first.error;
     expect(first.value.text).toBe("Hello.");
@@ -214,22 +225,26 @@ it("the scripted model speaks both providers' compaction, and a session sends it
 
 it("the compaction beta joins the caller's own betas, and goes with a compaction block sent back later", async () => {
   const scripted = compactingModel("SUMMARY");
-  const first = await createAgentSession({
-    model: "anthropic/claude-opus-4-6",
-    apiKey: "k",
-    fetch: scripted.fetch,
-    headers: { "Anthropic-Beta": "context-1m-2025-08-07" },
-    compaction: { native: true },
-  });
+  const first = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-opus-4-6",
+      apiKey: "k",
+      fetch: scripted.fetch,
+      headers: { "Anthropic-Beta": "context-1m-2025-08-07" },
+      compaction: { native: true },
+    }),
+  );
   await first.chat("Hi");
   expect(scripted.requests[0]?.headers["anthropic-beta"]).toBe("context-1m-2025-08-07,compact-2026-01-12");
   // Restored without native compaction: the block still goes back, so its beta does too.
-  const later = await createAgentSession({
-    model: "anthropic/claude-opus-4-6",
-    apiKey: "k",
-    fetch: scripted.fetch,
-    restore: JSON.parse(JSON.stringify(first.export())),
-  });
+  const later = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-opus-4-6",
+      apiKey: "k",
+      fetch: scripted.fetch,
+      restore: JSON.parse(JSON.stringify(first.export())),
+    }),
+  );
   await later.chat("And?");
   expect(scripted.requests[1]?.headers["anthropic-beta"]).toBe("compact-2026-01-12");
   expect(scripted.requests[1]?.body).not.toHaveProperty("context_management");
@@ -279,12 +294,14 @@ it("Anthropic's compaction iterations are counted: billed, but left out of the t
       ["message_stop", { type: "message_stop" }],
     ]),
   ]);
-  const session = await createAgentSession({
-    model: "anthropic/claude-opus-4-6",
-    apiKey: "k",
-    fetch,
-    compaction: { native: true },
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-opus-4-6",
+      apiKey: "k",
+      fetch,
+      compaction: { native: true },
+    }),
+  );
   const result = await session.chat("Hi");
   if (!result.ok) throw result.error;
   expect(result.value.usage).toMatchObject({ input: 45000 + 180000, output: 1234 + 3500 });

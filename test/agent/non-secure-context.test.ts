@@ -18,6 +18,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
+import { failure, okValue } from "../support/results.ts";
 
 /** Makes `crypto` what a non-secure page has. */
 function insecure(): void {
@@ -83,26 +84,26 @@ describe("a context without crypto.randomUUID and crypto.subtle", () => {
   it("pauses for approval, restores and resumes; the state moves to and from a secure context", async () => {
     insecure();
     const here = sessionOptions();
-    const session = await createAgentSession(here.options);
+    const session = okValue(await createAgentSession(here.options));
     const paused = await session.chat("go");
     expect(paused.ok && paused.value.stopReason).toBe("approval");
     const state = exported(session.export());
     const id = state.pendingApprovals[0]?.toolCallId as string;
     // Restored and resumed in the same kind of context.
-    const again = await createAgentSession({ ...here.options, restore: state });
+    const again = okValue(await createAgentSession({ ...here.options, restore: state }));
     const resumed = await again.resume([{ toolCallId: id, approved: true }]);
     expect(resumed.ok && resumed.value.text).toBe("sent");
     expect(here.ran).toEqual([{ to: "ada" }]);
     // The same paused state restored on a server (Web Crypto's digest): it verifies and runs.
     vi.unstubAllGlobals();
     const there = sessionOptions(true);
-    const server = await createAgentSession({ ...there.options, restore: state });
+    const server = okValue(await createAgentSession({ ...there.options, restore: state }));
     const onServer = await server.resume([{ toolCallId: id, approved: true }]);
     expect(onServer.ok && onServer.value.text).toBe("sent");
     // And an edited one is refused there too: the digests agree.
     const edited = structuredClone(state);
     (edited.pendingApprovals[0] as { args: unknown }).args = { to: "mallory" };
-    await expect(createAgentSession({ ...there.options, restore: edited })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...there.options, restore: edited }))).toMatchObject({
       code: "APPROVAL_TAMPERED",
     });
   });
@@ -110,9 +111,11 @@ describe("a context without crypto.randomUUID and crypto.subtle", () => {
   it("refuses an approvalSecret with a ConfigError that says why, never a TypeError", async () => {
     insecure();
     const { options } = sessionOptions();
-    await expect(
-      createAgentSession({ ...options, approvalSecret: "a-server-side-secret-of-some-length" }),
-    ).rejects.toMatchObject({
+    expect(
+      failure(
+        await createAgentSession({ ...options, approvalSecret: "a-server-side-secret-of-some-length" }),
+      ),
+    ).toMatchObject({
       _tag: "ConfigError",
       code: "CONFIG_INVALID",
       path: "approvalSecret",

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgentSession, defineTool, type Hooks, runAgent } from "../../src/index.ts";
 import { calls, expectConsistent, says, scripted } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 function revokedProxy(): object {
   const { proxy, revoke } = Proxy.revocable({}, {});
@@ -62,7 +63,7 @@ describe.each(ODD_VALUES)("%s", (_name, value) => {
   it("thrown by a tool is a failed tool result; the run completes and the session restores", async () => {
     const { options } = scripted([calls(["odd", {}]), says("done")]);
     const { prompt: _, ...sessionOptions } = options();
-    const session = await createAgentSession({ ...sessionOptions, tools: [throwingTool(value)] });
+    const session = okValue(await createAgentSession({ ...sessionOptions, tools: [throwingTool(value)] }));
     const result = await session.chat("go");
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -72,11 +73,13 @@ describe.each(ODD_VALUES)("%s", (_name, value) => {
     expect(toolResult?.content[0]).toMatchObject({ isError: true });
     expect(JSON.stringify(toolResult)).toMatch(/Tool \\"odd\\" failed: /);
     const saved = JSON.parse(JSON.stringify(session.export()));
-    const restored = await createAgentSession({
-      ...sessionOptions,
-      tools: [throwingTool(value)],
-      restore: saved,
-    });
+    const restored = okValue(
+      await createAgentSession({
+        ...sessionOptions,
+        tools: [throwingTool(value)],
+        restore: saved,
+      }),
+    );
     expect(restored.export().messages).toEqual(saved.messages);
   });
 

@@ -16,6 +16,7 @@ import {
 import type { ScriptedModel } from "../../src/testing/index.ts";
 import { calls, requestBody, says, scripted } from "../support/agent.ts";
 import { anthropicRequest, chatRequest, responsesRequest } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 
 const clock = defineTool({
   name: "clock",
@@ -74,12 +75,14 @@ describe("OpenAI", () => {
       ["openai-responses/gpt-5", responsesRequest],
     ] as const) {
       const { model } = scripted([says("Hi."), says("Again.")], name);
-      const session = await createAgentSession({
-        model: name,
-        apiKey: "k",
-        fetch: model.fetch,
-        cache: { retention: "24h" },
-      });
+      const session = okValue(
+        await createAgentSession({
+          model: name,
+          apiKey: "k",
+          fetch: model.fetch,
+          cache: { retention: "24h" },
+        }),
+      );
       await session.chat("Hello");
       await session.chat("Hello again");
       for (const index of [0, 1]) {
@@ -129,7 +132,7 @@ function clockSession(model: ScriptedModel, tools: Tool<JsonObject>[], extra: Pa
     fetch: model.fetch,
     tools,
     ...extra,
-  });
+  }).then(okValue);
 }
 
 describe("cache misses are visible", () => {

@@ -24,6 +24,7 @@ import {
   geminiRequest,
   responsesRequest,
 } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 
 const City = z.object({ city: z.string(), celsius: z.number().int() });
 const ANSWER = '{"city": "Oslo", "celsius": 21}';
@@ -332,12 +333,14 @@ describe("sessions", () => {
       execute: () => "deployed",
     });
     const { model } = scripted([calls(["deploy", {}]), says("not json"), says(ANSWER)]);
-    const session = await createAgentSession({
-      model: "anthropic/claude-sonnet-4-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      tools: [deploy],
-    });
+    const session = okValue(
+      await createAgentSession({
+        model: "anthropic/claude-sonnet-4-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        tools: [deploy],
+      }),
+    );
     const paused = await session.chat("Deploy, then report", { output: City });
     expect(paused.ok && paused.value.stopReason).toBe("approval");
     const toolCallId = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
@@ -346,11 +349,13 @@ describe("sessions", () => {
     expect(resumed.value.output).toEqual({ city: "Oslo", celsius: 21 });
     expect(requestBody(model, 1)).toHaveProperty("output_config.format");
 
-    const busy = await createAgentSession({
-      model: "anthropic/claude-sonnet-4-5",
-      apiKey: "k",
-      fetch: scripted([{ ...says("slow"), delayMs: 50 }]).model.fetch,
-    });
+    const busy = okValue(
+      await createAgentSession({
+        model: "anthropic/claude-sonnet-4-5",
+        apiKey: "k",
+        fetch: scripted([{ ...says("slow"), delayMs: 50 }]).model.fetch,
+      }),
+    );
     const first = busy.chat("Go");
     const steered = await busy.chat("Also", { mode: "steer", output: City });
     expect(steered.ok).toBe(false);
@@ -361,12 +366,14 @@ describe("sessions", () => {
   it("a session's output applies to every run; chat's own output overrides it for one run, typed", async () => {
     const Count = z.object({ count: z.number() });
     const { model } = scripted([says(ANSWER), says('{"count": 3}')]);
-    const session = await createAgentSession({
-      model: "anthropic/claude-sonnet-4-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      output: City,
-    });
+    const session = okValue(
+      await createAgentSession({
+        model: "anthropic/claude-sonnet-4-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        output: City,
+      }),
+    );
     const first = await session.chat("Weather?");
     if (first.ok)
       expectTypeOf(first.value.output).toEqualTypeOf<{ city: string; celsius: number } | undefined>();
@@ -380,12 +387,14 @@ describe("sessions", () => {
 
   it("createSession's result message carries the output", async () => {
     const { model } = scripted([says(ANSWER)]);
-    await using session = await createSession({
-      model: "anthropic/claude-sonnet-4-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      output: City,
-    });
+    await using session = okValue(
+      await createSession({
+        model: "anthropic/claude-sonnet-4-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        output: City,
+      }),
+    );
     await session.send("Weather?");
     const results = [];
     for await (const message of session.receive()) if (message.type === "result") results.push(message);

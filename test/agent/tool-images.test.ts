@@ -22,6 +22,7 @@ import {
   geminiRequest,
   responsesRequest,
 } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 import { screenshotResult, screenshotTool, stateWithImage } from "../support/tool-images.ts";
 
 /** A 1×1 PNG. */
@@ -129,13 +130,15 @@ it("a session with tool images exports, restores and continues on another API", 
 
   for (const { model, schema } of APIS.slice(1)) {
     const next = scripted([says("Still blank.")], model);
-    const continued = await createAgentSession({
-      model,
-      apiKey: "k",
-      fetch: next.model.fetch,
-      tools: [screenshot],
-      restore: state,
-    });
+    const continued = okValue(
+      await createAgentSession({
+        model,
+        apiKey: "k",
+        fetch: next.model.fetch,
+        tools: [screenshot],
+        restore: state,
+      }),
+    );
     expect((await continued.chat("And now?")).ok).toBe(true);
     const body = requestBody(next.model, 0);
     expect(schema.safeParse(body).success).toBe(true);
@@ -247,12 +250,14 @@ it("Anthropic gets only the text of an error result that holds images (it refuse
   const state = await stateWithImage(IMAGE, TEXT);
   screenshotResult(state).isError = true;
   const { model } = scripted([says("Seen.")]);
-  const restored = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    restore: state,
-  });
+  const restored = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      restore: state,
+    }),
+  );
   expect((await restored.chat("Again")).ok).toBe(true);
   const body = requestBody(model, 0);
   expect(anthropicRequest.safeParse(body).success).toBe(true);

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { SessionState } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, expectConsistent, says } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 let failLoad = true;
 /** Loads asked for since the page opened. */
@@ -83,7 +84,7 @@ async function pausedState(): Promise<SessionState> {
   const { createAgentSession } = await fresh();
   const send = await recordingTool("send", true);
   const { options: base } = options([calls(["send", { to: "ada" }])]);
-  const session = await createAgentSession({ ...base, tools: [send.tool] });
+  const session = okValue(await createAgentSession({ ...base, tools: [send.tool] }));
   const result = await session.chat("tell ada");
   expect(result.ok && result.value.stopReason).toBe("approval");
   return JSON.parse(JSON.stringify(session.export())) as SessionState;
@@ -181,7 +182,7 @@ describe("the tool machinery, loaded on first need", () => {
     const send = await recordingTool("send", true);
     const sent = send.ran;
     const { model, options: base } = options([says("sent")]);
-    const session = await createAgentSession({ ...base, tools: [send.tool], restore: paused });
+    const session = okValue(await createAgentSession({ ...base, tools: [send.tool], restore: paused }));
     const toolCallId = paused.pendingApprovals[0]?.toolCallId as string;
 
     const failed = await session.resume([{ toolCallId, approved: true }]);
@@ -205,7 +206,7 @@ describe("the tool machinery, loaded on first need", () => {
     const { createAgentSession } = await fresh();
     const send = await recordingTool("send", true);
     const { model, options: base } = options([says("sent")]);
-    const session = await createAgentSession({ ...base, tools: [send.tool], restore: paused });
+    const session = okValue(await createAgentSession({ ...base, tools: [send.tool], restore: paused }));
     const toolCallId = paused.pendingApprovals[0]?.toolCallId as string;
     const controller = new AbortController();
     const resuming = session.resume([{ toolCallId, approved: true }], { signal: controller.signal });

@@ -25,6 +25,7 @@ import {
   type TypedToolCall,
 } from "../../src/index.ts";
 import { calls, says, scripted } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 const weather = defineTool({
   name: "weather",
@@ -109,7 +110,7 @@ describe("typed tool calls", () => {
     const result = await runAgent({ ...options(), tools: [weather] });
     expectTypeOf(result).toExtend<{ ok: true; value: AgentResult<typeof weather> } | { ok: false }>();
     const { prompt: _, ...config } = options();
-    const session = await createAgentSession({ ...config, tools: [weather, search] });
+    const session = okValue(await createAgentSession({ ...config, tools: [weather, search] }));
     expectTypeOf(session).toEqualTypeOf<AgentSession<typeof weather | typeof search>>();
     expectTypeOf(session.stream).returns.toExtend<
       AsyncIterable<AgentEvent<typeof weather | typeof search>>
@@ -170,15 +171,17 @@ describe("hooks know the run's tools", () => {
     expectTypeOf(result).toExtend<{ ok: true; value: AgentResult<typeof weather> } | { ok: false }>();
     // A session's hooks are typed the same way.
     const { prompt: _, ...config } = options();
-    const session = await createAgentSession({
-      ...config,
-      tools: [weather],
-      hooks: {
-        preToolUse: ({ toolCall }) => {
-          expectTypeOf(toolCall.args).toEqualTypeOf<{ city: string; days?: number }>();
+    const session = okValue(
+      await createAgentSession({
+        ...config,
+        tools: [weather],
+        hooks: {
+          preToolUse: ({ toolCall }) => {
+            expectTypeOf(toolCall.args).toEqualTypeOf<{ city: string; days?: number }>();
+          },
         },
-      },
-    });
+      }),
+    );
     await session.close();
   });
 
@@ -219,7 +222,7 @@ describe("options held in a variable keep their types", () => {
     const { prompt: _, ...config } = options();
     const held = sessionOptions({ ...config, tools: [weather], output: z.object({ verdict: z.string() }) });
     expectTypeOf(held).toEqualTypeOf<SessionOptions<typeof weather, { verdict: string }>>();
-    const session = await createAgentSession(held);
+    const session = okValue(await createAgentSession(held));
     expectTypeOf(session).toEqualTypeOf<AgentSession<typeof weather, { verdict: string }>>();
     const answer = await session.chat("verdict?");
     expect(answer.ok && answer.value.output).toEqual({ verdict: "sunny" });

@@ -21,6 +21,7 @@ import {
 import { type AgentEvent, type AgentRunResult, defineTool, isSdkError } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, expectConsistent, says } from "../support/agent.ts";
+import { failure, okValue } from "../support/results.ts";
 
 const ports: MessagePort[] = [];
 afterEach(() => {
@@ -69,10 +70,12 @@ async function bridged(
     ...serve,
   });
   const mainReports: BridgeReport[] = [];
-  const session = await connectSession(mainSide, {
-    onReport: (report) => mainReports.push(report),
-    ...connect,
-  });
+  const session = okValue(
+    await connectSession(mainSide, {
+      onReport: (report) => mainReports.push(report),
+      ...connect,
+    }),
+  );
   return { model, server, session, reports, mainReports, workerSide, mainSide };
 }
 
@@ -87,13 +90,13 @@ describe("runs across the port", () => {
     expect(events.at(-1)?.type).toBe("run-end");
     const text = events.flatMap((event) => (event.type === "text-delta" ? [event.delta] : [])).join("");
     expect(text).toBe("two");
-    const state = await session.export();
+    const state = okValue(await session.export());
     expect(state.sessionId).toBe(session.sessionId);
     expect(state.messages).toHaveLength(4);
-    expect((await session.snapshot()).messageCount).toBe(4);
+    expect(okValue(await session.snapshot()).messageCount).toBe(4);
     await session.close();
     await server.closed;
-    await expect(session.export()).rejects.toMatchObject({ code: "SESSION_CLOSED" });
+    expect(failure(await session.export())).toMatchObject({ code: "SESSION_CLOSED" });
   });
 
   it("a tool's error crosses as a real SdkError with every field", async () => {
@@ -136,7 +139,7 @@ describe("runs across the port", () => {
     expect(!result.ok && result.error.code).toBe("ABORTED");
     await disconnected;
     expect(model.disconnects).toBe(1);
-    const state = await session.export();
+    const state = okValue(await session.export());
     expect(state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
     expectConsistent(state.messages);
   });
@@ -154,10 +157,10 @@ describe("runs across the port", () => {
   it("a state passed by main is restored in the worker (and checked there)", async () => {
     const first = await bridged([says("remembered")]);
     await first.session.chat("remember this");
-    const state = await first.session.export();
+    const state = okValue(await first.session.export());
     const second = await bridged([says("yes")], {}, { restore: JSON.parse(JSON.stringify(state)) });
     expect(second.session.sessionId).toBe(state.sessionId);
-    expect((await second.session.export()).messages).toHaveLength(2);
+    expect(okValue(await second.session.export()).messages).toHaveLength(2);
     const broken = { ...state, messages: [{ role: "bot" }] };
     await expect(bridged([], {}, { restore: broken })).rejects.toMatchObject({
       _tag: "ConfigError",
@@ -289,12 +292,14 @@ describe("decisions from the main thread", () => {
       if (message.t === "decision")
         fakeWorker.postMessage({ wisp: "bridge", v, t: "closed", answered: message });
     });
-    const session = await connectSession(mainSide, {
-      onDecision: (request) => {
-        seen.push(request);
-        return undefined;
-      },
-    });
+    const session = okValue(
+      await connectSession(mainSide, {
+        onDecision: (request) => {
+          seen.push(request);
+          return undefined;
+        },
+      }),
+    );
     fakeWorker.postMessage({
       wisp: "bridge",
       v,
@@ -321,7 +326,7 @@ describe("versions, and the other side going away", () => {
   it("a worker speaking another protocol version is a typed error, not a hang", async () => {
     const [fakeWorker, mainSide] = channel();
     fakeWorker.postMessage({ wisp: "bridge", v: 99, t: "listening" });
-    await expect(connectSession(mainSide, { connectTimeoutMs: 5_000 })).rejects.toMatchObject({
+    expect(failure(await connectSession(mainSide, { connectTimeoutMs: 5_000 }))).toMatchObject({
       _tag: "ConfigError",
       code: "BRIDGE_VERSION",
       details: { theirs: 99, ours: v },
@@ -348,7 +353,7 @@ describe("versions, and the other side going away", () => {
 
   it("nobody answering the handshake is BRIDGE_CLOSED after connectTimeoutMs", async () => {
     const [, mainSide] = channel();
-    await expect(connectSession(mainSide, { connectTimeoutMs: 50 })).rejects.toMatchObject({
+    expect(failure(await connectSession(mainSide, { connectTimeoutMs: 50 }))).toMatchObject({
       _tag: "RequestError",
       code: "BRIDGE_CLOSED",
     });
@@ -376,7 +381,7 @@ describe("versions, and the other side going away", () => {
     // What this run streamed before the worker went is in the partial result.
     expect(!result.ok && result.partial.text).toBe(streamed);
     expect(!result.ok && result.partial.messages.map((message) => message.role)).toEqual(["user"]);
-    await expect(session.export()).rejects.toMatchObject({ code: "BRIDGE_CLOSED" });
+    expect(failure(await session.export())).toMatchObject({ code: "BRIDGE_CLOSED" });
     expect((await session.chat("again")).ok).toBe(false);
   });
 
@@ -418,7 +423,7 @@ describe("versions, and the other side going away", () => {
       // Greets, then never answers anything again.
       if (message.t === "hello") fakeWorker.postMessage({ wisp: "bridge", v, t: "ready", sessionId: "s" });
     });
-    const session = await connectSession(mainSide, { workerTimeoutMs: 100 });
+    const session = okValue(await connectSession(mainSide, { workerTimeoutMs: 100 }));
     const result = await session.chat("hello?");
     expect(!result.ok && result.error).toMatchObject({
       code: "BRIDGE_CLOSED",
@@ -465,7 +470,10 @@ describe("flow control", () => {
 
 describe("misuse", () => {
   it("something that is not a port is a ConfigError on both sides", async () => {
-    await expect(connectSession({} as never)).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "port" });
+    expect(failure(await connectSession({} as never))).toMatchObject({
+      code: "CONFIG_INVALID",
+      path: "port",
+    });
     expect(() => serveSession(null as never, { model: "anthropic/x" })).toThrow(
       expect.objectContaining({ code: "CONFIG_INVALID", path: "port" }),
     );
@@ -473,20 +481,20 @@ describe("misuse", () => {
 
   it("bad bridge options are ConfigErrors naming the option, with a guess for a misspelt one", async () => {
     const [, mainSide] = channel();
-    await expect(connectSession(mainSide, { windw: 3 } as never)).rejects.toMatchObject({
+    expect(failure(await connectSession(mainSide, { windw: 3 } as never))).toMatchObject({
       code: "CONFIG_INVALID",
       path: "windw",
       message: expect.stringContaining('did you mean "window"'),
     });
-    await expect(connectSession(mainSide, { window: 0 })).rejects.toMatchObject({ path: "window" });
-    await expect(connectSession(mainSide, { decisionKinds: ["approvals"] as never })).rejects.toMatchObject({
+    expect(failure(await connectSession(mainSide, { window: 0 }))).toMatchObject({ path: "window" });
+    expect(failure(await connectSession(mainSide, { decisionKinds: ["approvals"] as never }))).toMatchObject({
       path: "decisionKinds.0",
       message: expect.stringContaining('did you mean "approval"'),
     });
-    await expect(
-      connectSession(mainSide, { decisionTimeoutsMs: { aproval: 5 } as never }),
-    ).rejects.toMatchObject({ path: "decisionTimeoutsMs.aproval" });
-    await expect(connectSession(mainSide, { workerTimeoutMs: -1 })).rejects.toMatchObject({
+    expect(
+      failure(await connectSession(mainSide, { decisionTimeoutsMs: { aproval: 5 } as never })),
+    ).toMatchObject({ path: "decisionTimeoutsMs.aproval" });
+    expect(failure(await connectSession(mainSide, { workerTimeoutMs: -1 }))).toMatchObject({
       path: "workerTimeoutMs",
     });
     expect(() =>
@@ -515,10 +523,10 @@ describe("misuse", () => {
     expect(result.ok && result.value.toolCalls[0]?.result.output).toBe("sent to ada");
   });
 
-  it("a session the worker cannot create rejects connectSession with the worker's ConfigError", async () => {
+  it("a session the worker cannot create: connectSession answers with the worker's ConfigError", async () => {
     const [workerSide, mainSide] = channel();
     serveSession(workerSide, { model: "nowhere/model", apiKey: "k" });
-    await expect(connectSession(mainSide)).rejects.toMatchObject({ _tag: "ConfigError" });
+    expect(failure(await connectSession(mainSide))).toMatchObject({ _tag: "ConfigError" });
   });
 
   it("closing twice, and disposing, are fine", async () => {
@@ -551,7 +559,7 @@ describe("from the review", () => {
     for await (const _ of run) if (++seen === 10) break;
     const result = await run.result;
     expect(!result.ok && result.error.code).toBe("ABORTED");
-    expect((await session.snapshot()).status).toBe("idle");
+    expect(okValue(await session.snapshot()).status).toBe("idle");
   });
 
   it("arguments an approver edits go through the worker's own preToolUse hooks first", async () => {
@@ -623,12 +631,9 @@ describe("from the review", () => {
       }
     });
     const reports: BridgeReport[] = [];
-    const session = await connectSession(mainSide, { onReport: (report) => reports.push(report) });
-    const exported = await session.export().then(
-      () => "resolved",
-      (error: unknown) => (isSdkError(error) ? error.message : "not an SdkError"),
-    );
-    expect(exported).toBe("odd");
+    const session = okValue(await connectSession(mainSide, { onReport: (report) => reports.push(report) }));
+    const exported = await session.export();
+    expect(!exported.ok && isSdkError(exported.error) && exported.error.message).toBe("odd");
     const run = session.stream("hi");
     fakeWorker.postMessage({ wisp: "bridge", v, t: "event", id: "run-2", event: null });
     await expect.poll(() => reports.filter((report) => report.code === "PROTOCOL").length).toBe(1);
@@ -657,9 +662,9 @@ describe("from the review", () => {
   it("a restore that cannot be posted is a ConfigError at once; a malformed hello is refused by the worker", async () => {
     const [, mainSide] = channel();
     const started = Date.now();
-    await expect(
-      connectSession(mainSide, { restore: { f: () => 1 }, connectTimeoutMs: 60_000 }),
-    ).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "restore" });
+    expect(
+      failure(await connectSession(mainSide, { restore: { f: () => 1 }, connectTimeoutMs: 60_000 })),
+    ).toMatchObject({ code: "CONFIG_INVALID", path: "restore" });
     expect(Date.now() - started).toBeLessThan(5_000);
     const [workerSide, fakeMain] = channel();
     serveSession(workerSide, { model: "anthropic/x", apiKey: "k", onReport: () => {} });
@@ -673,9 +678,9 @@ describe("from the review", () => {
   it("a worker thread that throws at startup is BRIDGE_CLOSED naming its error, not a crash of this thread", async () => {
     const worker = new Worker('throw new Error("boot failed")', { eval: true });
     const reports: BridgeReport[] = [];
-    await expect(
-      connectSession(worker, { onReport: (report) => reports.push(report) }),
-    ).rejects.toMatchObject({
+    expect(
+      failure(await connectSession(worker, { onReport: (report) => reports.push(report) })),
+    ).toMatchObject({
       _tag: "RequestError",
       code: "BRIDGE_CLOSED",
       message: expect.stringContaining("boot failed"),
@@ -733,7 +738,7 @@ describe("two connections on one port", () => {
   it("a chat refused as busy leaves the other's stream alone: it ends with its own events and result", async () => {
     const text = Array.from({ length: 150 }, (_, index) => `a${index} `).join("");
     const { session: a, mainSide } = await bridged([long(text), says("b's turn")], {}, { window: 4 });
-    const b = await connectSession(mainSide, { window: 4 });
+    const b = okValue(await connectSession(mainSide, { window: 4 }));
     const run = a.stream("from a");
     const events: AgentEvent[] = [];
     let refused: AgentRunResult | undefined;
@@ -751,13 +756,13 @@ describe("two connections on one port", () => {
     // Once a's run is done, b's next run is b's own; both see the one session.
     const after = await b.chat("from b, again");
     expect(after.ok && after.value.text).toBe("b's turn");
-    const roles = (await a.export()).messages.map((message) => message.role);
+    const roles = okValue(await a.export()).messages.map((message) => message.role);
     expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
   });
 
   it("an abort reaches the aborting connection's run only", async () => {
     const { session: a, mainSide } = await bridged([long("word ".repeat(500)), says("b's follow-up")]);
-    const b = await connectSession(mainSide);
+    const b = okValue(await connectSession(mainSide));
     const run = a.stream("from a");
     const followUp = b.stream("from b", { mode: "followUp" });
     for await (const event of run) if (event.type === "text-delta") run.abort("a stops");
@@ -769,7 +774,7 @@ describe("two connections on one port", () => {
 
   it("session.abort() from any connection is the session's, as in-process: it ends the run in flight, whoever started it", async () => {
     const { session: a, mainSide } = await bridged([long("word ".repeat(500)), says("after")]);
-    const b = await connectSession(mainSide);
+    const b = okValue(await connectSession(mainSide));
     const run = a.stream("from a");
     for await (const event of run) if (event.type === "text-delta") b.abort("b stops the session");
     const result = await run.result;
@@ -796,7 +801,7 @@ describe("two connections on one port", () => {
     );
     // A connection with no onDecision: the questions of a's run are not its to answer (or deny).
     const bReports: BridgeReport[] = [];
-    const b = await connectSession(mainSide, { onReport: (report) => bReports.push(report) });
+    const b = okValue(await connectSession(mainSide, { onReport: (report) => bReports.push(report) }));
     mainSide.on("message", (message: (typeof heard)[number]) => heard.push(message));
     const run = a.stream("go");
     await expect.poll(() => heard.some((message) => message.t === "decide")).toBe(true);
@@ -817,6 +822,6 @@ describe("two connections on one port", () => {
     expect(heard.filter((message) => message.t === "decide")).toHaveLength(1);
     // What the worker noticed reaches every connection; b was never asked, so it never failed to answer.
     expect(bReports.map((report) => report.code)).toEqual(["PROTOCOL", "DECISION_UNKNOWN"]);
-    expect((await b.snapshot()).sessionId).toBe(a.sessionId);
+    expect(okValue(await b.snapshot()).sessionId).toBe(a.sessionId);
   });
 });

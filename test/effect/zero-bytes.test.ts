@@ -8,6 +8,7 @@
  */
 import { type BuildResult, build, type Plugin } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { okValue } from "../support/results.ts";
 
 /** What `effect` and Wisp's Effect module look like to a bundler, as import paths and resolved files. */
 const EFFECT_IMPORT = /^effect(\/|$)/;
@@ -58,7 +59,7 @@ const PROGRAMS = {
   ].join("\n"),
   "a session (published build)": [
     'import { createAgentSession } from "wisp-agent";',
-    'await using session = await createAgentSession({ model: "anthropic/claude-sonnet-4-5", apiKey: "key" });',
+    'await using session = okValue(await createAgentSession({ model: "anthropic/claude-sonnet-4-5", apiKey: "key" }));',
     'console.log(await session.chat("Hi"));',
   ].join("\n"),
 };

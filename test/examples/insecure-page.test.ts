@@ -62,22 +62,18 @@ describe("a page that is not a secure context (http://wisp.test)", () => {
           fetch: model.fetch,
           tools: [send],
         };
-        const session = await wisp.createAgentSession(options);
+        const session = (await wisp.createAgentSession(options)).value;
         const paused = await session.chat("go");
         const state = JSON.parse(JSON.stringify(session.export()));
-        const restored = await wisp.createAgentSession({ ...options, restore: state });
+        const restored = (await wisp.createAgentSession({ ...options, restore: state })).value;
         const id = state.pendingApprovals[0].toolCallId;
         const resumed = await restored.resume([{ toolCallId: id, approved: true }]);
-        let refusal = {};
-        try {
-          await wisp.createAgentSession({
-            ...options,
-            approvalSecret: "a-server-side-secret-of-some-length",
-          });
-        } catch (error) {
-          const { _tag: tag, code, path, message } = error;
-          refusal = { tag, code, path, message };
-        }
+        const secret = await wisp.createAgentSession({
+          ...options,
+          approvalSecret: "a-server-side-secret-of-some-length",
+        });
+        const { _tag: tag, code, path, message } = secret.error ?? {};
+        const refusal = { ok: secret.ok, tag, code, path, message };
         return {
           paused: paused.ok && paused.value.stopReason,
           digest: state.pendingApprovals[0].digest,
@@ -92,6 +88,7 @@ describe("a page that is not a secure context (http://wisp.test)", () => {
         resumed: "done",
         ran: [{ to: "ada" }],
         refusal: {
+          ok: false,
           tag: "ConfigError",
           code: "CONFIG_INVALID",
           path: "approvalSecret",

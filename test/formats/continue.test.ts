@@ -17,6 +17,7 @@ import {
   geminiRequest,
   responsesRequest,
 } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 
 const APIS: [string, ZodType][] = [
   ["anthropic/claude-sonnet-4-5", anthropicRequest],
@@ -34,12 +35,14 @@ const FILES = [
 
 async function continueOn(model: string, state: SessionState) {
   const scripted = createScriptedModel({ script: [says("Carrying on.")] });
-  const session = await createAgentSession({
-    model: model as never,
-    apiKey: "k",
-    fetch: scripted.fetch,
-    restore: state,
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: model as never,
+      apiKey: "k",
+      fetch: scripted.fetch,
+      restore: state,
+    }),
+  );
   const result = await session.chat("Go on");
   expect(result.ok, JSON.stringify(result.ok ? "" : result.error)).toBe(true);
   return {

@@ -9,6 +9,7 @@ import { fromClaudeCode, fromPi, toClaudeCode } from "../../src/formats/index.ts
 import { createAgentSession } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { says } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 const jsonl = (...objects: object[]) => `${objects.map((line) => JSON.stringify(line)).join("\n")}\n`;
 const claudeUser = jsonl({
@@ -78,7 +79,7 @@ describe("a Claude Code file Wisp continued on another provider", () => {
     if (!first.ok) throw first.error;
     const scripted = createScriptedModel({ script: [says("From GPT."), says("Again from GPT.")] });
     const options = { model: "openai/gpt-5.4", apiKey: "k", fetch: scripted.fetch } as const;
-    const session = await createAgentSession({ ...options, restore: first.value.state });
+    const session = okValue(await createAgentSession({ ...options, restore: first.value.state }));
     expect((await session.chat("Go on")).ok).toBe(true);
     const written = toClaudeCode(session.export());
     expect(written).toContain('"model":"openai-chat/gpt-5.4"');
@@ -89,11 +90,13 @@ describe("a Claude Code file Wisp continued on another provider", () => {
     const reply = again.value.state.messages.findLast((message) => message.role === "assistant");
     expect(reply?.role === "assistant" && [reply.provider, reply.model]).toEqual(["openai-chat", "gpt-5.4"]);
 
-    const restored = await createAgentSession({
-      apiKey: "k",
-      fetch: scripted.fetch,
-      restore: again.value.state,
-    });
+    const restored = okValue(
+      await createAgentSession({
+        apiKey: "k",
+        fetch: scripted.fetch,
+        restore: again.value.state,
+      }),
+    );
     expect((await restored.chat("And again")).ok).toBe(true);
     expect(scripted.requests[1]?.url).toMatch(/\/chat\/completions$/);
     expect(scripted.requests[1]?.body).toMatchObject({ model: "gpt-5.4" });

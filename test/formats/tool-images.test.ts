@@ -13,6 +13,7 @@ import {
 } from "../../src/index.ts";
 import { says, scripted } from "../support/agent.ts";
 import { anthropicRequest } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 import { stateWithImage } from "../support/tool-images.ts";
 
 const IMAGE: ImagePart = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
@@ -88,12 +89,14 @@ it("a Claude Code image tool result is read as an image, and a continued request
   expect(resultOf(read.value.state.messages)).toMatchObject({ output: "", images: [IMAGE] });
 
   const { model } = scripted([says("A picture.")]);
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    restore: read.value.state,
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      restore: read.value.state,
+    }),
+  );
   expect((await session.chat("What is in it?")).ok).toBe(true);
   const body = model.requests[0]?.body;
   expect(anthropicRequest.safeParse(body).success).toBe(true);

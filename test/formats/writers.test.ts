@@ -14,10 +14,17 @@ import {
   toClaudeCode,
   toPi,
 } from "../../src/formats/index.ts";
-import { createAgentSession, defineTool, type Message, type SessionState } from "../../src/index.ts";
+import {
+  type AgentSession,
+  createAgentSession,
+  defineTool,
+  type Message,
+  type SessionState,
+} from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
 import { fixtureText } from "../support/fixtures.ts";
+import { okValue } from "../support/results.ts";
 
 const remove = defineTool({
   name: "remove",
@@ -46,10 +53,8 @@ async function sessionInRequests(): Promise<{ steps: Message[][]; state: Session
   };
   let state: SessionState | undefined;
   const steps: Message[][] = [];
-  const record = async (
-    step: (session: Awaited<ReturnType<typeof createAgentSession>>) => Promise<unknown>,
-  ) => {
-    const session = await createAgentSession(state ? { ...options, restore: state } : options);
+  const record = async (step: (session: AgentSession) => Promise<unknown>) => {
+    const session = okValue(await createAgentSession(state ? { ...options, restore: state } : options));
     const before = state?.messages.length ?? 0;
     await step(session);
     state = JSON.parse(JSON.stringify(session.export())) as SessionState;

@@ -22,6 +22,7 @@ import {
 } from "../../src/mcp/index.ts";
 import type { JsonObject } from "../../src/types.ts";
 import { calls, says, scripted } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 import { startOfficialServer } from "./support/official-server.mjs";
 import { toolNamed } from "./support/tool-named.ts";
 
@@ -278,11 +279,13 @@ describe("a stateful server answering with SSE", () => {
       apiKey: "test-key",
       fetch: scripted(script).model.fetch,
     };
-    const session = await createAgentSession({
-      ...options,
-      tools: first.tools,
-      metadata: mcpMetadata(first),
-    });
+    const session = okValue(
+      await createAgentSession({
+        ...options,
+        tools: first.tools,
+        metadata: mcpMetadata(first),
+      }),
+    );
     expect((await session.chat("one plus one")).ok).toBe(true);
     const stored = JSON.parse(JSON.stringify(session.export())) as SessionState;
     expect(JSON.stringify(stored)).not.toMatch(/sk-secret|never-stored/);
@@ -295,7 +298,7 @@ describe("a stateful server answering with SSE", () => {
       headers: { authorization: "Bearer never-stored" },
       ...(record ? { resume: record } : {}),
     });
-    const restored = await createAgentSession({ ...options, restore: stored, tools: second.tools });
+    const restored = okValue(await createAgentSession({ ...options, restore: stored, tools: second.tools }));
     const result = await restored.chat("two plus two");
     expect(result.ok ? result.value.toolCalls[0]?.result.output : undefined).toBe("4");
     expect(server.log.methods.slice(before)).toEqual(["tools/list", "tools/call"]);

@@ -3,18 +3,21 @@
  * during a run, and moving a session to another provider.
  */
 import { describe, expect, it } from "vitest";
-import { createAgentSession, defineTool, type SessionOptions } from "../../src/index.ts";
+import { type AgentSession, createAgentSession, defineTool, type SessionOptions } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, expectConsistent, gate, requestBody, says } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 async function session(script: ScriptedTurn[], extra: Partial<SessionOptions> = {}) {
   const model = createScriptedModel({ script });
-  const created = await createAgentSession({
-    model: "anthropic/claude-sonnet-5-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    ...extra,
-  });
+  const created = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-5-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      ...extra,
+    }),
+  );
   return { model, session: created };
 }
 
@@ -184,13 +187,15 @@ describe("abort, close and export during a run", () => {
 
   it("await using closes the session", async () => {
     const model = createScriptedModel({ script: [says("hi")] });
-    let closedSession: Awaited<ReturnType<typeof createAgentSession>> | undefined;
+    let closedSession: AgentSession | undefined;
     {
-      await using s = await createAgentSession({
-        model: "anthropic/claude-sonnet-5-5",
-        apiKey: "k",
-        fetch: model.fetch,
-      });
+      await using s = okValue(
+        await createAgentSession({
+          model: "anthropic/claude-sonnet-5-5",
+          apiKey: "k",
+          fetch: model.fetch,
+        }),
+      );
       closedSession = s;
       await s.chat("hi");
     }
@@ -265,13 +270,15 @@ describe("moving a session to another provider", () => {
     const { session: s } = await session(ANTHROPIC_HISTORY, { tools: [clock] });
     await s.chat("Time?");
     const openai = createScriptedModel({ script: [says("Still noon.")] });
-    const moved = await createAgentSession({
-      model: "openai/gpt-5.5",
-      apiKey: "k",
-      fetch: openai.fetch,
-      tools: [clock],
-      restore: JSON.parse(JSON.stringify(s.export())),
-    });
+    const moved = okValue(
+      await createAgentSession({
+        model: "openai/gpt-5.5",
+        apiKey: "k",
+        fetch: openai.fetch,
+        tools: [clock],
+        restore: JSON.parse(JSON.stringify(s.export())),
+      }),
+    );
     const result = await moved.chat("And now?");
     expect(result.ok).toBe(true);
     const body = openai.requests[0]?.bodyText ?? "";
@@ -291,21 +298,25 @@ describe("moving a session to another provider", () => {
 
   it("an OpenAI session continues on Anthropic", async () => {
     const openai = createScriptedModel({ script: [calls(["clock", {}]), says("Noon.")] });
-    const s = await createAgentSession({
-      model: "openai/gpt-5.5",
-      apiKey: "k",
-      fetch: openai.fetch,
-      tools: [clock],
-    });
+    const s = okValue(
+      await createAgentSession({
+        model: "openai/gpt-5.5",
+        apiKey: "k",
+        fetch: openai.fetch,
+        tools: [clock],
+      }),
+    );
     await s.chat("Time?");
     const anthropic = createScriptedModel({ script: [says("Yes.")] });
-    const moved = await createAgentSession({
-      model: "anthropic/claude-sonnet-5-5",
-      apiKey: "k",
-      fetch: anthropic.fetch,
-      tools: [clock],
-      restore: s.export(),
-    });
+    const moved = okValue(
+      await createAgentSession({
+        model: "anthropic/claude-sonnet-5-5",
+        apiKey: "k",
+        fetch: anthropic.fetch,
+        tools: [clock],
+        restore: s.export(),
+      }),
+    );
     expect((await moved.chat("Sure?")).ok).toBe(true);
     const messages = (requestBody(anthropic, 0) as { messages: Array<{ role: string }> }).messages;
     expect(messages.map((message) => message.role)).toEqual([

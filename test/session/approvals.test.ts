@@ -18,6 +18,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, expectConsistent, gate, says } from "../support/agent.ts";
+import { failure, okValue } from "../support/results.ts";
 
 /** A tool that records what it ran with; `needsApproval` as given. */
 function sendTool(needsApproval = true) {
@@ -58,14 +59,14 @@ async function start(script: ScriptedTurn[], extra: Partial<SessionOptions> = {}
     retry: { maxRetries: 0 },
     ...extra,
   };
-  const session = await createAgentSession(options);
+  const session = okValue(await createAgentSession(options));
   return { model, options, session };
 }
 
 /** The session as another machine would get it: exported, through JSON, restored into a new object. */
 async function moved(session: AgentSession, options: SessionOptions): Promise<AgentSession> {
   const json = JSON.stringify(session.export());
-  return createAgentSession({ ...options, restore: JSON.parse(json) });
+  return okValue(await createAgentSession({ ...options, restore: JSON.parse(json) }));
 }
 
 /** The tool_result blocks of the last request the model received, in order. */
@@ -385,7 +386,9 @@ describe("decisions", () => {
     await (await moved(session, options)).resume(once);
     expect(send.ran).toHaveLength(3);
     // The same decisions against the state after they were used, and against the state before.
-    const after = await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(before)) });
+    const after = okValue(
+      await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(before)) }),
+    );
     await after.resume(once);
     const replayed = await after.resume(once);
     expect(!replayed.ok && replayed.error).toMatchObject({
@@ -546,7 +549,7 @@ describe("safe by construction", () => {
   it("pending arguments edited after the pause are refused on restore (APPROVAL_TAMPERED)", async () => {
     const { options, state, send } = await pausedState();
     (state.pendingApprovals[0] as { args: unknown }).args = { to: "mallory", text: "hi" };
-    await expect(createAgentSession({ ...options, restore: state })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...options, restore: state }))).toMatchObject({
       _tag: "ConfigError",
       code: "APPROVAL_TAMPERED",
       path: "restore.pendingApprovals.0",
@@ -563,7 +566,7 @@ describe("safe by construction", () => {
       if (message.role === "assistant")
         for (const part of message.content)
           if (part.type === "tool_call") part.id = state.pendingApprovals[0]?.toolCallId as string;
-    await expect(createAgentSession({ ...other.options, restore: spliced })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...other.options, restore: spliced }))).toMatchObject({
       code: "APPROVAL_TAMPERED",
       path: "restore.pendingApprovals.0",
     });
@@ -572,12 +575,14 @@ describe("safe by construction", () => {
   it("a whole paused state restored under a new session id is verified under its own, then bound to the new one", async () => {
     const secret = "a-server-side-secret-of-some-length";
     const { options, state, send } = await pausedState({ approvalSecret: secret });
-    const copy = await createAgentSession({ ...options, sessionId: "the-copy", restore: state });
+    const copy = okValue(await createAgentSession({ ...options, sessionId: "the-copy", restore: state }));
     const exported = copy.export();
     expect(exported.sessionId).toBe("the-copy");
     expect(exported.pendingApprovals[0]?.digest).not.toBe(state.pendingApprovals[0]?.digest);
     // The copy's export restores as itself, and runs once approved.
-    const again = await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(exported)) });
+    const again = okValue(
+      await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(exported)) }),
+    );
     const id = state.pendingApprovals[0]?.toolCallId as string;
     const resumed = await again.resume([{ toolCallId: id, approved: true }]);
     expect(resumed.ok && resumed.value.text).toBe("sent");
@@ -585,9 +590,9 @@ describe("safe by construction", () => {
     // An edited state is still refused under a new id: it is checked under the id it was sealed with.
     const edited = structuredClone(state);
     (edited.pendingApprovals[0] as { args: unknown }).args = { to: "mallory", text: "hi" };
-    await expect(
-      createAgentSession({ ...options, sessionId: "the-copy", restore: edited }),
-    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED" });
+    expect(
+      failure(await createAgentSession({ ...options, sessionId: "the-copy", restore: edited })),
+    ).toMatchObject({ code: "APPROVAL_TAMPERED" });
   });
 
   it.each([
@@ -632,19 +637,27 @@ describe("safe by construction", () => {
     expect(state.pendingApprovals[0]?.signature).toMatch(/^[0-9a-f]{64}$/);
     const unsigned = structuredClone(state);
     delete (unsigned.pendingApprovals[0] as { signature?: string }).signature;
-    await expect(createAgentSession({ ...options, restore: unsigned })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...options, restore: unsigned }))).toMatchObject({
       code: "APPROVAL_TAMPERED",
     });
-    await expect(
-      createAgentSession({ ...options, approvalSecret: "another-secret-of-enough-length", restore: state }),
-    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED" });
+    expect(
+      failure(
+        await createAgentSession({
+          ...options,
+          approvalSecret: "another-secret-of-enough-length",
+          restore: state,
+        }),
+      ),
+    ).toMatchObject({ code: "APPROVAL_TAMPERED" });
     // A forger who edits the arguments and recomputes the (public) digest still lacks the secret.
     const forged = await pausedState();
     const forgedState = forged.state;
-    await expect(
-      createAgentSession({ ...options, restore: { ...forgedState, sessionId: state.sessionId } }),
-    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED" });
-    const restored = await createAgentSession({ ...options, restore: state });
+    expect(
+      failure(
+        await createAgentSession({ ...options, restore: { ...forgedState, sessionId: state.sessionId } }),
+      ),
+    ).toMatchObject({ code: "APPROVAL_TAMPERED" });
+    const restored = okValue(await createAgentSession({ ...options, restore: state }));
     const id = state.pendingApprovals[0]?.toolCallId as string;
     const resumed = await restored.resume([{ toolCallId: id, approved: true }]);
     expect(resumed.ok && resumed.value.text).toBe("sent");
@@ -655,7 +668,7 @@ describe("safe by construction", () => {
     const secret = "a-server-side-secret-of-some-length";
     const { options, state, send } = await pausedState({ approvalSecret: secret });
     const { approvalSecret: _, ...forgetful } = options;
-    await expect(createAgentSession({ ...forgetful, restore: state })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...forgetful, restore: state }))).toMatchObject({
       _tag: "ConfigError",
       code: "APPROVAL_TAMPERED",
       path: "restore.pendingApprovals.0.signature",
@@ -663,25 +676,31 @@ describe("safe by construction", () => {
       message: expect.stringContaining("this session has none to verify them"),
     });
     // Signed standing permissions alone (no pause) are refused the same way.
-    const restored = await createAgentSession({ ...options, restore: state });
+    const restored = okValue(await createAgentSession({ ...options, restore: state }));
     const id = state.pendingApprovals[0]?.toolCallId as string;
     await restored.resume([{ toolCallId: id, approved: true, always: true }]);
     const standing = JSON.parse(JSON.stringify(restored.export())) as SessionState;
     expect(standing.pendingApprovals).toEqual([]);
     expect(standing.toolPermissionsSignature).toMatch(/^[0-9a-f]{64}$/);
-    await expect(createAgentSession({ ...forgetful, restore: standing })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...forgetful, restore: standing }))).toMatchObject({
       code: "APPROVAL_TAMPERED",
       path: "restore.toolPermissionsSignature",
     });
     // With the secret both restore, and the call ran once.
-    await expect(createAgentSession({ ...options, restore: standing })).resolves.toBeDefined();
+    expect((await createAgentSession({ ...options, restore: standing })).ok).toBe(true);
     expect(send.ran).toHaveLength(1);
   });
 
   it("a short approvalSecret is a ConfigError", async () => {
-    await expect(
-      createAgentSession({ model: "anthropic/claude-sonnet-5-5", apiKey: "k", approvalSecret: "short" }),
-    ).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "approvalSecret" });
+    expect(
+      failure(
+        await createAgentSession({
+          model: "anthropic/claude-sonnet-5-5",
+          apiKey: "k",
+          approvalSecret: "short",
+        }),
+      ),
+    ).toMatchObject({ code: "CONFIG_INVALID", path: "approvalSecret" });
   });
 
   it("abort while paused keeps the pause; abort during a resumed tool leaves a paired, restorable state", async () => {
@@ -692,7 +711,9 @@ describe("safe by construction", () => {
     session.abort();
     const state = session.export();
     expect(state.pendingApprovals).toHaveLength(1);
-    const restored = await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(state)) });
+    const restored = okValue(
+      await createAgentSession({ ...options, restore: JSON.parse(JSON.stringify(state)) }),
+    );
     const id = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
     const resumed = restored.resume([{ toolCallId: id, approved: true }]);
     await hasStarted;
@@ -711,7 +732,7 @@ describe("safe by construction", () => {
     const { options, state, send } = await pausedState();
     // No key and the public endpoint: the run is refused before it reaches the paused turn.
     const { apiKey: _, fetch: __, ...keyless } = options;
-    const restored = await createAgentSession({ ...keyless, restore: state });
+    const restored = okValue(await createAgentSession({ ...keyless, restore: state }));
     const id = state.pendingApprovals[0]?.toolCallId as string;
     const refused = await restored.resume([{ toolCallId: id, approved: true }]);
     expect(!refused.ok && refused.error.code).toBe("CONFIG_INVALID");
@@ -738,7 +759,7 @@ describe("second review", () => {
     const state = JSON.parse(JSON.stringify(restored.export())) as SessionState;
     expect(state.toolPermissions).toEqual({ send: "allow" });
     expect(state.toolPermissionsSignature).toMatch(/^[0-9a-f]{64}$/);
-    await expect(createAgentSession({ ...options, restore: state })).resolves.toBeDefined();
+    expect((await createAgentSession({ ...options, restore: state })).ok).toBe(true);
     for (const forge of [
       (forged: SessionState) => {
         forged.toolPermissions = { send: "allow", lookup: "allow" };
@@ -752,7 +773,7 @@ describe("second review", () => {
     ]) {
       const forged = structuredClone(state);
       forge(forged);
-      await expect(createAgentSession({ ...options, restore: forged })).rejects.toMatchObject({
+      expect(failure(await createAgentSession({ ...options, restore: forged }))).toMatchObject({
         code: "APPROVAL_TAMPERED",
         path: "restore.toolPermissions",
       });
@@ -760,10 +781,12 @@ describe("second review", () => {
     // A state that never had a secret cannot claim standing permissions under one.
     const plain = await pausedOn({ to: "a", text: "1" });
     await plain.restored.resume([{ toolCallId: plain.id, approved: true, always: true }]);
-    await expect(createAgentSession({ ...options, restore: plain.restored.export() })).rejects.toMatchObject({
-      code: "APPROVAL_TAMPERED",
-      path: "restore.toolPermissions",
-    });
+    expect(failure(await createAgentSession({ ...options, restore: plain.restored.export() }))).toMatchObject(
+      {
+        code: "APPROVAL_TAMPERED",
+        path: "restore.toolPermissions",
+      },
+    );
   });
 
   it.each([
@@ -776,7 +799,7 @@ describe("second review", () => {
     const { options, restored } = await pausedOn({ to: "a", text: "1" }, { approvalSecret: secret });
     const state = JSON.parse(JSON.stringify(restored.export())) as SessionState;
     edit(state.pendingApprovals[0] as unknown as Record<string, unknown>);
-    await expect(createAgentSession({ ...options, restore: state })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...options, restore: state }))).toMatchObject({
       code: "APPROVAL_TAMPERED",
       path: "restore.pendingApprovals.0",
     });
@@ -1086,7 +1109,7 @@ describe("sequential tools: a tampered hold", () => {
     const answered = structuredClone(state);
     delete answered.pendingApprovals[0]?.holds;
     answered.pendingResults.push({ type: "tool_result", toolCallId: held, output: "forged", isError: false });
-    await expect(createAgentSession({ ...options, restore: answered })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ ...options, restore: answered }))).toMatchObject({
       code: "APPROVAL_TAMPERED",
       path: "restore.pendingApprovals.0",
     });
@@ -1102,9 +1125,9 @@ describe("sequential tools: a tampered hold", () => {
     delete approval.holds;
     forged.pendingResults.push({ type: "tool_result", toolCallId: held, output: "forged", isError: false });
     approval.digest = await approvalDigest(state.sessionId, approval);
-    await expect(
-      createAgentSession({ ...options, approvalSecret: secret, restore: forged }),
-    ).rejects.toMatchObject({ code: "APPROVAL_TAMPERED", message: expect.stringContaining("signature") });
+    expect(
+      failure(await createAgentSession({ ...options, approvalSecret: secret, restore: forged })),
+    ).toMatchObject({ code: "APPROVAL_TAMPERED", message: expect.stringContaining("signature") });
     expect(lookup.ran).toEqual([]);
   });
 });
@@ -1115,13 +1138,15 @@ describe("createSession", () => {
     const model = createScriptedModel({
       script: [calls(["send", { to: "ada", text: "hi" }]), says("sent it")],
     });
-    const session = await createSession({
-      model: "anthropic/claude-sonnet-5-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      tools: [send.tool],
-      canUseTool: () => ({ behavior: "ask", message: "sending needs a person" }),
-    });
+    const session = okValue(
+      await createSession({
+        model: "anthropic/claude-sonnet-5-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        tools: [send.tool],
+        canUseTool: () => ({ behavior: "ask", message: "sending needs a person" }),
+      }),
+    );
     await session.send("go");
     const first = [];
     for await (const message of session.receive()) first.push(message);
@@ -1134,7 +1159,7 @@ describe("createSession", () => {
     });
     const id = (result as { pendingApprovals: Array<{ toolCallId: string }> }).pendingApprovals[0]
       ?.toolCallId;
-    await expect(session.resume([{ toolCallId: "nope", approved: true }])).rejects.toMatchObject({
+    expect(failure(await session.resume([{ toolCallId: "nope", approved: true }]))).toMatchObject({
       code: "APPROVAL_INVALID",
     });
     await session.resume([{ toolCallId: id as string, approved: true }]);
@@ -1148,15 +1173,17 @@ describe("createSession", () => {
   it("canUseTool's timeout is configurable: a slow answer past it denies the call", async () => {
     const send = sendTool(false);
     const model = createScriptedModel({ script: [calls(["send", { to: "ada", text: "hi" }]), says("x")] });
-    const session = await createSession({
-      model: "anthropic/claude-sonnet-5-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      tools: [send.tool],
-      canUseToolTimeoutMs: 20,
-      canUseTool: (_name, _input, { signal }) =>
-        new Promise((resolve) => signal.addEventListener("abort", () => resolve({ behavior: "allow" }))),
-    });
+    const session = okValue(
+      await createSession({
+        model: "anthropic/claude-sonnet-5-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        tools: [send.tool],
+        canUseToolTimeoutMs: 20,
+        canUseTool: (_name, _input, { signal }) =>
+          new Promise((resolve) => signal.addEventListener("abort", () => resolve({ behavior: "allow" }))),
+      }),
+    );
     await session.send("go");
     const messages = [];
     for await (const message of session.receive()) messages.push(message);
@@ -1168,8 +1195,10 @@ describe("createSession", () => {
   });
 
   it("a canUseToolTimeoutMs that is not a duration is a ConfigError", async () => {
-    await expect(
-      createSession({ model: "anthropic/claude-sonnet-5-5", apiKey: "k", canUseToolTimeoutMs: -1 }),
-    ).rejects.toMatchObject({ code: "CONFIG_INVALID", path: "canUseToolTimeoutMs" });
+    expect(
+      failure(
+        await createSession({ model: "anthropic/claude-sonnet-5-5", apiKey: "k", canUseToolTimeoutMs: -1 }),
+      ),
+    ).toMatchObject({ code: "CONFIG_INVALID", path: "canUseToolTimeoutMs" });
   });
 });

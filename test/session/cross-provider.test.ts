@@ -17,6 +17,7 @@ import {
   geminiRequest,
   responsesRequest,
 } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 
 const THOUGHT = "The user wants a sum.";
 
@@ -78,12 +79,14 @@ function firstTurn(api: Api): ScriptedTurn {
 async function startedOn(id: ProviderId): Promise<SessionState> {
   const api = APIS[id];
   const scripted = createScriptedModel({ script: [firstTurn(api), says("It is 5.")] });
-  const session = await createAgentSession({
-    model: api.model,
-    apiKey: "k",
-    fetch: scripted.fetch,
-    tools: [add],
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: api.model,
+      apiKey: "k",
+      fetch: scripted.fetch,
+      tools: [add],
+    }),
+  );
   const result = await session.chat("What is 2 + 3?");
   expect(result.ok).toBe(true);
   return JSON.parse(JSON.stringify(session.export()));
@@ -92,13 +95,15 @@ async function startedOn(id: ProviderId): Promise<SessionState> {
 /** Continues `state` on `id`; returns the request body it sent and the state after. */
 async function continueOn(id: ProviderId, state: SessionState) {
   const scripted = createScriptedModel({ script: [says("Fine.")] });
-  const session = await createAgentSession({
-    model: APIS[id].model,
-    apiKey: "k",
-    fetch: scripted.fetch,
-    tools: [add],
-    restore: state,
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: APIS[id].model,
+      apiKey: "k",
+      fetch: scripted.fetch,
+      tools: [add],
+      restore: state,
+    }),
+  );
   const result = await session.chat("Go on");
   expect(result.ok, JSON.stringify(result.ok ? "" : result.error)).toBe(true);
   return { body: scripted.requests[0]?.body as Record<string, unknown>, state: session.export() };

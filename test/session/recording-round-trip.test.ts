@@ -19,6 +19,7 @@ import {
   geminiRequest,
   responsesRequest,
 } from "../support/request-schemas.ts";
+import { okValue } from "../support/results.ts";
 
 const MODELS = {
   anthropic: "anthropic/claude-sonnet-4-5",
@@ -61,13 +62,15 @@ function recordingThen(file: string, model: ScriptedModel): typeof fetch {
 /** A session whose history is the recording's answer (and, if it called tools, a scripted reply). */
 async function recordedSession(file: string, model: string): Promise<AgentSession> {
   const after = createScriptedModel({ script: [says("Noted."), says("Noted.")] });
-  const session = await createAgentSession({
-    model,
-    apiKey: "k",
-    fetch: recordingThen(file, after),
-    retry: { maxRetries: 0 },
-    systemPrompt: "Be brief.",
-  });
+  const session = okValue(
+    await createAgentSession({
+      model,
+      apiKey: "k",
+      fetch: recordingThen(file, after),
+      retry: { maxRetries: 0 },
+      systemPrompt: "Be brief.",
+    }),
+  );
   await session.chat(PROMPT);
   return session;
 }
@@ -75,13 +78,15 @@ async function recordedSession(file: string, model: string): Promise<AgentSessio
 /** The body of the request a session sends for its next prompt. */
 async function nextRequest(state: unknown, model?: string): Promise<string> {
   const scripted = createScriptedModel({ script: [says("Next.")] });
-  const session = await createAgentSession({
-    apiKey: "k",
-    fetch: scripted.fetch,
-    retry: { maxRetries: 0 },
-    restore: state,
-    ...(model === undefined ? {} : { model }),
-  });
+  const session = okValue(
+    await createAgentSession({
+      apiKey: "k",
+      fetch: scripted.fetch,
+      retry: { maxRetries: 0 },
+      restore: state,
+      ...(model === undefined ? {} : { model }),
+    }),
+  );
   await session.chat("Go on");
   return scripted.requests[0]?.bodyText ?? "";
 }
@@ -95,7 +100,7 @@ describe.each(recordings)("$file", ({ file, model }) => {
     expect(state.messages[1]?.role).toBe("assistant");
     const copy = JSON.parse(JSON.stringify(state)) as SessionState;
     expect(copy).toEqual(state);
-    const restored = await createAgentSession({ apiKey: "k", restore: copy });
+    const restored = okValue(await createAgentSession({ apiKey: "k", restore: copy }));
     expect(restored.export()).toEqual(state);
     const sent = await nextRequest(copy);
     expect(sent).toBe(await nextRequest(state));

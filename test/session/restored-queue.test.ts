@@ -7,11 +7,12 @@ import { describe, expect, it } from "vitest";
 import { createAgentSession, type SessionState } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { says } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 const base = { model: "anthropic/claude-sonnet-4-5" as const, apiKey: "k" };
 
 async function stateWithQueue(count: number): Promise<SessionState> {
-  const session = await createAgentSession(base);
+  const session = okValue(await createAgentSession(base));
   const state = session.export();
   for (let index = 0; index < count; index++) {
     state.queue.push({ id: `q${index}`, content: [{ type: "text", text: `hidden ${index}` }], queuedAt: 1 });
@@ -22,11 +23,13 @@ async function stateWithQueue(count: number): Promise<SessionState> {
 describe("a restored queue", () => {
   it("is not run: the next prompt runs alone, and exactly one request is sent", async () => {
     const model = createScriptedModel({ script: [says("one"), says("two"), says("three")] });
-    const restored = await createAgentSession({
-      ...base,
-      fetch: model.fetch,
-      restore: await stateWithQueue(50),
-    });
+    const restored = okValue(
+      await createAgentSession({
+        ...base,
+        fetch: model.fetch,
+        restore: await stateWithQueue(50),
+      }),
+    );
     const result = await restored.chat("mine");
     expect(result.ok && result.value.text).toBe("one");
     expect(model.requests).toHaveLength(1);
@@ -35,11 +38,13 @@ describe("a restored queue", () => {
 
   it("stays in the export, and drainQueue hands it to the caller", async () => {
     const model = createScriptedModel({ script: [says("one")] });
-    const restored = await createAgentSession({
-      ...base,
-      fetch: model.fetch,
-      restore: await stateWithQueue(3),
-    });
+    const restored = okValue(
+      await createAgentSession({
+        ...base,
+        fetch: model.fetch,
+        restore: await stateWithQueue(3),
+      }),
+    );
     await restored.chat("mine");
     expect(restored.export().queue.map((prompt) => prompt.id)).toEqual(["q0", "q1", "q2"]);
     expect(restored.snapshot().queued).toBe(3);
@@ -52,7 +57,7 @@ describe("a run's totals", () => {
   it("are in the export when run-end is heard: turns, usage and updatedAt", async () => {
     const model = createScriptedModel({ script: [says("hello")] });
     const old = { ...(await stateWithQueue(0)), createdAt: 1, updatedAt: 1 };
-    const session = await createAgentSession({ ...base, fetch: model.fetch, restore: old });
+    const session = okValue(await createAgentSession({ ...base, fetch: model.fetch, restore: old }));
     let atRunEnd: SessionState | undefined;
     const run = session.stream("hi");
     for await (const event of run) if (event.type === "run-end") atRunEnd = session.export();

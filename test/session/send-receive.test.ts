@@ -12,6 +12,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, expectConsistent, gate, requestBody, says } from "../support/agent.ts";
+import { failure, okValue } from "../support/results.ts";
 
 const echo = defineTool({
   name: "echo",
@@ -36,7 +37,7 @@ function options(script: ScriptedTurn[], extra: Partial<CreateSessionOptions> = 
 describe("createSession", () => {
   it("yields init, whole messages with their parents, then the result", async () => {
     const { options: o } = options([calls(["echo", { word: "hi" }]), says("done")]);
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("go");
     const received = await collect(session.receive());
     expect(received.map((m) => m.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
@@ -74,7 +75,7 @@ describe("createSession", () => {
 
   it("takes a user message with its uuid, and gives one result per prompt, in order", async () => {
     const { model, options: o } = options([says("one"), says("two")]);
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send({ type: "user", message: { role: "user", content: "first" }, uuid: "u-1" });
     await session.send({ type: "user", message: [{ type: "text", text: "second" }], uuid: "u-2" });
     const received = await collect(session.receive());
@@ -91,7 +92,7 @@ describe("createSession", () => {
 
   it("receive ends when every prompt has its result, and picks up again after the next send", async () => {
     const { options: o } = options([says("a"), says("b")]);
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     expect(await collect(session.receive())).toEqual([]);
     await session.send("1");
     expect((await collect(session.receive())).at(-1)).toMatchObject({ type: "result", text: "a" });
@@ -105,7 +106,7 @@ describe("createSession", () => {
 
   it("a failed run gives an error result carrying the typed error", async () => {
     const { options: o } = options([{ fault: { type: "http", status: 529 } }]);
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("go");
     const result = (await collect(session.receive())).at(-1);
     expect(result).toMatchObject({ type: "result", subtype: "error", isError: true, stopReason: "error" });
@@ -118,7 +119,7 @@ describe("createSession", () => {
   it("abort ends the run and the queued prompt with error results; the session stays usable", async () => {
     const { tool: slow, hasStarted, release } = gate();
     const { options: o } = options([calls(["gate", {}]), says("after")], { tools: [slow] });
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("first");
     await session.send("queued");
     await hasStarted;
@@ -131,24 +132,24 @@ describe("createSession", () => {
     expect((await collect(session.receive())).at(-1)).toMatchObject({ subtype: "success", text: "after" });
   });
 
-  it("rejects input of the wrong shape, another session's id, and sends after close", async () => {
+  it("refuses input of the wrong shape, another session's id, and sends after close, as failed Results", async () => {
     const { options: o } = options([says("x")]);
-    const session = await createSession(o);
-    await expect(session.send({ type: "assistant" } as never)).rejects.toMatchObject({
+    const session = okValue(await createSession(o));
+    expect(failure(await session.send({ type: "assistant" } as never))).toMatchObject({
       code: "CONFIG_INVALID",
       path: "message",
     });
-    await expect(session.send({ type: "user", message: "hi", sessionId: "other" })).rejects.toMatchObject({
+    expect(failure(await session.send({ type: "user", message: "hi", sessionId: "other" }))).toMatchObject({
       code: "CONFIG_INVALID",
       path: "sessionId",
     });
     await session.close();
-    await expect(session.send("hi")).rejects.toMatchObject({ code: "SESSION_CLOSED" });
+    expect(failure(await session.send("hi"))).toMatchObject({ code: "SESSION_CLOSED" });
   });
 
   it("an empty prompt gets an error result, not a request", async () => {
     const { model, options: o } = options([says("x")]);
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("");
     const result = (await collect(session.receive())).at(-1);
     expect(result).toMatchObject({ subtype: "error", error: { code: "CONFIG_INVALID" } });
@@ -157,7 +158,7 @@ describe("createSession", () => {
 
   it("one receive at a time", async () => {
     const { options: o } = options([says("x")]);
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("go");
     const first = session.receive();
     await first.next();
@@ -167,14 +168,14 @@ describe("createSession", () => {
 
   it("restores from an export and continues the same conversation", async () => {
     const { options: o } = options([says("first")]);
-    const original = await createSession(o);
+    const original = okValue(await createSession(o));
     await original.send("hello");
     await collect(original.receive());
     const state = JSON.parse(JSON.stringify(original.export()));
     await original.close();
     const { model, options: again } = options([says("second")]);
     const { model: _, ...withoutModel } = again;
-    await using restored = await createSession({ ...withoutModel, restore: state });
+    await using restored = okValue(await createSession({ ...withoutModel, restore: state }));
     expect(restored.sessionId).toBe(state.sessionId);
     await restored.send("more");
     const received = await collect(restored.receive());
@@ -186,7 +187,7 @@ describe("createSession", () => {
 describe("canUseTool", () => {
   it("without it every tool call runs", async () => {
     const { options: o } = options([calls(["echo", { word: "a" }]), says("ok")]);
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("go");
     const results = (await collect(session.receive())).find((m) => m.type === "user");
     expect(results?.type === "user" && results.message.content[0]).toMatchObject({ output: "echo:a" });
@@ -211,7 +212,7 @@ describe("canUseTool", () => {
         },
       },
     );
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("go");
     const received = await collect(session.receive());
     expect(seen.map(([, input]) => input)).toEqual([{ word: "a" }, { word: "b" }, { word: "stop" }]);
@@ -232,7 +233,7 @@ describe("canUseTool", () => {
         throw new Error("broken policy");
       },
     });
-    await using session = await createSession(o);
+    await using session = okValue(await createSession(o));
     await session.send("go");
     const results = (await collect(session.receive())).find((m) => m.type === "user");
     const part = results?.type === "user" ? results.message.content[0] : undefined;
@@ -254,10 +255,12 @@ describe("prompt", () => {
     expect(result).toMatchObject({ subtype: "error", error: { code: "AUTH" } });
   });
 
-  it("invalid options throw a ConfigError", async () => {
-    await expect(prompt("go", { apiKey: "k" })).rejects.toMatchObject({
-      code: "CONFIG_INVALID",
-      path: "model",
+  it("invalid options are an error result with the ConfigError, nothing sent", async () => {
+    expect(await prompt("go", { apiKey: "k" })).toMatchObject({
+      subtype: "error",
+      isError: true,
+      turns: 0,
+      error: { code: "CONFIG_INVALID", path: "model" },
     });
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createAgentSession, defineTool, type SessionOptions, type SessionState } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, expectConsistent, says } from "../support/agent.ts";
+import { failure, okValue } from "../support/results.ts";
 
 const noop = defineTool({
   name: "noop",
@@ -18,13 +19,15 @@ const costly = (turn: ScriptedTurn): ScriptedTurn => ({ ...turn, usage: { input:
 
 async function session(script: ScriptedTurn[], extra: Partial<SessionOptions> = {}) {
   const model = createScriptedModel({ script });
-  const created = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    tools: [noop],
-    ...extra,
-  });
+  const created = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools: [noop],
+      ...extra,
+    }),
+  );
   return { model, session: created };
 }
 
@@ -75,7 +78,7 @@ describe("sessionBudget", () => {
     expect(state.usage).toMatchObject({ input: 100, output: 50 });
 
     const model = createScriptedModel({ script: [costly(says("two")), costly(says("never"))] });
-    const restored = await createAgentSession({ apiKey: "k", fetch: model.fetch, restore: state });
+    const restored = okValue(await createAgentSession({ apiKey: "k", fetch: model.fetch, restore: state }));
     // 150 spent of 200: room to start; its turn brings the session to 300, over the kept limit.
     const second = await restored.chat("second");
     expect(!second.ok && [second.error.details, second.partial.text]).toMatchObject([
@@ -91,12 +94,14 @@ describe("sessionBudget", () => {
     const { session: s } = await session([costly(says("one"))], { sessionBudget: { maxTokens: 150 } });
     await s.chat("first");
     const model = createScriptedModel({ script: [costly(says("two"))] });
-    const restored = await createAgentSession({
-      apiKey: "k",
-      fetch: model.fetch,
-      restore: s.export(),
-      sessionBudget: { maxTokens: 1_000 },
-    });
+    const restored = okValue(
+      await createAgentSession({
+        apiKey: "k",
+        fetch: model.fetch,
+        restore: s.export(),
+        sessionBudget: { maxTokens: 1_000 },
+      }),
+    );
     expect((await restored.chat("second")).ok).toBe(true);
     expect(restored.export().parameters.sessionBudget).toEqual({ maxTokens: 1_000 });
   });
@@ -108,9 +113,15 @@ describe("sessionBudget", () => {
     });
     const run = await s.chat("go"); // 150 tokens at $1/M: $0.00015
     expect(!run.ok && run.error.details).toMatchObject({ limit: "maxCostUsd", scope: "session" });
-    await expect(
-      createAgentSession({ model: "openai/my-local-model", apiKey: "k", sessionBudget: { maxCostUsd: 1 } }),
-    ).rejects.toMatchObject({ _tag: "ConfigError", path: "sessionBudget.maxCostUsd" });
+    expect(
+      failure(
+        await createAgentSession({
+          model: "openai/my-local-model",
+          apiKey: "k",
+          sessionBudget: { maxCostUsd: 1 },
+        }),
+      ),
+    ).toMatchObject({ _tag: "ConfigError", path: "sessionBudget.maxCostUsd" });
   });
 
   it("checks the run's budget and the session's apart: the run's names scope run", async () => {
@@ -135,7 +146,7 @@ describe("sessionBudget", () => {
     const { session: s } = await session([]);
     const state = s.export();
     const crafted = { ...state, parameters: { sessionBudget: { maxTokens: "lots" } } };
-    await expect(createAgentSession({ apiKey: "k", restore: crafted })).rejects.toMatchObject({
+    expect(failure(await createAgentSession({ apiKey: "k", restore: crafted }))).toMatchObject({
       _tag: "ConfigError",
     });
   });

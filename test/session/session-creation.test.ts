@@ -15,6 +15,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { says } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -24,17 +25,21 @@ function scriptedOptions(script: ScriptedTurn[] = [says("hi")]) {
   return { model, options };
 }
 
-/** What `create(options)` rejected with; fails the test when it threw synchronously or resolved. */
+/**
+ * The error of the failed Result `create(options)` resolved to; fails the test when it threw, rejected
+ * or succeeded: bad input never throws or rejects.
+ */
 async function rejection(create: (options: never) => Promise<unknown>, options: unknown): Promise<unknown> {
   let pending: Promise<unknown> | undefined;
   expect(() => {
     pending = create(options as never);
   }).not.toThrow();
   expect(pending).toBeInstanceOf(Promise);
-  return (pending as Promise<unknown>).then(
-    () => expect.unreachable("expected the create call to reject"),
-    (error: unknown) => error,
-  );
+  const settled = (await pending) as { ok?: unknown; error?: unknown; type?: unknown };
+  // prompt() answers with an error ResultMessage, the others with a failed Result.
+  if (settled.type === "result") return settled.error;
+  expect(settled.ok).toBe(false);
+  return settled.error;
 }
 
 const CREATORS = [
@@ -42,99 +47,104 @@ const CREATORS = [
   ["createSession", createSession],
 ] as const;
 
-describe.each(CREATORS)("%s rejects bad options with a ConfigError", (_name, create) => {
-  const { options: base } = scriptedOptions();
+describe.each(CREATORS)(
+  "%s answers bad options with a failed Result holding a ConfigError",
+  (_name, create) => {
+    const { options: base } = scriptedOptions();
 
-  it.each([
-    ["options that are undefined", undefined, ""],
-    ["options that are null", null, ""],
-    ["options that are a string", "anthropic/claude-sonnet-4-5", ""],
-    ["an unknown key", { ...base, systemPromt: "Be brief" }, "systemPromt"],
-    ["a snake_case key", { ...base, max_tokens: 100 }, "max_tokens"],
-    ["no model and nothing to restore", { ...base, model: undefined }, "model"],
-    ["a number as model", { ...base, model: 7 }, "model"],
-    ["an unknown provider", { ...base, model: "mystery/model-1" }, "provider"],
-    ["a temperature out of Anthropic's range", { ...base, temperature: 1.5 }, "temperature"],
-    ["a thinking level that does not exist", { ...base, thinking: "max" }, "thinking"],
-    ["maxTokens that is no positive integer", { ...base, maxTokens: 0.5 }, "maxTokens"],
-    ["maxTurns 0", { ...base, maxTurns: 0 }, "maxTurns"],
-    ["tools that are not an array", { ...base, tools: "calculator" }, "tools"],
-    [
-      "a tool without execute",
-      { ...base, tools: [{ name: "x", description: "x", inputSchema: {} }] },
-      "tools.0",
-    ],
-    ["a hook under a misspelt event", { ...base, hooks: { preTooluse: () => {} } }, "hooks.preTooluse"],
-    ["a baseURL that is no URL", { ...base, baseURL: "localhost:11434" }, "baseURL"],
-    ["a number as sessionId", { ...base, sessionId: 7 }, "sessionId"],
-    // What a session would store but its restore refuse:
-    ["an empty sessionId", { ...base, sessionId: "" }, "sessionId"],
-    ["a sessionId of 1,001 characters", { ...base, sessionId: "s".repeat(1001) }, "sessionId"],
-    ["maxTokens past the safe integers", { ...base, maxTokens: 2 ** 60 }, "maxTokens"],
-    ["maxTurns past the safe integers", { ...base, maxTurns: 2 ** 60 }, "maxTurns"],
-    ["metadata holding a BigInt", { ...base, metadata: { n: 1n } }, "metadata"],
-    ["metadata holding a Map", { ...base, metadata: { m: new Map() } }, "metadata"],
-    ["metadata that is a string", { ...base, metadata: "notes" }, "metadata"],
-    [
-      "a cost budget for a model without a price",
-      { ...base, model: "anthropic/unpriced-1", budget: { maxCostUsd: 1 } },
-      "budget.maxCostUsd",
-    ],
-  ])("%s: the promise rejects with a ConfigError naming it", async (_case, options, path) => {
-    const error = await rejection(create, options);
-    expect(isSdkError(error)).toBe(true);
-    expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path });
-  });
+    it.each([
+      ["options that are undefined", undefined, ""],
+      ["options that are null", null, ""],
+      ["options that are a string", "anthropic/claude-sonnet-4-5", ""],
+      ["an unknown key", { ...base, systemPromt: "Be brief" }, "systemPromt"],
+      ["a snake_case key", { ...base, max_tokens: 100 }, "max_tokens"],
+      ["no model and nothing to restore", { ...base, model: undefined }, "model"],
+      ["a number as model", { ...base, model: 7 }, "model"],
+      ["an unknown provider", { ...base, model: "mystery/model-1" }, "provider"],
+      ["a temperature out of Anthropic's range", { ...base, temperature: 1.5 }, "temperature"],
+      ["a thinking level that does not exist", { ...base, thinking: "max" }, "thinking"],
+      ["maxTokens that is no positive integer", { ...base, maxTokens: 0.5 }, "maxTokens"],
+      ["maxTurns 0", { ...base, maxTurns: 0 }, "maxTurns"],
+      ["tools that are not an array", { ...base, tools: "calculator" }, "tools"],
+      [
+        "a tool without execute",
+        { ...base, tools: [{ name: "x", description: "x", inputSchema: {} }] },
+        "tools.0",
+      ],
+      ["a hook under a misspelt event", { ...base, hooks: { preTooluse: () => {} } }, "hooks.preTooluse"],
+      ["a baseURL that is no URL", { ...base, baseURL: "localhost:11434" }, "baseURL"],
+      ["a number as sessionId", { ...base, sessionId: 7 }, "sessionId"],
+      // What a session would store but its restore refuse:
+      ["an empty sessionId", { ...base, sessionId: "" }, "sessionId"],
+      ["a sessionId of 1,001 characters", { ...base, sessionId: "s".repeat(1001) }, "sessionId"],
+      ["maxTokens past the safe integers", { ...base, maxTokens: 2 ** 60 }, "maxTokens"],
+      ["maxTurns past the safe integers", { ...base, maxTurns: 2 ** 60 }, "maxTurns"],
+      ["metadata holding a BigInt", { ...base, metadata: { n: 1n } }, "metadata"],
+      ["metadata holding a Map", { ...base, metadata: { m: new Map() } }, "metadata"],
+      ["metadata that is a string", { ...base, metadata: "notes" }, "metadata"],
+      [
+        "a cost budget for a model without a price",
+        { ...base, model: "anthropic/unpriced-1", budget: { maxCostUsd: 1 } },
+        "budget.maxCostUsd",
+      ],
+    ])("%s: a ConfigError naming it", async (_case, options, path) => {
+      const error = await rejection(create, options);
+      expect(isSdkError(error)).toBe(true);
+      expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path });
+    });
 
-  it.each([
-    ["null", null],
-    ["a number", 0],
-    ["an array", []],
-    ["a string of JSON not yet parsed", '{"version":1}'],
-    [
-      "a crafted version 0 whose model has no toString",
-      JSON.parse('{"version":0,"model":{"toString":null}}'),
-    ],
-    ["a state from a newer Wisp", { version: 99 }],
-    ["a state with a __proto__ key", JSON.parse('{"version":1,"__proto__":{"sessionId":"x"}}')],
-  ])("a restore of %s rejects with a ConfigError, never a TypeError", async (_case, restore) => {
-    const error = await rejection(create, { ...base, restore });
-    expect(isSdkError(error)).toBe(true);
-    expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
-    expect(typeof (error as { path?: unknown }).path).toBe("string");
-  });
+    it.each([
+      ["null", null],
+      ["a number", 0],
+      ["an array", []],
+      ["a string of JSON not yet parsed", '{"version":1}'],
+      [
+        "a crafted version 0 whose model has no toString",
+        JSON.parse('{"version":0,"model":{"toString":null}}'),
+      ],
+      ["a state from a newer Wisp", { version: 99 }],
+      ["a state with a __proto__ key", JSON.parse('{"version":1,"__proto__":{"sessionId":"x"}}')],
+    ])("a restore of %s is a ConfigError, never a TypeError", async (_case, restore) => {
+      const error = await rejection(create, { ...base, restore });
+      expect(isSdkError(error)).toBe(true);
+      expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID" });
+      expect(typeof (error as { path?: unknown }).path).toBe("string");
+    });
 
-  it("a restore whose fields throw when read rejects with a ConfigError at restore", async () => {
-    const hostile = {
-      get version(): number {
-        throw new TypeError("boom");
-      },
-    };
-    const error = await rejection(create, { ...base, restore: hostile });
-    expect(isSdkError(error)).toBe(true);
-    expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path: "restore" });
-  });
+    it("a restore whose fields throw when read is a ConfigError at restore", async () => {
+      const hostile = {
+        get version(): number {
+          throw new TypeError("boom");
+        },
+      };
+      const error = await rejection(create, { ...base, restore: hostile });
+      expect(isSdkError(error)).toBe(true);
+      expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path: "restore" });
+    });
 
-  it("a restored temperature the new provider refuses rejects at temperature", async () => {
-    const { options } = scriptedOptions();
-    const openai = await createAgentSession({ ...options, model: "openai/gpt-5", temperature: 1.5 });
-    const state = JSON.parse(JSON.stringify(openai.export()));
-    const error = await rejection(create, { ...options, restore: state });
-    expect(error).toMatchObject({ _tag: "ConfigError", path: "temperature" });
-    expect((error as Error).message).toContain("anthropic");
-  });
-});
+    it("a restored temperature the new provider refuses is refused at temperature", async () => {
+      const { options } = scriptedOptions();
+      const openai = okValue(
+        await createAgentSession({ ...options, model: "openai/gpt-5", temperature: 1.5 }),
+      );
+      const state = JSON.parse(JSON.stringify(openai.export()));
+      const error = await rejection(create, { ...options, restore: state });
+      expect(error).toMatchObject({ _tag: "ConfigError", path: "temperature" });
+      expect((error as Error).message).toContain("anthropic");
+    });
+  },
+);
 
 describe("creating a session", () => {
-  it("createAgentSession and createSession both return promises of a session", async () => {
+  it("createAgentSession and createSession both return promises of a Result holding the session", async () => {
     const { options } = scriptedOptions();
     const agent = createAgentSession(options);
     const messages = createSession(options);
     expect(agent).toBeInstanceOf(Promise);
     expect(messages).toBeInstanceOf(Promise);
     const [a, m] = await Promise.all([agent, messages]);
-    expect(typeof a.chat).toBe("function");
-    expect(typeof m.send).toBe("function");
+    expect(typeof okValue(a).chat).toBe("function");
+    expect(typeof okValue(m).send).toBe("function");
   });
 
   it("createSession checks tools before reading their names", async () => {
@@ -146,7 +156,7 @@ describe("creating a session", () => {
     const global = vi.fn(async () => new Response("no"));
     vi.stubGlobal("fetch", global);
     try {
-      const session = await createAgentSession({ model: MODEL, apiKey: undefined });
+      const session = okValue(await createAgentSession({ model: MODEL, apiKey: undefined }));
       expect(session.export().model).toBe("claude-sonnet-4-5");
       const result = await session.chat("hi");
       expect(result.ok).toBe(false);
@@ -174,7 +184,7 @@ describe("chat and stream options", () => {
     "%s is a ConfigError result from chat and stream, never a throw, and nothing is sent",
     async (_case, chatOptions, path) => {
       const { model, options } = scriptedOptions([says("after")]);
-      const session = await createAgentSession(options);
+      const session = okValue(await createAgentSession(options));
       let chatted: Promise<unknown> | undefined;
       let streamed: ReturnType<typeof session.stream> | undefined;
       expect(() => {
@@ -195,7 +205,7 @@ describe("chat and stream options", () => {
 
   it("a mistyped mode suggests the right one", async () => {
     const { options } = scriptedOptions();
-    const session = await createAgentSession(options);
+    const session = okValue(await createAgentSession(options));
     const result = await session.chat("hi", { mode: "followup" } as never);
     expect(!result.ok && result.error.message).toContain('did you mean "followUp"');
   });
@@ -215,7 +225,7 @@ describe("prompt", () => {
     expect(result.error).toMatchObject({ _tag: "ConfigError", path: "apiKey" });
   });
 
-  it("rejects only with a ConfigError, for invalid options", async () => {
+  it("never rejects: invalid options are an error result with the ConfigError", async () => {
     const { options } = scriptedOptions();
     for (const bad of [
       undefined,

@@ -15,6 +15,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { expectConsistent, says } from "../support/agent.ts";
+import { failure, okValue } from "../support/results.ts";
 
 const lookup = defineTool({
   name: "lookup",
@@ -54,7 +55,7 @@ function config(model: ReturnType<typeof createScriptedModel>): Omit<AgentOption
 
 async function sessionWithHistory() {
   const model = createScriptedModel({ script: [...HISTORY] });
-  const session = await createAgentSession({ ...config(model), metadata: { user: "ada" } });
+  const session = okValue(await createAgentSession({ ...config(model), metadata: { user: "ada" } }));
   const first = await session.chat([
     { type: "text", text: "Tell me about pelicans" },
     { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
@@ -72,15 +73,17 @@ describe("export and restore", () => {
     expect(JSON.stringify(state)).not.toContain('"k"'); // no API key
 
     const originalModel = createScriptedModel({ script: [says("Next.")] });
-    const original = await createAgentSession({ ...config(originalModel), restore: state });
+    const original = okValue(await createAgentSession({ ...config(originalModel), restore: state }));
     const copyModel = createScriptedModel({ script: [says("Next.")] });
     // Only functions and secrets are passed again: model, prompt and parameters come from the state.
-    const copy = await createAgentSession({
-      apiKey: "k",
-      fetch: copyModel.fetch,
-      tools: [lookup],
-      restore: restoredState,
-    });
+    const copy = okValue(
+      await createAgentSession({
+        apiKey: "k",
+        fetch: copyModel.fetch,
+        tools: [lookup],
+        restore: restoredState,
+      }),
+    );
     await original.chat("And their beaks?");
     await copy.chat("And their beaks?");
     expect(copyModel.requests[0]?.bodyText).toBe(originalModel.requests[0]?.bodyText);
@@ -118,7 +121,9 @@ describe("export and restore", () => {
       "tool_result",
       "assistant",
     ]);
-    const restored = await createAgentSession({ apiKey: "k", restore: JSON.parse(JSON.stringify(state)) });
+    const restored = okValue(
+      await createAgentSession({ apiKey: "k", restore: JSON.parse(JSON.stringify(state)) }),
+    );
     expect(restored.sessionId).toBe(session.sessionId);
     expect(restored.export()).toEqual(state);
   });
@@ -180,7 +185,7 @@ describe("invalid states", () => {
       return undefined;
     })();
     expect(error).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path });
-    await expect(createAgentSession({ apiKey: "k", restore: broken })).rejects.toMatchObject({ path });
+    expect(failure(await createAgentSession({ apiKey: "k", restore: broken }))).toMatchObject({ path });
   });
 
   it("migrates a version 0 state", async () => {
@@ -212,7 +217,7 @@ describe("invalid states", () => {
       pendingResults: [],
       toolPermissions: {},
     });
-    const restored = await createAgentSession({ apiKey: "k", restore: { ...v1, version: 1 } });
+    const restored = okValue(await createAgentSession({ apiKey: "k", restore: { ...v1, version: 1 } }));
     expect(restored.snapshot().pendingApprovals).toBe(0);
   });
 });

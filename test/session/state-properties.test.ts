@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createAgentSession, isSdkError, parseSessionState, type SessionState } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { says } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 function restoresOrConfigError(value: unknown): boolean {
   try {
@@ -29,12 +30,14 @@ async function validState(): Promise<SessionState> {
       says("done"),
     ],
   });
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-5-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    tools: [{ name: "noop", description: "", inputSchema: { type: "object" }, execute: () => "ok" }],
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-5-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools: [{ name: "noop", description: "", inputSchema: { type: "object" }, execute: () => "ok" }],
+    }),
+  );
   await session.chat("go");
   return session.export();
 }
@@ -112,7 +115,7 @@ describe("restoring arbitrary input", () => {
         } catch {
           return;
         }
-        const session = await createAgentSession({ apiKey: "k", restore: mutated });
+        const session = okValue(await createAgentSession({ apiKey: "k", restore: mutated }));
         expect(session.export().messages).toEqual(state.messages);
       }),
       { numRuns: 100 },

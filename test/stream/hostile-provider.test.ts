@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgentSession, defineTool, parseSessionState } from "../../src/index.ts";
 import { expectConsistent } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 type Event = Record<string, unknown>;
 
@@ -96,7 +97,7 @@ describe("a hostile provider", () => {
       tools: [echo],
       retry: { maxRetries: 0 },
     };
-    const session = await createAgentSession(options);
+    const session = okValue(await createAgentSession(options));
     const result = await session.chat("go");
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -117,7 +118,7 @@ describe("a hostile provider", () => {
 
     const saved = JSON.parse(JSON.stringify(session.export()));
     expect(() => parseSessionState(saved)).not.toThrow();
-    const restored = await createAgentSession({ ...options, restore: saved });
+    const restored = okValue(await createAgentSession({ ...options, restore: saved }));
     expect(restored.export()).toEqual(saved);
   });
 });

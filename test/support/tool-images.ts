@@ -12,6 +12,7 @@ import {
   toolContent,
 } from "../../src/index.ts";
 import { calls, says, scripted } from "./agent.ts";
+import { okValue } from "./results.ts";
 
 /** A `screenshot` tool that returns `text` and `image`. */
 export function screenshotTool(image: ImagePart, text: string) {
@@ -26,12 +27,14 @@ export function screenshotTool(image: ImagePart, text: string) {
 /** The exported state (through JSON) of an Anthropic session whose screenshot tool returned `image`. */
 export async function stateWithImage(image: ImagePart, text: string): Promise<SessionState> {
   const { model } = scripted([calls(["screenshot", {}]), says("Blank.")]);
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    tools: [screenshotTool(image, text)],
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-4-5",
+      apiKey: "k",
+      fetch: model.fetch,
+      tools: [screenshotTool(image, text)],
+    }),
+  );
   expect((await session.chat("Look")).ok).toBe(true);
   return JSON.parse(JSON.stringify(session.export()));
 }

@@ -8,6 +8,7 @@ import { expect, it } from "vitest";
 import { createAgentSession, type Usage } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { says } from "../support/agent.ts";
+import { okValue } from "../support/results.ts";
 
 /** A system prompt of about 2,500 tokens, past every provider's minimum. */
 const SYSTEM = "You are a careful assistant who answers in one short sentence. ".repeat(160);
@@ -17,13 +18,15 @@ async function twentyTurns(model: string, cache?: false) {
     script: Array.from({ length: 20 }, (_, index) => says(`Answer ${index + 1}.`)),
     promptCache: true,
   });
-  const session = await createAgentSession({
-    model,
-    apiKey: "k",
-    fetch: scripted.fetch,
-    systemPrompt: SYSTEM,
-    ...(cache === false ? { cache } : {}),
-  });
+  const session = okValue(
+    await createAgentSession({
+      model,
+      apiKey: "k",
+      fetch: scripted.fetch,
+      systemPrompt: SYSTEM,
+      ...(cache === false ? { cache } : {}),
+    }),
+  );
   const usages: Usage[] = [];
   for (let turn = 1; turn <= 20; turn++) {
     const result = await session.chat(`Question ${turn}?`);
@@ -67,12 +70,12 @@ it("Anthropic: an edited early message is a miss past it; the tools and system p
     fetch: scripted.fetch,
     systemPrompt: SYSTEM,
   };
-  const session = await createAgentSession(options);
+  const session = okValue(await createAgentSession(options));
   await session.chat("First?");
   await session.chat("Second?");
   const state = JSON.parse(JSON.stringify(session.export()));
   state.messages[0].content[0].text = "First, edited?";
-  const edited = await createAgentSession({ ...options, restore: state });
+  const edited = okValue(await createAgentSession({ ...options, restore: state }));
   const result = await edited.chat("Third?");
   if (!result.ok) throw result.error;
   // Only the system prompt (marked, unchanged) is read; everything after the edit is written again.
@@ -87,11 +90,13 @@ it("Anthropic: the conversation itself is read from cache, not only the system p
     script: Array.from({ length: 6 }, () => says(`${"A long answer. ".repeat(60)}`)),
     promptCache: true,
   });
-  const session = await createAgentSession({
-    model: "anthropic/claude-sonnet-4-6",
-    apiKey: "k",
-    fetch: scripted.fetch,
-  });
+  const session = okValue(
+    await createAgentSession({
+      model: "anthropic/claude-sonnet-4-6",
+      apiKey: "k",
+      fetch: scripted.fetch,
+    }),
+  );
   const reads: number[] = [];
   for (let turn = 0; turn < 6; turn++) {
     const result = await session.chat(`${long} (${turn})`);
