@@ -3,13 +3,14 @@
  *
  * `wisp-agent/testing`: the scripted model, for Wisp's own tests, benchmarks and demo, and for yours.
  *
- * @module
+ * @module wisp-agent/testing
  */
 
 export type {
   Fault,
   HttpFault,
   RecordedRequest,
+  RecordedTool,
   ScriptCompaction,
   ScriptedTurn,
   ScriptPart,

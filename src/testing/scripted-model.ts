@@ -2,7 +2,8 @@
  * The scripted model: a `Request → Response` handler that answers exactly as Anthropic and OpenAI
  * Chat Completions do on the wire, driven by a script of turns and faults. Use `fetch` in-process, or
  * put `handle` behind a server (`wisp-agent/testing/node`) for other processes. It records every request
- * and counts the clients that went away before their stream ended.
+ * (as it came, and read back into Wisp's terms: read-request.ts) and counts the clients that went away
+ * before their stream ended.
  *
  * @module
  */
@@ -10,6 +11,7 @@
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import type { JsonObject } from "../types.ts";
 import { PromptAccounting } from "./prompt-accounting.ts";
+import { readRequest } from "./read-request.ts";
 import type { HttpFault, RecordedRequest, ScriptedTurn, StreamFault } from "./script.ts";
 import {
   anthropicErrorBody,
@@ -26,7 +28,23 @@ import { frameEvent, randomId, type WireEvent } from "./wire-event.ts";
 export interface ScriptedModelOptions {
   /** Answers in order, one per request. */
   script?: ScriptedTurn[];
-  /** Called when the script is empty; without it an exhausted script answers HTTP 500. */
+  /**
+   * Called when the script is empty, with the request and its index (0-based, among all requests this
+   * model received); without it an exhausted script answers HTTP 500. The request is there as it came
+   * on the wire (`body`) and in Wisp's terms, the same for every provider: `messages`, `systemPrompt`,
+   * `tools`, `model`, and `toolResults` (the results the request sends back), so an answer needs no
+   * wire format.
+   *
+   * @example
+   * ```ts
+   * const model = createScriptedModel({
+   *   respond: (request) =>
+   *     request.toolResults.length > 0
+   *       ? { content: [{ type: "text", text: `The tool said ${request.toolResults[0]?.output}` }] }
+   *       : { content: [{ type: "tool_call", name: "weather", args: { city: "Oslo" } }] },
+   * });
+   * ```
+   */
   respond?: (request: RecordedRequest, index: number) => ScriptedTurn;
   /**
    * Estimate each request's prompt tokens from its text and count cached prefixes as the provider
@@ -263,6 +281,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Scripte
       headers,
       body,
       bodyText,
+      ...readRequest(provider, body, request.url, requests.length),
     };
     requests.push(recorded);
     if (provider === "unknown")

@@ -8,7 +8,9 @@ import { randomId as uuid } from "../message/random-id.ts";
 
 /** One SSE event: an optional `event:` name and its `data:` text. */
 export interface WireEvent {
+  /** The SSE `event:` name (Anthropic and OpenAI Responses send one); none when absent. */
   event?: string;
+  /** The SSE `data:` text, usually JSON. */
   data: string;
 }
 
