@@ -82,9 +82,8 @@ export class Client implements RemoteSession {
       window,
     );
     const problem =
-      request.op === "resume"
-        ? checkResumeOptions(options)
-        : (checkChatOptions(options) ?? schemaAcrossPort((options as ChatOptions | undefined)?.output));
+      (request.op === "resume" ? checkResumeOptions(options) : checkChatOptions(options)) ??
+      schemaAcrossPort((options as ChatOptions | undefined)?.output);
     const failure = problem ?? this.#connection.gone;
     if (failure !== undefined) {
       run.fail(failure);

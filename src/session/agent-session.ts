@@ -57,9 +57,9 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * session was not given (restored without its `tools`) refuses the whole resume with a ConfigError
    * `APPROVAL_INVALID`, and nothing runs.
    */
-  resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult<T, O>>;
+  resume<P = O>(decisions: ApprovalDecision[], options?: ResumeOptions<P>): Promise<AgentRunResult<T, P>>;
   /** The same as `resume`, as a stream of events. */
-  resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun<T, O>;
+  resumeStream<P = O>(decisions: ApprovalDecision[], options?: ResumeOptions<P>): AgentRun<T, P>;
   /** Aborts the run in flight and drops queued prompts. Synchronous and idempotent. */
   abort(reason?: unknown): void;
   /** The session as plain JSON (during a run: up to the last completed turn). */
@@ -105,12 +105,22 @@ class Session implements AgentSession {
     ) as AgentRun<AnyTool, O>;
   }
 
-  resume(decisions: ApprovalDecision[], options: ResumeOptions = {}): Promise<AgentRunResult> {
-    return resumeRun(this.#state, decisions, options, ignore);
+  resume<O = unknown>(
+    decisions: ApprovalDecision[],
+    options: ResumeOptions<O> = {},
+  ): Promise<AgentRunResult<AnyTool, O>> {
+    return resumeRun(this.#state, decisions, options as ResumeOptions, ignore) as Promise<
+      AgentRunResult<AnyTool, O>
+    >;
   }
 
-  resumeStream(decisions: ApprovalDecision[], options: ResumeOptions = {}): AgentRun {
-    return streamRun((emit, controller) => resumeRun(this.#state, decisions, options, emit, controller));
+  resumeStream<O = unknown>(
+    decisions: ApprovalDecision[],
+    options: ResumeOptions<O> = {},
+  ): AgentRun<AnyTool, O> {
+    return streamRun((emit, controller) =>
+      resumeRun(this.#state, decisions, options as ResumeOptions, emit, controller),
+    ) as AgentRun<AnyTool, O>;
   }
 
   abort(reason?: unknown): void {

@@ -89,6 +89,7 @@ export type DeliveryMode = "steer" | "followUp";
 
 /** The options of one `chat` or `stream` call. */
 export interface ChatOptions<O = unknown> {
+  /** Aborts this prompt's run (or takes a queued prompt out of the queue). */
   signal?: AbortSignal | undefined;
   /**
    * While a run is in flight: `steer` delivers the prompt at the run's next safe point (after the
@@ -96,12 +97,24 @@ export interface ChatOptions<O = unknown> {
    * while a run is in flight is a ConfigError `SESSION_BUSY`.
    */
   mode?: DeliveryMode;
+  /** Images added to the prompt, after its content. */
   attachments?: ImagePart[];
   /** The id of the user message this prompt becomes (and of its queue entry). Default: a random UUID. */
   id?: string;
   /**
    * Structured output for this run (overrides the session's `output`): the answer lands validated in
    * `result.value.output`. Not for a steered prompt, which joins the run in flight.
+   */
+  output?: StandardSchema<unknown, O>;
+}
+
+/** Options of `session.resume`: what `chat` takes that applies to a resumed run. */
+export interface ResumeOptions<O = unknown> {
+  /** Aborts the resumed run (the approved tools receive it). */
+  signal?: AbortSignal | undefined;
+  /**
+   * Structured output for the resumed run: the answer lands validated in `result.value.output`.
+   * Default: the output the paused run had (its chat's, or the session's).
    */
   output?: StandardSchema<unknown, O>;
 }
@@ -131,8 +144,9 @@ export const CHAT_OPTIONS: OptionTable<ChatOptions> = {
 };
 
 /** Every option of `resume`. */
-export const RESUME_OPTIONS: OptionTable<{ signal?: AbortSignal | undefined }> = {
+export const RESUME_OPTIONS: OptionTable<ResumeOptions> = {
   signal: notSignalOption,
+  output: null,
 };
 
 /**
@@ -145,7 +159,7 @@ export function checkChatOptions(options: unknown): ConfigError | undefined {
   return notAnObject(options, "The chat options") ?? checkOptions(CHAT_OPTIONS, options as object);
 }
 
-/** The first problem with the options of one `resume` call (`{ signal? }`), or undefined. */
+/** The first problem with the options of one `resume` call (`{ signal?, output? }`), or undefined. */
 export function checkResumeOptions(options: unknown): ConfigError | undefined {
   if (options === undefined) return undefined;
   return notAnObject(options, "The resume options") ?? checkOptions(RESUME_OPTIONS, options as object);

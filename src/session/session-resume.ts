@@ -12,16 +12,12 @@ import { randomId } from "../message/random-id.ts";
 import { type CheckedDecisions, checkDecisions } from "./check-decisions.ts";
 import type { LiveState } from "./live-state.ts";
 import { pendingRun } from "./pending-run.ts";
-import { checkResumeOptions } from "./session-options.ts";
+import { checkResumeOptions, type ResumeOptions } from "./session-options.ts";
 import { busy, closedError, dropped, refusal } from "./session-refusals.ts";
 import { startNext } from "./session-runs.ts";
 import type { QueuedPrompt } from "./session-state.ts";
 
-/** Options of `session.resume`. */
-export interface ResumeOptions {
-  /** Aborts the resumed run (the approved tools receive it). */
-  signal?: AbortSignal | undefined;
-}
+export type { ResumeOptions } from "./session-options.ts";
 
 /**
  * Runs the decisions `input` on the calls that wait for approval, first of the queue. Refuses (and
@@ -61,6 +57,7 @@ export async function resumeRun(
   const prompt: QueuedPrompt = { id: randomId(), content: [], queuedAt: Date.now() };
   const pending = pendingRun(prompt, options.signal, emit, controller);
   pending.resume = checked;
+  if (options.output !== undefined) pending.output = options.output;
   state.queue.unshift(pending);
   startNext(state);
   return pending.settled;

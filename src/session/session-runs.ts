@@ -104,7 +104,8 @@ export function startNext(state: LiveState): void {
   pending.unwatch?.();
   const firstIndex = state.messages.length;
   const { resume } = pending;
-  const runOutput = resume === undefined ? pending.output : state.pausedOutput;
+  // A resume's own output, or the one its paused run had.
+  const runOutput = resume === undefined ? pending.output : (pending.output ?? state.pausedOutput);
   const done = startRun(
     {
       config: runOutput === undefined ? state.config : { ...state.config, output: runOutput },

@@ -363,6 +363,36 @@ describe("sessions", () => {
     await first;
   });
 
+  it("resume takes its own output: the resumed run's answer is validated by it, and typed", async () => {
+    const deploy = defineTool({
+      name: "deploy",
+      description: "Deploys",
+      inputSchema: { type: "object", properties: {} },
+      needsApproval: true,
+      execute: () => "deployed",
+    });
+    const Report = z.object({ deployed: z.boolean() });
+    const { model } = scripted([calls(["deploy", {}]), says('{"deployed": true}')]);
+    const session = okValue(
+      await createAgentSession({
+        model: "anthropic/claude-sonnet-4-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        tools: [deploy],
+      }),
+    );
+    const paused = await session.chat("Deploy");
+    const toolCallId = (paused.ok && paused.value.pendingApprovals?.[0]?.toolCallId) as string;
+    const resumed = await session.resume([{ toolCallId, approved: true }], { output: Report });
+    if (!resumed.ok) throw resumed.error;
+    expectTypeOf(resumed.value.output).toEqualTypeOf<{ deployed: boolean } | undefined>();
+    expect(resumed.value.output).toEqual({ deployed: true });
+    expect(requestBody(model, 1)).toHaveProperty("output_config.format");
+    expect(requestBody(model, 0)).not.toHaveProperty("output_config");
+    const bad = await session.resume([], { output: Report, outputs: Report } as never);
+    expect(!bad.ok && bad.error).toMatchObject({ code: "CONFIG_INVALID", path: "outputs" });
+  });
+
   it("a session's output applies to every run; chat's own output overrides it for one run, typed", async () => {
     const Count = z.object({ count: z.number() });
     const { model } = scripted([says(ANSWER), says('{"count": 3}')]);
