@@ -12,7 +12,7 @@
  * if (result.ok) console.log(result.value.text);
  * ```
  *
- * @module
+ * @module wisp-agent
  */
 
 export type {

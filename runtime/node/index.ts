@@ -4,7 +4,7 @@
  * `wisp-agent/testing/node`: serve the scripted model (or any fetch-style handler) on loopback HTTP, for
  * tests and benchmarks in other processes and runtimes. Uses `node:http` (Node, Deno, Bun).
  *
- * @module
+ * @module wisp-agent/testing/node
  */
 
 import type { ScriptedModel } from "../../src/testing/scripted-model.ts";

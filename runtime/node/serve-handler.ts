@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 export interface LoopbackServer {
   /** `http://127.0.0.1:PORT` */
   url: string;
+  /** The port the server listens on (the one picked when `port` was 0). */
   port: number;
   /** Stops accepting, ends open connections, and resolves when closed. */
   close(): Promise<void>;
@@ -21,7 +22,9 @@ export interface LoopbackServer {
 
 /** Where to listen. */
 export interface ServeOptions {
+  /** The address to listen on. Default `127.0.0.1` (loopback only). */
   hostname?: string;
+  /** The port to listen on. Default 0: any free port (see {@link LoopbackServer.port}). */
   port?: number;
 }
 

@@ -28,9 +28,11 @@ import type { AnyTool, TypedToolCall } from "./typed-tool-call.ts";
 export interface ToolCallRecord<T extends AnyTool = AnyTool> {
   /** The call as executed (after any `preToolUse` change to its input). */
   toolCall: TypedToolCall<T>;
+  /** The result the model got (after any hook's change); `isError` when the call failed or was not run. */
   result: ToolResultPart;
   /** The turn (1-based) that asked for it. */
   turn: number;
+  /** How long the call took, hooks included, in milliseconds. */
   durationMs: number;
 }
 
@@ -43,16 +45,21 @@ export interface AgentResult<T extends AnyTool = AnyTool, O = unknown> {
   text: string;
   /** The whole conversation: the messages given, then everything this run added. */
   messages: Message[];
+  /** Every tool call this run made, turn by turn in the model's order. */
   toolCalls: ToolCallRecord<T>[];
   /** Summed over this run's turns, with cost in USD when the model's price is known. */
   usage: Usage;
   /** `unknown` only when the model option named no known provider. */
   provider: ProviderId | "unknown";
+  /** The model id, without the provider prefix. */
   model: string;
+  /** The session's id (for `runAgent`, its `sessionId` option or a fresh random UUID). */
   sessionId: string;
+  /** Why the run ended. */
   stopReason: StopReason;
   /** Why a hook stopped the run, or which budget ended it. */
   stopDetail?: string;
+  /** How long the run took, in milliseconds. */
   durationMs: number;
   /** Model turns made. */
   turns: number;
@@ -77,36 +84,119 @@ export type AgentRunResult<T extends AnyTool = AnyTool, O = unknown> = Result<Ag
  * `toolCall.name` to that tool's arguments.
  */
 export type AgentEvent<T extends AnyTool = AnyTool, O = unknown> =
-  | { type: "run-start"; sessionId: string; provider: ProviderId; model: string }
-  | Exclude<TurnEvent, { type: "turn-start" }>
-  | { type: "turn-start"; turn: number; provider: ProviderId; model: string }
-  | { type: "tool-start"; toolCall: TypedToolCall<T> }
   | {
-      type: "tool-result";
+      /** The run began; always the first event. */
+      type: "run-start";
+      /** The session's id. */
+      sessionId: string;
+      /** The wire API the model speaks. */
+      provider: ProviderId;
+      /** The model id, without the provider prefix. */
+      model: string;
+    }
+  | Exclude<
+      TurnEvent,
+      {
+        /** The turn's own `turn-start` is left out: the run's (below) adds the turn number. */
+        type: "turn-start";
+      }
+    >
+  | {
+      /** A model turn's request is about to be sent. */
+      type: "turn-start";
+      /** The turn's number in this run, 1-based. */
+      turn: number;
+      /** The wire API the model speaks. */
+      provider: ProviderId;
+      /** The model id, without the provider prefix. */
+      model: string;
+    }
+  | {
+      /** A tool call is about to run (after the `preToolUse` hooks allowed it). */
+      type: "tool-start";
+      /** The call, with the input it runs with. */
       toolCall: TypedToolCall<T>;
+    }
+  | {
+      /** A tool call ended, whichever way. */
+      type: "tool-result";
+      /** The call, with the input it ran with. */
+      toolCall: TypedToolCall<T>;
+      /** The result the model gets. */
       result: ToolResultPart;
+      /** How long the call took, hooks included, in milliseconds. */
       durationMs: number;
+      /** Present when the call failed: the ToolError behind the error result. */
       error?: AnySdkError;
     }
-  | { type: "approval-requested"; approval: PendingApproval }
-  | { type: "hook-decision"; event: HookEvent; hook: string; decision: JsonObject }
-  | { type: "hook-error"; event: HookEvent; hook: string; error: AnySdkError; policy: HookFailurePolicy }
-  | { type: "message"; message: Message }
+  | {
+      /** A tool call waits for a person's decision; the run will pause with stopReason `approval`. */
+      type: "approval-requested";
+      /** The call and why it waits. */
+      approval: PendingApproval;
+    }
+  | {
+      /** A hook returned a decision (not nothing). */
+      type: "hook-decision";
+      /** The event the hook ran for. */
+      event: HookEvent;
+      /** The hook's name (see `HookEntry.name`). */
+      hook: string;
+      /** The decision as the hook returned it. */
+      decision: JsonObject;
+    }
+  | {
+      /** A hook threw, timed out or returned something that is not a decision. */
+      type: "hook-error";
+      /** The event the hook ran for. */
+      event: HookEvent;
+      /** The hook's name (see `HookEntry.name`). */
+      hook: string;
+      /** The HookError (`HOOK_FAILED`, `HOOK_TIMEOUT`, `HOOK_INVALID_DECISION`). */
+      error: AnySdkError;
+      /** What happens next: `open` goes on, `closed` denies the tool or ends the run. */
+      policy: HookFailurePolicy;
+    }
+  | {
+      /** A message joined the conversation. */
+      type: "message";
+      /** The message, as it now stands in `messages`. */
+      message: Message;
+    }
   /**
    * Structured output: the answer so far, while a turn writes it — objects and arrays with what has
    * arrived, the string being written cut where it is. Each is its own copy, sent when the text grew
    * by 5% (or 32 characters) since the last, and when it is whole. The final value, validated, is
    * `result.value.output`.
    */
-  | { type: "output-partial"; turn: number; partial: JsonValue }
+  | {
+      /** Identifies a partial structured answer. */
+      type: "output-partial";
+      /** The turn writing it, 1-based. */
+      turn: number;
+      /** The answer so far. */
+      partial: JsonValue;
+    }
   /**
    * Before a turn: its request cannot read the prompt cache the previous request wrote, and why (the
    * model, the system prompt or the tools changed, or an earlier message is not the one sent before).
    */
-  | { type: "cache-miss"; turn: number; reason: string }
+  | {
+      /** Identifies a prompt cache miss. */
+      type: "cache-miss";
+      /** The turn whose request misses the cache, 1-based. */
+      turn: number;
+      /** What changed, in words. */
+      reason: string;
+    }
   /** Older messages were summarized (see {@link CompactionEvent}). */
   | CompactionEvent
-  | { type: "run-end"; result: AgentRunResult<T, O> };
+  | {
+      /** The run ended; always the last event. */
+      type: "run-end";
+      /** What `result` resolves to. */
+      result: AgentRunResult<T, O>;
+    };
 
 /** A running agent: iterate it for events (once), await `.result`, or `.abort()` it. */
 export interface AgentRun<T extends AnyTool = AnyTool, O = unknown> extends AsyncIterable<AgentEvent<T, O>> {

@@ -22,7 +22,9 @@ export interface AgentConfig<T extends AnyTool = AnyTool, O = unknown>
   extends Omit<TurnOptions, "signal" | "onEvent"> {
   /** `"provider/model"`: `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, `"google/gemini-2.5-pro"`. */
   model: ModelOption;
+  /** Instructions sent as the system prompt of every turn; none when absent. */
   systemPrompt?: string;
+  /** The tools the model may call, built with `defineTool` (or `connectMcp`). Default: none. */
   tools?: ReadonlyArray<T>;
   /** Hooks by event; their tool calls are typed by the run's tools (`T` is inferred from `tools` alone). */
   hooks?: NoInfer<Hooks<T>>;
@@ -30,7 +32,9 @@ export interface AgentConfig<T extends AnyTool = AnyTool, O = unknown>
   thinking?: ThinkingLevel;
   /** The output limit per turn (the answer; Anthropic's thinking budget comes on top). */
   maxTokens?: number;
+  /** Sampling temperature; the provider's default when absent. */
   temperature?: number;
+  /** Strings that end a response when the model writes them. */
   stopSequences?: string[];
   /** Prompt caching: on unless `false`; see {@link PromptCache} for what each API gets. */
   cache?: PromptCache | false;
@@ -51,8 +55,12 @@ export interface AgentConfig<T extends AnyTool = AnyTool, O = unknown>
    * the summary. The summary's cost counts in usage and budgets.
    */
   compaction?: true | CompactionOptions;
-  /** Model turns per run; default {@link DEFAULT_MAX_TURNS}. Reaching it ends the run with stopReason `maxTurns`. */
+  /** Model turns per run; default `DEFAULT_MAX_TURNS` (25). Reaching it ends the run with stopReason `maxTurns`. */
   maxTurns?: number;
+  /**
+   * Limits on this run's tokens and cost; going over one ends the run with stopReason `budget`. Default:
+   * none.
+   */
   budget?: Budget;
   /** Longest time one tool call may run, unless the tool sets its own (default 2 minutes). */
   toolTimeoutMs?: number;
@@ -70,6 +78,10 @@ export interface AgentOptions<T extends AnyTool = AnyTool, O = unknown> extends 
   attachments?: ImagePart[];
   /** The conversation before the prompt (a previous run's `messages`, for example). */
   messages?: Message[];
+  /**
+   * Aborts the run: the turn, the tools and the hooks in flight; the result is an `AbortError` with the
+   * partial result.
+   */
   signal?: AbortSignal | undefined;
   /** Default: a new random UUID. */
   sessionId?: string;

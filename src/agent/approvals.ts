@@ -11,7 +11,9 @@ import type { JsonObject, ToolResultPart } from "../types.ts";
 
 /** A tool call waiting for a person's decision. */
 export interface PendingApproval {
+  /** The provider's id for the call; a decision names it. */
   toolCallId: string;
+  /** The name of the tool called. */
   toolName: string;
   /** The arguments the call will run with if approved as is (the model's, or a hook's edit of them). */
   args: JsonObject;
@@ -48,7 +50,9 @@ export interface StoredApproval extends HeldApproval {
 
 /** A person's answer to one pending call. */
 export interface ApprovalDecision {
+  /** The {@link PendingApproval.toolCallId} this decides. */
   toolCallId: string;
+  /** True runs the call; false answers it with a denial the model reads. */
   approved: boolean;
   /** Shown to the model with a denial; kept with an approval's record. */
   reason?: string;

@@ -26,11 +26,15 @@ export type BudgetScope = "run" | "session";
 
 /** Which limit a BudgetError names, what it allowed, what was used, and what it holds for. */
 export interface BudgetDetails {
+  /** The limit that was exceeded. */
   limit: "maxTokens" | "maxCostUsd" | "maxTurns";
+  /** Its value: tokens, USD or turns. */
   allowed: number;
+  /** What was used when the run ended, in the same unit. */
   used: number;
   /** The usage the limit was measured on: the run's, or for `scope: "session"` the session's. */
   usage: Usage;
+  /** Whether the limit holds for the run (`budget`, `maxTurns`) or the whole session (`sessionBudget`). */
   scope: BudgetScope;
 }
 

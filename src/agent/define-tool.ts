@@ -17,7 +17,9 @@ import type { ToolContent } from "./tool-output.ts";
 export interface ToolContext {
   /** Aborts when the run is aborted or the tool's timeout expires. Pass it on to fetches. */
   signal: AbortSignal;
+  /** The provider's id for this call (the `id` of its {@link ToolCallPart}). */
   toolCallId: string;
+  /** The id of the session the run belongs to. */
   sessionId: string;
   /** The model turn (1-based) that asked for this call. */
   turn: number;
@@ -33,7 +35,19 @@ export interface ToolContext {
 export type ToolOutput = string | JsonValue | ToolContent | undefined | void;
 
 /** The arguments after validation, or what was wrong with them. */
-export type ParsedArgs<Args> = { ok: true; args: Args } | { ok: false; message: string };
+export type ParsedArgs<Args> =
+  | {
+      /** The arguments are valid. */
+      ok: true;
+      /** The arguments as the schema outputs them (defaults filled in, transforms applied). */
+      args: Args;
+    }
+  | {
+      /** The arguments are invalid. */
+      ok: false;
+      /** What is wrong with them, field by field; the model is told it. */
+      message: string;
+    };
 
 /**
  * A tool the agent can run. Build one with {@link defineTool}. `Tool<unknown>` accepts every tool,
@@ -41,7 +55,9 @@ export type ParsedArgs<Args> = { ok: true; args: Args } | { ok: false; message: 
  * model sends them (the schema's input type); with them a run types its tool calls per tool.
  */
 export interface Tool<Args = JsonObject, Name extends string = string, Input = Args> {
+  /** The name the model calls the tool by. */
   readonly name: Name;
+  /** What the tool does and when to use it, for the model. */
   readonly description: string;
   /** The JSON Schema of the input, as sent to the provider. */
   readonly inputSchema: JsonObject;
@@ -65,29 +81,46 @@ export interface Tool<Args = JsonObject, Name extends string = string, Input = A
 export type NeedsApproval<Args> =
   | boolean
   // Method syntax, so a tool of specific arguments is still a Tool<unknown> (as `execute` is).
-  | { check(args: Args, context: ToolContext): boolean | Promise<boolean> }["check"];
+  | {
+      /** Decides one call from its validated arguments: `true` makes it wait for a person. */
+      check(args: Args, context: ToolContext): boolean | Promise<boolean>;
+    }["check"];
 
 interface ToolBase<Name extends string> {
   /** Letters, digits, `_` and `-`, at most 64 characters (what every provider accepts). */
   name: Name;
+  /** What the tool does and when to use it; the model reads it to decide when to call the tool. */
   description: string;
+  /**
+   * Longest time `execute` may take, in milliseconds; overrides the run's `toolTimeoutMs` (default 2
+   * minutes).
+   */
   timeoutMs?: number;
 }
 
 /** A tool whose input is a Standard Schema (a zod 4 object, for example). */
 export interface SchemaToolDefinition<S extends StandardSchema, Name extends string = string>
   extends ToolBase<Name> {
+  /** The schema of the arguments: it is sent as JSON Schema, and validates and types the arguments. */
   input: S;
+  /** Whether a call waits for a person's approval before it runs. Default: it does not. */
   needsApproval?: NeedsApproval<InferOutput<S>>;
   /** The JSON Schema to send, for schemas that cannot convert themselves (zod/mini: `toJSONSchema(schema)`). */
   inputSchema?: JsonObject;
+  /** Runs the tool with the validated arguments. A throw becomes an error result the model can read. */
   execute(args: InferOutput<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 
 /** A tool described by a plain JSON Schema; its arguments are not validated. */
 export interface JsonSchemaToolDefinition<Name extends string = string> extends ToolBase<Name> {
+  /** The JSON Schema of the arguments (an object schema), sent to the provider as it is. */
   inputSchema: JsonObject;
+  /** Whether a call waits for a person's approval before it runs. Default: it does not. */
   needsApproval?: NeedsApproval<JsonObject>;
+  /**
+   * Runs the tool with the model's arguments, unvalidated. A throw becomes an error result the model can
+   * read.
+   */
   execute(args: JsonObject, context: ToolContext): ToolOutput | Promise<ToolOutput>;
 }
 

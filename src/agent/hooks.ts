@@ -31,6 +31,7 @@ export type HookEvent =
 
 /** What every hook receives. */
 export interface HookInputBase {
+  /** The session's id (for `runAgent`, its `sessionId` option or a fresh random UUID). */
   sessionId: string;
   /** Aborts when the run is aborted or the hook's timeout expires. */
   signal: AbortSignal;
@@ -45,32 +46,86 @@ export interface HookInputBase {
  * `if (toolCall.name === "calculator")`, `toolCall.args` is the calculator's input.
  */
 export interface HookInputs<T extends AnyTool = AnyTool> {
+  /** Before the first prompt of a session (for `runAgent`, before its prompt). */
   sessionStart: HookInputBase;
-  userPromptSubmit: HookInputBase & { prompt: UserMessage };
-  preToolUse: HookInputBase & { toolCall: TypedToolCall<T> };
-  postToolUse: HookInputBase & { toolCall: TypedToolCall<T>; result: ToolResultPart };
-  postToolUseFailure: HookInputBase & {
-    toolCall: TypedToolCall<T>;
-    result: ToolResultPart;
-    error: { code: string; message: string };
+  /** Before a prompt joins the conversation. */
+  userPromptSubmit: HookInputBase & {
+    /** The prompt about to be sent; text a hook returns as `context` is appended to it. */
+    prompt: UserMessage;
   };
-  stop: HookInputBase & { message: AssistantMessage; stopReason: StopReason };
+  /** Before a tool runs: the hook may allow it (with changed input), deny it, ask a person, or stop the run. */
+  preToolUse: HookInputBase & {
+    /** The call about to run, with the input an earlier hook may have changed. */
+    toolCall: TypedToolCall<T>;
+  };
+  /** After a tool succeeded, before the model sees its result. */
+  postToolUse: HookInputBase & {
+    /** The call as it ran. */
+    toolCall: TypedToolCall<T>;
+    /** The result the model will get, unless a hook replaces its output. */
+    result: ToolResultPart;
+  };
+  /**
+   * After a tool failed (threw, timed out, returned an error, or its input was invalid), before the model
+   * sees the error.
+   */
+  postToolUseFailure: HookInputBase & {
+    /** The call that failed. */
+    toolCall: TypedToolCall<T>;
+    /** The error result the model will get (`isError: true`). */
+    result: ToolResultPart;
+    /** What went wrong. */
+    error: {
+      /** The ToolError's code (`TOOL_FAILED`, `TOOL_TIMEOUT`, `TOOL_INPUT_INVALID`, …). */
+      code: string;
+      /** The error's message. */
+      message: string;
+    };
+  };
+  /** When the run would end after a model turn; a hook may block that and keep the loop going. */
+  stop: HookInputBase & {
+    /** The assistant message the run would end on. */
+    message: AssistantMessage;
+    /** Why the run would end (`complete`, `maxTokens`, `refusal`, …). */
+    stopReason: StopReason;
+  };
   /**
    * Before older messages are summarized: `older` are the ones the summary replaces in requests (they
    * stay in the session), `tokens` the estimated size of the request that set it off.
    */
-  preCompact: HookInputBase & { older: readonly Message[]; reason: CompactionReason; tokens: number };
-  sessionEnd: HookInputBase & { stopReason: StopReason };
+  preCompact: HookInputBase & {
+    /** The messages the summary would replace in requests. */
+    older: readonly Message[];
+    /** What set the compaction off. */
+    reason: CompactionReason;
+    /** The estimated size of the request that set it off, in tokens. */
+    tokens: number;
+  };
+  /** After a session's run ended (for `runAgent`, after its run), even an aborted one; nothing can be changed. */
+  sessionEnd: HookInputBase & {
+    /** How the run ended. */
+    stopReason: StopReason;
+  };
 }
 
 /** Ends the run with stopReason `hookStop`. */
 export interface StopRunDecision {
+  /** Ends the run now. */
   decision: "stop";
+  /** Why; it becomes the result's `stopDetail`. */
   reason?: string;
 }
 
 /** Decisions of `sessionStart` and `userPromptSubmit`: add text to the prompt, or stop. */
-export type PromptDecision = { context?: string } | StopRunDecision;
+export type PromptDecision =
+  | {
+      /**
+       * Text to add to the user's message as its own text part: before the prompt (`sessionStart`), after
+       * it (`userPromptSubmit`).
+       */
+      context?: string;
+    }
+  | StopRunDecision;
 
 /**
  * Decisions of `preToolUse`: allow (optionally with changed input), deny (the model gets `reason` as
@@ -79,38 +134,95 @@ export type PromptDecision = { context?: string } | StopRunDecision;
  * to the tool's result.
  */
 export type PreToolUseDecision =
-  | { decision?: "allow"; input?: JsonObject; context?: string }
-  | { decision: "deny"; reason: string }
-  | { decision: "ask"; reason?: string }
+  | {
+      /** Run the tool (the same as returning nothing). */
+      decision?: "allow";
+      /** Arguments to run it with instead of the model's; later hooks and the tool see these. */
+      input?: JsonObject;
+      /** Text appended to the tool's result, after a blank line. */
+      context?: string;
+    }
+  | {
+      /** Do not run the tool; the model gets `reason` as the tool's error result. Later hooks do not run. */
+      decision: "deny";
+      /** What the model is told. */
+      reason: string;
+    }
+  | {
+      /** Let a person decide: the run pauses with stopReason `approval` (a later hook's deny still wins). */
+      decision: "ask";
+      /** Shown with the pending approval (`PendingApproval.reason`). */
+      reason?: string;
+    }
   | StopRunDecision;
 
 /**
  * Decisions of `postToolUse`: replace the output (the whole answer: images the tool returned are
  * dropped with its text), append context, or stop the run.
  */
-export type PostToolUseDecision = { output?: string; context?: string } | StopRunDecision;
+export type PostToolUseDecision =
+  | {
+      /** The output the model gets instead of the tool's (its images are dropped too). */
+      output?: string;
+      /** Text appended to the output, after a blank line. */
+      context?: string;
+    }
+  | StopRunDecision;
 
 /** Decisions of `postToolUseFailure`: append context to the error result, or stop the run. */
-export type PostToolUseFailureDecision = { context?: string } | StopRunDecision;
+export type PostToolUseFailureDecision =
+  | {
+      /** Text appended to the error result the model gets, after a blank line. */
+      context?: string;
+    }
+  | StopRunDecision;
 
 /** Decisions of `stop`: let the run end, or block the stop — the loop goes on with `reason` as a user message. */
-export type StopHookDecision = { decision: "block"; reason: string } | { decision?: "allow" };
+export type StopHookDecision =
+  | {
+      /** Keep the run going (at most `maxStopBlocks` times per run). */
+      decision: "block";
+      /** Sent to the model as a user message: what it should do next. */
+      reason: string;
+    }
+  | {
+      /** Let the run end (the same as returning nothing). */
+      decision?: "allow";
+    };
 
 /**
  * Decisions of `preCompact`: `skip` it (the request goes as it is), or give the `summary` yourself
  * (no model call is made for it).
  */
-export type PreCompactDecision = { decision: "skip"; reason?: string } | { summary?: string };
+export type PreCompactDecision =
+  | {
+      /** Do not compact: the request goes as it is. */
+      decision: "skip";
+      /** Why, for the `hook-decision` event. */
+      reason?: string;
+    }
+  | {
+      /** The summary to use, instead of asking the model for one; the model's when absent. */
+      summary?: string;
+    };
 
 /** What each event's hook may return (nothing means "go on"). */
 export interface HookDecisions {
+  /** `sessionStart`: add context before the first prompt, or stop. */
   sessionStart: PromptDecision;
+  /** `userPromptSubmit`: add context to the prompt, or stop. */
   userPromptSubmit: PromptDecision;
+  /** `preToolUse`: allow (with changed input), deny, ask a person, or stop. */
   preToolUse: PreToolUseDecision;
+  /** `postToolUse`: replace the output, add context, or stop. */
   postToolUse: PostToolUseDecision;
+  /** `postToolUseFailure`: add context to the error result, or stop. */
   postToolUseFailure: PostToolUseFailureDecision;
+  /** `stop`: let the run end, or block it. */
   stop: StopHookDecision;
+  /** `preCompact`: skip the compaction, or give the summary. */
   preCompact: PreCompactDecision;
+  /** `sessionEnd`: nothing; the run is over. */
   sessionEnd: undefined;
 }
 
@@ -131,6 +243,7 @@ export type HookFailurePolicy = "open" | "closed";
 export interface HookEntry<E extends HookEvent, T extends AnyTool = AnyTool> {
   /** Shown in events and errors; defaults to the function's name, or `<event>#<position>`. */
   name?: string;
+  /** The hook function: it gets the event's input and may return a decision (or a promise of one). */
   handler: HookHandler<E, T>;
   /** Default: {@link DEFAULT_HOOK_TIMEOUTS}. */
   timeoutMs?: number;

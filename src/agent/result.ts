@@ -7,14 +7,19 @@
 
 /** A successful outcome. */
 export interface Ok<T> {
+  /** Always `true`: the outcome succeeded. */
   ok: true;
+  /** What was produced. */
   value: T;
 }
 
 /** A failed outcome: the error, and everything the run produced before it failed. */
 export interface Err<T, E> {
+  /** Always `false`: the outcome failed. */
   ok: false;
+  /** What went wrong. */
   error: E;
+  /** Everything produced before the failure (for a run: its messages, tool calls and usage so far). */
   partial: T;
 }
 

@@ -11,8 +11,11 @@ const TOOL_CONTENT: unique symbol = Symbol.for("wisp.toolContent") as never;
 
 /** Text and images a tool returns together. Build it with {@link toolContent}. */
 export interface ToolContent {
+  /** The brand that tells a `ToolContent` from any other returned object; set by `toolContent`. */
   readonly [TOOL_CONTENT]: true;
+  /** The text the model reads (`""` when there is none). */
   readonly text: string;
+  /** The images the model sees after the text. */
   readonly images: readonly ImagePart[];
 }
 

@@ -25,7 +25,12 @@ export type TypedToolCall<T extends AnyTool = AnyTool> =
   T extends Tool<infer _Args, infer Name, infer Input>
     ? string extends Name
       ? ToolCallPart
-      : Omit<ToolCallPart, "name" | "args"> & { name: Name; args: ArgsOf<Input> }
+      : Omit<ToolCallPart, "name" | "args"> & {
+          /** The name of the tool called: a literal type, which narrows the union. */
+          name: Name;
+          /** The call's arguments, typed by the tool's schema input. */
+          args: ArgsOf<Input>;
+        }
     : never;
 
 /**

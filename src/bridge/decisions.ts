@@ -47,6 +47,7 @@ export const DEFAULT_DECISION_TIMEOUTS: Readonly<Record<DecisionKind, number>> =
 
 /** The interaction hints every decision request carries. */
 export interface DecisionHints {
+  /** The request's id, unique within the connection; reports about it carry the same id. */
   requestId: string;
   /** The worker's name for the kind, also when this side does not know it (`kind` is then `unknown`). */
   rawKind: string;
@@ -56,6 +57,7 @@ export interface DecisionHints {
   canBlock: boolean;
   /** How long the worker waits before it applies the kind's default. */
   timeoutMs: number;
+  /** The id of the session asking. */
   sessionId: string;
   /** Model turns completed so far in the run. */
   turn: number;
@@ -63,16 +65,52 @@ export interface DecisionHints {
 
 /** A question from the worker, by kind, with what the hook there would see (never the whole conversation). */
 export type DecisionRequest =
-  | (DecisionHints & { kind: "prompt-submit"; prompt: UserMessage })
-  | (DecisionHints & { kind: "tool-before"; toolCall: ToolCallPart })
-  | (DecisionHints & { kind: "approval"; approval: PendingApproval })
-  | (DecisionHints & { kind: "tool-after"; toolCall: ToolCallPart; result: ToolResultPart })
-  | (DecisionHints & { kind: "stop"; message: AssistantMessage; stopReason: StopReason })
-  | (DecisionHints & { kind: "unknown"; payload: unknown });
+  | (DecisionHints & {
+      /** A prompt is about to join the conversation (the worker's `userPromptSubmit` hook). */
+      kind: "prompt-submit";
+      /** The prompt. */
+      prompt: UserMessage;
+    })
+  | (DecisionHints & {
+      /** A tool is about to run (the worker's `preToolUse` hook). */
+      kind: "tool-before";
+      /** The call, with the model's arguments. */
+      toolCall: ToolCallPart;
+    })
+  | (DecisionHints & {
+      /** A tool call needs a person's approval. */
+      kind: "approval";
+      /** The call and why it waits. */
+      approval: PendingApproval;
+    })
+  | (DecisionHints & {
+      /** A tool ran (the worker's `postToolUse` hook). */
+      kind: "tool-after";
+      /** The call as it ran. */
+      toolCall: ToolCallPart;
+      /** The result the model will get, unless the answer replaces its output. */
+      result: ToolResultPart;
+    })
+  | (DecisionHints & {
+      /** The run would end (the worker's `stop` hook). */
+      kind: "stop";
+      /** The assistant message the run would end on. */
+      message: AssistantMessage;
+      /** Why the run would end. */
+      stopReason: StopReason;
+    })
+  | (DecisionHints & {
+      /** A kind this side does not know (a newer worker); `rawKind` names it. */
+      kind: "unknown";
+      /** The request's data, as the worker sent it. */
+      payload: unknown;
+    });
 
 /** A person's answer to an approval: approve (optionally with edited arguments) or deny with a reason. */
 export interface ApprovalAnswer {
+  /** True runs the call; false denies it. */
   approved: boolean;
+  /** Why; with a denial, the model is told it. */
   reason?: string;
   /** Edited arguments, checked by the tool's schema before the call runs. */
   args?: JsonObject;
@@ -80,10 +118,15 @@ export interface ApprovalAnswer {
 
 /** What each kind may be answered with; `undefined` takes the kind's default. */
 export interface DecisionAnswers {
+  /** Add context to the prompt, or stop the run. */
   "prompt-submit": PromptDecision;
+  /** Allow (with changed input), deny, ask a person, or stop the run. */
   "tool-before": PreToolUseDecision;
+  /** Approve or deny the call. */
   approval: ApprovalAnswer;
+  /** Replace the output, add context, or stop the run. */
   "tool-after": PostToolUseDecision;
+  /** Let the run end, or block it. */
   stop: StopHookDecision;
 }
 
@@ -111,6 +154,12 @@ export function failsClosed(kind: string): boolean {
  * another protocol version.
  */
 export interface BridgeReport {
+  /**
+   * What happened: `DECISION_UNKNOWN` an answer for a request nobody asked, `DECISION_EXPIRED` an answer that
+   * came after its request timed out, `DECISION_HANDLER_FAILED` the handler threw or answered in the wrong
+   * shape, `DECISION_TIMEOUT` no answer in time, `POST_FAILED` a message could not be posted, `PROTOCOL` a
+   * malformed message or another protocol version, `WORKER_ERROR` the worker reported an uncaught error.
+   */
   code:
     | "DECISION_UNKNOWN"
     | "DECISION_EXPIRED"
@@ -119,6 +168,8 @@ export interface BridgeReport {
     | "POST_FAILED"
     | "PROTOCOL"
     | "WORKER_ERROR";
+  /** What happened, in words. */
   message: string;
+  /** The decision request it is about, when it is about one. */
   requestId?: string;
 }

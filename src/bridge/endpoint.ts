@@ -10,11 +10,22 @@
 
 /** Anything that posts and receives messages (see the module's list). */
 export interface BridgePort {
+  /** Sends a structured-clone-safe message to the other side. */
   postMessage(message: unknown): void;
+  /**
+   * Web-style listening: the listener gets a `MessageEvent` (`message`, `messageerror`, `error`, `close`).
+   */
   addEventListener?(type: string, listener: (event: unknown) => void): void;
+  /** Web-style: stops a listener added with `addEventListener`. */
   removeEventListener?(type: string, listener: (event: unknown) => void): void;
+  /**
+   * Node-style listening (`worker_threads`): the listener gets the message's data itself; also `exit` and
+   * `error`.
+   */
   on?(type: string, listener: (...args: unknown[]) => void): unknown;
+  /** Node-style: stops a listener added with `on`. */
   off?(type: string, listener: (...args: unknown[]) => void): unknown;
+  /** Node-style: stops a listener added with `on`, where there is no `off`. */
   removeListener?(type: string, listener: (...args: unknown[]) => void): unknown;
   /** A `MessagePort` queues messages until started; listening starts it. */
   start?(): void;

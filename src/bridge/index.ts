@@ -6,7 +6,7 @@
  * it with the session's own shape and answers its questions ({@link connectSession}). Everything
  * that crosses is plain, structured-clone-safe data; errors arrive as real SdkErrors.
  *
- * @module
+ * @module wisp-agent/bridge
  */
 
 export type { ServeBridgeOptions } from "./bridge-options.ts";

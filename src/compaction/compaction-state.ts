@@ -18,17 +18,28 @@ export type CompactionReason = "threshold" | "context-length";
  * (`summarized` 0, `error` set) the request goes as it was.
  */
 export interface CompactionEvent {
+  /** Identifies a compaction event. */
   type: "compaction";
+  /** The turn (1-based) before which the compaction happened. */
   turn: number;
+  /** What set it off. */
   reason: CompactionReason;
+  /** How many messages the summary stands for; 0 when no summary was made. */
   summarized: number;
+  /** The estimated size of the request that set it off, in tokens. */
   tokens: number;
+  /**
+   * What making the summary cost (it counts in the run's usage and budgets); absent when no model call was
+   * made.
+   */
   usage?: Usage;
+  /** Why no summary was made, when none was; the request then goes as it was. */
   error?: AnySdkError;
 }
 
 /** The summary that stands for the messages before `firstKeptId` in requests. */
 export interface CompactionState {
+  /** The summary text, sent as the first user message of compacted requests. */
   summary: string;
   /** The first message sent as it is (a user message, or an assistant message after tool results). */
   firstKeptId: string;

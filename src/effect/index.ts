@@ -19,7 +19,7 @@
  * );
  * ```
  *
- * @module
+ * @module wisp-agent/effect
  */
 
 export { createAgentSessionEffect } from "./agent-session-effect.ts";

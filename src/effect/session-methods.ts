@@ -24,6 +24,7 @@ import { streamEffect } from "./stream-effect.ts";
  * a stream's consumer, aborts that run. `T`, the union of the tools' types, types the tool calls.
  */
 export interface AgentSessionEffect<T extends AnyTool = AnyTool> {
+  /** The session's id. */
   readonly sessionId: string;
   /**
    * Runs a prompt (steered into, or queued after, a run in flight with `mode`). Interrupting it aborts

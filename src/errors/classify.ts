@@ -159,8 +159,11 @@ function readPayload(body: unknown): ErrorPayload | undefined {
 
 /** What is known about a provider failure besides its body. */
 export interface ProviderFailure {
+  /** The provider's wire API id (`anthropic`, …), or `mcp`; becomes the error's `provider`. */
   provider: string;
+  /** The HTTP status of the answer; absent for an error event inside a 200 stream. */
   status?: number;
+  /** The answer's headers, read for the request id and the server's `retry-after` wait. */
   headers?: Headers;
   /** The parsed JSON body or error event, or the raw text when it was not JSON. */
   body?: unknown;

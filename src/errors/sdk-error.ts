@@ -45,30 +45,46 @@ export type ErrorTag =
 
 /** The request a transport or HTTP error is about: its method and URL, with secrets taken out. */
 export interface FailedRequest {
+  /** The HTTP method (`POST`, `GET`). */
   method: string;
+  /** The URL asked for, with secrets (such as a key in its query string) redacted. */
   url: string;
 }
 
 /** A cause as plain JSON: what `toJSON()` keeps of `error.cause`, nested causes included. */
 export interface SerializedCause {
+  /** The cause's `name` (`TypeError`, `AbortError`), or `typeof` for a value that is not an object. */
   name: string;
+  /** The cause's message, at most 1,000 characters. */
   message: string;
   /** The runtime's error code, when it has one (`ECONNREFUSED`, `UND_ERR_SOCKET`, …). */
   code?: string;
+  /** The cause's own cause, when it has one and the depth limit is not reached. */
   cause?: SerializedCause;
 }
 
 /** Fields every SdkError may carry besides its message. */
 export interface SdkErrorFields {
+  /** What happened, as a stable code (`RATE_LIMITED`, `TIMEOUT`, …); each class has its own set. */
   code: ErrorCode;
   /**
    * Whether trying again later can help. Default: what the code says ({@link isRetryableCode}), so
    * `new ProviderError(message, { code: "RATE_LIMITED" })` is retried like the provider's own 429.
    */
   retryable?: boolean;
+  /** The HTTP status of the response that failed, when there was one. */
   status?: number;
+  /**
+   * How long the server asked to wait before trying again (`retry-after-ms`, `retry-after`, Gemini's
+   * `retryDelay`), in milliseconds.
+   */
   retryAfterMs?: number;
+  /** Who failed: a provider's wire API id (`anthropic`, `openai-chat`, …), `mcp` for an MCP server. */
   provider?: string;
+  /**
+   * The provider's id for the failed request (its `request-id` or `x-request-id` header, or the error
+   * body's), for its support.
+   */
   requestId?: string;
   /** The provider's own error type or code (`overloaded_error`, `context_length_exceeded`, ...). */
   providerCode?: string;
@@ -82,25 +98,44 @@ export interface SdkErrorFields {
   attempts?: number;
   /** The runtime's code for a transport failure (`ECONNREFUSED`, `ENOTFOUND`, …), from the cause chain. */
   causeCode?: string;
+  /**
+   * The underlying error or value (a fetch `TypeError`, an abort signal's reason, what a tool threw); becomes
+   * `error.cause`.
+   */
   cause?: unknown;
 }
 
 /** The JSON form of an SdkError: what `toJSON()` returns and `sdkErrorFromJSON()` reads. */
 export interface SerializedSdkError {
+  /** The error's class, by name; `sdkErrorFromJSON` rebuilds that class. */
   _tag: ErrorTag;
+  /** The error's `name` (the same as `_tag` for Wisp's classes). */
   name: string;
+  /** What happened (see {@link SdkError.code}). */
   code: ErrorCode;
+  /** The human-readable message. */
   message: string;
+  /** Whether trying again later can help (see {@link SdkError.retryable}). */
   retryable: boolean;
+  /** The HTTP status of the response that failed, when there was one. */
   status?: number;
+  /** How long the server asked to wait before trying again, in milliseconds. */
   retryAfterMs?: number;
+  /** Who failed: a provider's wire API id, or `mcp`. */
   provider?: string;
+  /** The provider's id for the failed request. */
   requestId?: string;
+  /** The provider's own error type or code. */
   providerCode?: string;
+  /** Where in an input the problem is (ConfigError). */
   path?: string;
+  /** Structured facts about the failure, plain JSON. */
   details?: { [key: string]: unknown };
+  /** The request that failed (method and URL without secrets). */
   request?: FailedRequest;
+  /** How many attempts were made, when more than one was. */
   attempts?: number;
+  /** The runtime's code for a transport failure (`ECONNREFUSED`, …). */
   causeCode?: string;
   /** The cause chain as plain data (bounded depth). */
   cause?: SerializedCause;
@@ -171,18 +206,44 @@ const OPTIONAL_FIELDS = [
  * every copy shares, and the `_tag`. {@link isSdkError} is the same check as a function.
  */
 export abstract class SdkError extends Error {
+  /**
+   * Which kind of error this is; the discriminant of {@link AnySdkError}, and what `Effect.catchTag` matches.
+   */
   abstract readonly _tag: ErrorTag;
+  /** What happened, as a stable code (`RATE_LIMITED`, `TIMEOUT`, `ABORTED`, …); narrowed by `_tag`. */
   readonly code: ErrorCode;
+  /**
+   * Whether trying again later can help. Wisp's own retries go by it (with `retry` options); so can yours.
+   */
   readonly retryable: boolean;
+  /** The HTTP status of the response that failed, when there was one. */
   readonly status?: number;
+  /**
+   * How long the server asked to wait before trying again (`retry-after-ms`, `retry-after`, Gemini's
+   * `retryDelay`), in milliseconds.
+   */
   readonly retryAfterMs?: number;
+  /**
+   * Who failed: a provider's wire API id (`anthropic`, `openai-chat`, `openai-responses`, `google`), `mcp`
+   * for an MCP server.
+   */
   readonly provider?: string;
+  /**
+   * The provider's id for the failed request (its `request-id` or `x-request-id` header, or the error
+   * body's), to quote to its support.
+   */
   readonly requestId?: string;
+  /** The provider's own error type or code (`overloaded_error`, `context_length_exceeded`, …). */
   readonly providerCode?: string;
+  /** Where in an input the problem is, for ConfigError (`messages.3.content`). */
   readonly path?: string;
+  /** Structured facts about the failure (a budget's limit and usage, a hook's name and event). Plain JSON. */
   readonly details?: { [key: string]: unknown };
+  /** The request that failed (method and URL without secrets), for transport and HTTP errors. */
   readonly request?: FailedRequest;
+  /** How many attempts were made before giving up, when more than one was. */
   readonly attempts?: number;
+  /** The runtime's code for a transport failure (`ECONNREFUSED`, `ENOTFOUND`, …), from the cause chain. */
   readonly causeCode?: string;
 
   constructor(message: string, fields: SdkErrorFields) {
@@ -231,7 +292,9 @@ export abstract class SdkError extends Error {
 
 /** A bad option, a bad session file, an unknown provider: fix the input, do not retry. */
 export class ConfigError extends SdkError {
+  /** Always `"ConfigError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "ConfigError" as const;
+  /** Always `"ConfigError"`, as stack traces and `String(error)` show it. */
   override readonly name = "ConfigError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: ConfigErrorCode;
@@ -239,7 +302,9 @@ export class ConfigError extends SdkError {
 
 /** The provider answered with an error, as an HTTP error response or an error event mid-stream. */
 export class ProviderError extends SdkError {
+  /** Always `"ProviderError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "ProviderError" as const;
+  /** Always `"ProviderError"`, as stack traces and `String(error)` show it. */
   override readonly name = "ProviderError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: ProviderErrorCode;
@@ -247,7 +312,9 @@ export class ProviderError extends SdkError {
 
 /** The request failed in transport: the network, a timeout. */
 export class RequestError extends SdkError {
+  /** Always `"RequestError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "RequestError" as const;
+  /** Always `"RequestError"`, as stack traces and `String(error)` show it. */
   override readonly name = "RequestError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: RequestErrorCode;
@@ -255,7 +322,9 @@ export class RequestError extends SdkError {
 
 /** The caller aborted. Never retried, never reported as anything else. `cause` is the signal's reason. */
 export class AbortError extends SdkError {
+  /** Always `"AbortError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "AbortError" as const;
+  /** Always `"AbortError"`, as stack traces and `String(error)` show it. */
   override readonly name = "AbortError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: "ABORTED";
@@ -266,7 +335,9 @@ export class AbortError extends SdkError {
  * another runtime with nothing readable in it (`TRANSCRIPT_INVALID`, from `wisp-agent/formats`).
  */
 export class ParseError extends SdkError {
+  /** Always `"ParseError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "ParseError" as const;
+  /** Always `"ParseError"`, as stack traces and `String(error)` show it. */
   override readonly name = "ParseError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: ParseErrorCode;
@@ -274,7 +345,9 @@ export class ParseError extends SdkError {
 
 /** A hook threw, timed out or answered something that is not a decision. */
 export class HookError extends SdkError {
+  /** Always `"HookError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "HookError" as const;
+  /** Always `"HookError"`, as stack traces and `String(error)` show it. */
   override readonly name = "HookError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: HookErrorCode;
@@ -282,7 +355,9 @@ export class HookError extends SdkError {
 
 /** A tool failed in a way the run itself must report. */
 export class ToolError extends SdkError {
+  /** Always `"ToolError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "ToolError" as const;
+  /** Always `"ToolError"`, as stack traces and `String(error)` show it. */
   override readonly name = "ToolError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: ToolErrorCode;
@@ -290,7 +365,9 @@ export class ToolError extends SdkError {
 
 /** A budget (tokens, USD, turns) was exceeded. */
 export class BudgetError extends SdkError {
+  /** Always `"BudgetError"`: narrows {@link AnySdkError} to this class. */
   readonly _tag = "BudgetError" as const;
+  /** Always `"BudgetError"`, as stack traces and `String(error)` show it. */
   override readonly name = "BudgetError";
   /** What happened; narrowed by `_tag`, so a `switch` over it can be exhaustive. */
   declare readonly code: BudgetErrorCode;

@@ -19,6 +19,10 @@ export interface ToClaudeCodeOptions {
   cwd?: string;
   /** The Claude Code version the lines claim (default `2.1.39`). */
   version?: string;
+  /**
+   * The git branch new lines claim (default empty, as Claude Code writes outside a repository); continuing a
+   * read file keeps its lines' branch.
+   */
   gitBranch?: string;
   /**
    * Reproduce the lines of the Claude Code file the session was read from (default true) and append

@@ -39,6 +39,7 @@ export interface ClaudeCodeWriterOptions {
   cwd?: string;
   /** The Claude Code version the lines claim (default `2.1.39`, the newest in Wisp's fixtures). */
   version?: string;
+  /** The git branch every line claims (default empty, as Claude Code writes outside a repository). */
   gitBranch?: string;
   /** Continue after lines written before (a writer's `cursor`). */
   cursor?: ClaudeCodeCursor;

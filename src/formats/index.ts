@@ -5,7 +5,7 @@
  * and pi's session files — read into a Wisp SessionState and written back, whole or line by line.
  * Pure functions over text: no file system, so they run in a browser, a Worker, Deno, Bun and Node.
  *
- * @module
+ * @module wisp-agent/formats
  */
 
 export { fromClaudeCode } from "./claude-code-read.ts";

@@ -24,7 +24,9 @@ import { checkedMessage, checkedSessionId, checkPiCursor } from "./writer-input.
 
 /** Where a pi writer stands: the format version, and the id of the last entry (null before the first). */
 export interface PiCursor {
+  /** The pi session format version of the file (`PI_VERSION` for files Wisp starts). */
   version: number;
+  /** The id of the last entry written, the parent of the next one; null before the first. */
   parentId: string | null;
 }
 
@@ -36,7 +38,9 @@ export interface PiWriterOptions {
   cwd?: string;
   /** Written as the first entries of a new file: pi's `model_change` and `thinking_level_change`. */
   provider?: keyof typeof PI_API;
+  /** The model id for the `model_change` entry (written only together with `provider`). */
   model?: string;
+  /** The thinking level for the `thinking_level_change` entry; none is written when absent. */
   thinking?: ThinkingLevel;
   /** When the session started, for the header (epoch ms; default now). */
   createdAt?: number;

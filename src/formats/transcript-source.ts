@@ -14,6 +14,7 @@ export const TRANSCRIPT_KEY = "transcript";
 
 /** A read transcript's lines and where the session's messages came from in them. */
 export interface TranscriptSource {
+  /** The format the lines are in. */
   format: TranscriptFormat;
   /** Every line of the file that was a JSON object, in file order. */
   lines: JsonObject[];

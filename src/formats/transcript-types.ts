@@ -14,7 +14,9 @@ export type TranscriptFormat = "claude-code" | "pi";
 
 /** A line that was skipped or repaired, by its 1-based number in the file. */
 export interface TranscriptWarning {
+  /** The line's 1-based number in the file. */
   line: number;
+  /** What was wrong with it and what was done (skipped, or how it was repaired). */
   message: string;
 }
 
@@ -34,6 +36,7 @@ export interface TranscriptBranch {
 export interface ImportedTranscript {
   /** Passes `parseSessionState`; give it to `createAgentSession({ restore: state })`. */
   state: SessionState;
+  /** The format the file was read as. */
   format: TranscriptFormat;
   /** The id of the line the conversation was read back from. */
   leaf: string;
@@ -66,5 +69,8 @@ export interface ReadTranscriptOptions {
 export type ReadTranscriptResult = Result<
   ImportedTranscript,
   ParseError | ConfigError,
-  { warnings: TranscriptWarning[] }
+  {
+    /** The warnings for the lines read before the failure. */
+    warnings: TranscriptWarning[];
+  }
 >;

@@ -17,6 +17,7 @@ import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
 
 /** A tool call the server answered with `isError: true`; its message is the server's text. */
 export class McpToolFailure extends Error {
+  /** Always `"McpToolFailure"`, as stack traces and `String(error)` show it. */
   override readonly name = "McpToolFailure";
 }
 

@@ -44,6 +44,7 @@ export interface McpConnection {
    * taken before can resume it later (a Worker between requests).
    */
   close(options?: McpCloseOptions): Promise<void>;
+  /** `await using` support: the same as `close()` with the defaults (the server's session is ended). */
   [Symbol.asyncDispose](): Promise<void>;
 }
 

@@ -12,7 +12,7 @@
  * if (mcp.ok) console.log(mcp.value.tools.map((tool) => tool.name));
  * ```
  *
- * @module
+ * @module wisp-agent/mcp
  */
 
 export { McpToolFailure } from "./call-result.ts";

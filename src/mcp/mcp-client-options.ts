@@ -23,7 +23,7 @@ export interface OutgoingRequest extends McpRequestOptions {
   session?: McpSession | undefined;
 }
 
-/** Options of {@link McpClient.close}. */
+/** Options of `McpConnection.close()`: whether the server's session ends with the connection. */
 export interface McpCloseOptions {
   /** `false` stops listening but keeps the server's session (no DELETE), to resume it later. */
   endSession?: boolean | undefined;

@@ -11,8 +11,11 @@ import { asObject } from "./as-object.ts";
 
 /** A progress report of a request in flight (`notifications/progress`). */
 export interface McpProgress {
+  /** How far the request has got; grows with every report (its unit is the server's). */
   progress: number;
+  /** What `progress` counts up to, when the server knows it. */
   total?: number;
+  /** What the server is doing, in words. */
   message?: string;
 }
 

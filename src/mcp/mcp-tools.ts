@@ -18,10 +18,23 @@ import type { McpClient, McpProgress } from "./mcp-client.ts";
 export interface McpToolInfo {
   /** The server's name for it (the Wisp tool's name may differ: prefixed, made provider-safe). */
   name: string;
+  /** A human-readable name; the tool's description falls back to it. */
   title?: string;
+  /**
+   * What the tool does, sent to the model as the Wisp tool's description (default: the title, or `The MCP
+   * tool <name>`).
+   */
   description?: string;
+  /**
+   * The JSON Schema of the tool's arguments; Wisp checks the model's arguments against it before the call.
+   */
   inputSchema: JsonObject;
+  /** The JSON Schema of the tool's `structuredContent`; a result that does not match fails the call. */
   outputSchema?: JsonObject;
+  /**
+   * The server's hints about the tool (`readOnlyHint`, `destructiveHint`, …), as it sent them; a
+   * `needsApproval` function can go by them.
+   */
   annotations?: JsonObject;
 }
 

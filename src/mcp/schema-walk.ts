@@ -10,7 +10,11 @@ import type { Patterns } from "./schema-patterns.ts";
 
 /** One thing wrong with a value: where (`items.2.name`, `""` for the value itself) and what. */
 export interface SchemaIssue {
+  /**
+   * Where: the keys and indexes from the root, joined by dots (`items.2.name`); `""` for the value itself.
+   */
   path: string;
+  /** What is wrong there. */
   message: string;
 }
 

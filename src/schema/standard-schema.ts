@@ -13,24 +13,58 @@
 
 /** One validation problem. */
 export interface StandardIssue {
+  /** What is wrong, in words. */
   readonly message: string;
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+  /** Where in the input: the keys and indexes from the root, each bare or as a segment object. Absent for the root. */
+  readonly path?:
+    | ReadonlyArray<
+        | PropertyKey
+        | {
+            /** The key or index of this step. */
+            readonly key: PropertyKey;
+          }
+      >
+    | undefined;
 }
 
 /** The outcome of `~standard.validate`. */
 export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardIssue> };
+  | {
+      /** The validated value. */
+      readonly value: Output;
+      /** Absent on success. */
+      readonly issues?: undefined;
+    }
+  | {
+      /** Every problem found; the input is invalid. */
+      readonly issues: ReadonlyArray<StandardIssue>;
+    };
 
 /** A schema that validates unknown input into `Output` (Standard Schema v1). */
 export interface StandardSchema<Input = unknown, Output = Input> {
+  /** The Standard Schema interface, under the key the spec names. */
   readonly "~standard": {
+    /** The spec's version, 1. */
     readonly version: 1;
+    /** The library that made the schema (`zod`, `valibot`, `arktype`). */
     readonly vendor: string;
+    /** Validates an unknown value, at once or asynchronously. */
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    /** Type-level only: the input and output types, never set at run time. */
+    readonly types?:
+      | {
+          /** The type the schema accepts. */
+          readonly input: Input;
+          /** The type validation produces. */
+          readonly output: Output;
+        }
+      | undefined;
     /** Present on schemas that implement Standard JSON Schema (zod 4.2 and later, classic). */
     readonly jsonSchema?: {
+      /**
+       * The JSON Schema of what validation accepts, for a target dialect (`draft-2020-12`, `draft-07`,
+       * `openapi-3.0`).
+       */
       readonly input: (options: { readonly target: string }) => Record<string, unknown>;
       /** The JSON Schema of what validation produces (structured output asks for this one). */
       readonly output?: (options: { readonly target: string }) => Record<string, unknown>;

@@ -26,15 +26,23 @@ import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./s
 
 /** A cheap look at a session, without copying its conversation. */
 export interface SessionSnapshot {
+  /** The session's id. */
   sessionId: string;
+  /** The wire API the session's model speaks. */
   provider: ProviderId;
+  /** The model id, without the provider prefix. */
   model: string;
+  /** `running` while a run is in flight, `closed` after `close()`, else `idle`. */
   status: "idle" | "running" | "closed";
+  /** How many messages the conversation holds. */
   messageCount: number;
   /** The id of the conversation's last message, if it has any. */
   lastMessageId?: string;
+  /** Model turns made in the session, over all its runs. */
   turns: number;
+  /** The session's usage, summed over its runs, with cost in USD when the model's price is known. */
   usage: Usage;
+  /** Prompts waiting to run: queued behind the run in flight, or held from a restored state. */
   queued: number;
   /** Tool calls waiting for approval (the session is paused while there are any). */
   pendingApprovals: number;

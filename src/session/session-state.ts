@@ -24,16 +24,23 @@ export const SESSION_STATE_VERSION = 2;
 
 /** A prompt waiting for the run in flight to end. */
 export interface QueuedPrompt {
+  /** The id of the user message the prompt becomes. */
   id: string;
+  /** The prompt: text and images. */
   content: UserContentPart[];
+  /** When it was queued, in epoch milliseconds. */
   queuedAt: number;
 }
 
 /** Model parameters that shape every request of the session. */
 export interface SessionParameters {
+  /** The output limit per turn; a restore without the option keeps it. */
   maxTokens?: number;
+  /** Sampling temperature; a restore without the option keeps it. */
   temperature?: number;
+  /** Strings that end a response; a restore without the option keeps them. */
   stopSequences?: string[];
+  /** Model turns per run; a restore without the option keeps it. */
   maxTurns?: number;
   /** The session's `sessionBudget`: a restore without the option keeps it (what was spent is `usage`). */
   sessionBudget?: Budget;
@@ -41,16 +48,23 @@ export interface SessionParameters {
 
 /** A session as plain JSON: `JSON.parse(JSON.stringify(state))` restores to the same session. */
 export interface SessionState {
+  /** The state's format version; an older state is migrated when restored. */
   version: typeof SESSION_STATE_VERSION;
+  /** The session's id. */
   sessionId: string;
   /** Epoch milliseconds. */
   createdAt: number;
+  /** When a run of the session last ended (or the session was created), in epoch milliseconds. */
   updatedAt: number;
+  /** The wire API of the session's model. */
   provider: ProviderId;
   /** The bare model id (`claude-sonnet-5-5`). */
   model: string;
+  /** The system prompt; a restore without the option keeps it. */
   systemPrompt?: string;
+  /** The thinking level; a restore without the option keeps it. */
   thinking?: ThinkingLevel;
+  /** Model parameters and limits a restore keeps unless the options change them. */
   parameters: SessionParameters;
   /** The conversation, with thinking signatures and provider blocks verbatim. */
   messages: Message[];

@@ -28,6 +28,10 @@ import type { PriceTable } from "../usage/prices.ts";
 export interface ConnectionOptions {
   /** `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, or a bare model id with `provider`. */
   model: string;
+  /**
+   * The provider, when `model` is a bare model id (`provider: "openai", model: "gpt-5.5"`); `openai` means
+   * Chat Completions, `gemini` Google's API. Default: the prefix of `model`.
+   */
   provider?: ProviderName;
   /**
    * The provider key; `undefined` (an unset environment variable) is the same as leaving it out.
@@ -45,6 +49,7 @@ export interface ConnectionOptions {
   headers?: Record<string, string>;
   /** A fetch to use instead of the global one (a proxy, a test double, the scripted model). */
   fetch?: typeof fetch;
+  /** Retries of failed requests, with exponential backoff. Default: `DEFAULT_RETRY` (2 retries). */
   retry?: RetryOptions;
   /** Total time one attempt may take, headers and body (default 10 minutes). */
   timeoutMs?: number;
@@ -52,6 +57,7 @@ export interface ConnectionOptions {
   idleTimeoutMs?: number;
   /** Prices that extend or override the built-in table. */
   prices?: PriceTable;
+  /** Switches for servers whose wire format deviates from the provider's (OpenAI-compatible servers). */
   compat?: CompatOptions;
 }
 

@@ -14,9 +14,13 @@ import { roundUsd } from "./usage.ts";
 
 /** USD per million tokens. `cacheWrite` defaults to `input`, `cacheRead` to `input`. */
 export interface ModelPrice {
+  /** USD per million uncached prompt tokens. */
   input: number;
+  /** USD per million generated tokens (reasoning included). */
   output: number;
+  /** USD per million prompt tokens read from the cache. Default: the `input` price. */
   cacheRead?: number;
+  /** USD per million prompt tokens written to the cache. Default: the `input` price. */
   cacheWrite?: number;
 }
 
