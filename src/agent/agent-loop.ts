@@ -29,11 +29,6 @@ import type { Answered } from "./resume-run.ts";
 import { appendMessages, type LoopSetup, type LoopTally, type RunContext } from "./run-context.ts";
 import { userMessage } from "./user-message.ts";
 
-/** Whether the run may make another turn. */
-function turnsLeft(run: RunContext, setup: LoopSetup): boolean {
-  return run.turn < setup.maxTurns;
-}
-
 /** The tool calls of `message`, in the model's order. */
 export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
   return message.content.filter((part): part is ToolCallPart => part.type === "tool_call");
@@ -176,7 +171,7 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
         continue;
       }
       tally.output = undefined;
-      if (answers >= output.retries || !turnsLeft(run, setup))
+      if (answers >= output.retries || run.turn >= setup.maxTurns)
         return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
       const over = checkBudget(setup.budget, setup.sessionBudget, tally.usage);
       if (over !== undefined)
@@ -242,7 +237,7 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       const verdict = await output.check(text);
       if (!verdict.ok) {
         tally.output = undefined;
-        if (answers >= output.retries || !turnsLeft(run, setup))
+        if (answers >= output.retries || run.turn >= setup.maxTurns)
           return { stopReason: "error", error: output.invalid(verdict.problem, text, answers + 1) };
         answers++;
         appendMessages(run, userMessage([{ type: "text", text: output.retryPrompt(verdict.problem) }]));

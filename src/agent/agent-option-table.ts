@@ -15,6 +15,7 @@ import {
   isPlainObject,
   notCountOption,
   notDuration,
+  notFunctionOption,
   notNonNegativeOption,
   notSignalOption,
   notStringOption,
@@ -28,7 +29,7 @@ import { MAX_ID_LENGTH } from "../message/storable-values.ts";
 import { cacheProblem } from "../stream/check-turn-request.ts";
 import { CONNECTION_OPTIONS } from "../stream/connection-options.ts";
 import type { AgentConfig, AgentOptions } from "./agent-options.ts";
-import { type Budget, DEFAULT_MAX_TURNS } from "./budget.ts";
+import type { Budget } from "./budget.ts";
 import { attachmentsProblem, promptProblem } from "./check-prompt.ts";
 import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent, type Hooks } from "./hooks.ts";
 
@@ -36,11 +37,7 @@ import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent, type Hooks } fro
 export const BUDGET_OPTIONS: OptionTable<Budget & { maxTurns?: never }> = {
   maxTokens: notNonNegativeOption,
   maxCostUsd: notNonNegativeOption,
-  maxTurns: (_value, path) =>
-    invalidOption(
-      `${path} is not a budget limit: a run's turns are limited by the top-level maxTurns option (default ${DEFAULT_MAX_TURNS})`,
-      path,
-    ),
+  maxTurns: (_value, path) => invalidOption(`${path}: use the top-level maxTurns`, path),
 };
 
 /** The fields of a hook entry (`{ handler, name, timeoutMs, onFailure }`). */
@@ -164,4 +161,5 @@ export const AGENT_OPTIONS: OptionTable<AgentOptions> = {
       : invalidOption(`${path} must be an array of messages (a previous run's result.value.messages)`, path),
   signal: notSignalOption,
   sessionId: sessionIdProblem,
+  onEvent: notFunctionOption,
 };

@@ -10,6 +10,7 @@ import type { ModelOption } from "../providers/model-name.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
 import type { TurnOptions } from "../stream/turn-options.ts";
 import type { ImagePart, Message, PromptCache, ThinkingLevel, UserContentPart } from "../types.ts";
+import type { AgentEvent } from "./agent-events.ts";
 import type { Budget } from "./budget.ts";
 import type { Hooks } from "./hooks.ts";
 import type { AnyTool } from "./typed-tool-call.ts";
@@ -85,6 +86,14 @@ export interface AgentOptions<T extends AnyTool = AnyTool, O = unknown> extends 
   signal?: AbortSignal | undefined;
   /** Default: a new random UUID. */
   sessionId?: string;
+  /**
+   * Sees every event of the run as it happens — the same events `runAgentStream` yields, ending with
+   * `run-end` — so a one-shot `runAgent` can be observed (logs, a progress bar, metrics). Called
+   * synchronously; it should return quickly. A throw from it aborts the run, and the Result fails with
+   * a HookError `HOOK_FAILED` (`details.hook` is `"onEvent"`, `cause` what it threw), the partial run
+   * kept.
+   */
+  onEvent?: NoInfer<(event: AgentEvent<T, O>) => void>;
 }
 
 /** The default per-call tool timeout. */

@@ -47,12 +47,10 @@ export interface SessionBudget {
 /** Turns a run may take when the caller sets no `maxTurns`. */
 export const DEFAULT_MAX_TURNS = 25;
 
-const OPTION: Record<BudgetScope, string> = { run: "budget", session: "sessionBudget" };
-
 function exceeded(details: BudgetDetails): BudgetError {
   const { limit, allowed, used, scope } = details;
   const spent = limit === "maxCostUsd" ? `USD ${used.toFixed(6)} spent` : `${used} tokens used`;
-  const message = `Budget ${OPTION[scope]}.${limit} exceeded: ${spent}${scope === "session" ? " by the session" : ""}, ${allowed} allowed`;
+  const message = `Budget ${scope === "run" ? "budget" : "sessionBudget"}.${limit} exceeded: ${spent}, ${allowed} allowed`;
   return new BudgetError(message, { code: "BUDGET_EXCEEDED", details: { ...details } });
 }
 
@@ -61,16 +59,16 @@ function overLimit(
   budget: Budget,
   usage: Usage,
   scope: BudgetScope,
-  atLimit: boolean,
+  atLimit = false,
 ): BudgetError | undefined {
-  const over = (used: number, allowed: number | undefined): allowed is number =>
-    allowed !== undefined && (atLimit ? used >= allowed : used > allowed);
-  const tokens = totalTokens(usage);
-  if (over(tokens, budget.maxTokens))
-    return exceeded({ limit: "maxTokens", allowed: budget.maxTokens, used: tokens, usage, scope });
-  const cost = usage.costUsd ?? 0;
-  if (over(cost, budget.maxCostUsd))
-    return exceeded({ limit: "maxCostUsd", allowed: budget.maxCostUsd, used: cost, usage, scope });
+  for (const [limit, used] of [
+    ["maxTokens", totalTokens(usage)],
+    ["maxCostUsd", usage.costUsd ?? 0],
+  ] as const) {
+    const allowed = budget[limit];
+    if (allowed !== undefined && (atLimit ? used >= allowed : used > allowed))
+      return exceeded({ limit, allowed, used, usage, scope });
+  }
   return undefined;
 }
 
@@ -93,13 +91,13 @@ export function checkBudget(
 
 /** The error for a run the session's budget leaves no room for (what it spent reached a limit), or undefined. */
 export function sessionBudgetSpent(session: SessionBudget | undefined): BudgetError | undefined {
-  return session === undefined ? undefined : overLimit(session.limits, session.spent, "session", true);
+  return session && overLimit(session.limits, session.spent, "session", true);
 }
 
 /** The error for a run that reached its `maxTurns` while the model still wanted to go on. */
 export function maxTurnsReached(maxTurns: number, usage: Usage): BudgetError {
   return new BudgetError(
-    `Turn limit reached: maxTurns allows ${maxTurns} turn${maxTurns === 1 ? "" : "s"}, all taken, and the run needed another`,
+    `Turn limit reached: maxTurns is ${maxTurns}, all taken, and the run needed another turn`,
     {
       code: "MAX_TURNS",
       details: { limit: "maxTurns", allowed: maxTurns, used: maxTurns, usage, scope: "run" },

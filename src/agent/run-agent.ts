@@ -10,7 +10,8 @@
 
 import { checkOptions } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
-import type { ConfigError } from "../errors/sdk-error.ts";
+import { messageOf } from "../errors/message-of.ts";
+import { type ConfigError, HookError } from "../errors/sdk-error.ts";
 import { randomId } from "../message/random-id.ts";
 import { EventQueue } from "../stream/event-queue.ts";
 import type { AgentEvent, AgentRun, AgentRunResult } from "./agent-events.ts";
@@ -62,6 +63,37 @@ function requestOf(options: AgentOptions): RunRequest {
 const ignore = (): void => {};
 
 /**
+ * Runs `request`, telling `onEvent` (the caller's observer, when given) each event before `emit`. A
+ * throw from the observer aborts the run, which then fails with a HookError naming it.
+ */
+async function observedRun(
+  request: RunRequest,
+  onEvent: ((event: AgentEvent) => void) | undefined,
+  emit: (event: AgentEvent) => void,
+  controller: AbortController,
+): Promise<AgentRunResult> {
+  let failed: HookError | undefined;
+  const result = await startRun(
+    request,
+    (event) => {
+      try {
+        if (!failed) onEvent?.(event);
+      } catch (cause) {
+        failed = new HookError(`onEvent threw: ${messageOf(cause)}`, {
+          code: "HOOK_FAILED",
+          details: { hook: "onEvent", event: event.type },
+          cause,
+        });
+        controller.abort(failed);
+      }
+      emit(event);
+    },
+    controller,
+  );
+  return failed ? { ok: false, error: failed, partial: result.ok ? result.value : result.partial } : result;
+}
+
+/**
  * Runs an agent to the end and resolves with its Result. Never throws: a failure (bad options,
  * provider error, abort, budget) is `{ ok: false, error, partial }`, where `partial` holds the
  * messages, usage and tool calls of the run so far.
@@ -77,9 +109,13 @@ export function runAgent<T extends AnyTool = AnyTool, O = unknown>(
   options: AgentOptions<T, O>,
 ): Promise<AgentRunResult<T, O>> {
   // The loop is untyped; the tool calls it records are the tools' own, typed by `T` (see TypedToolCall).
-  return startRun(requestOf(options as AgentOptions), ignore, new AbortController()) as Promise<
-    AgentRunResult<T, O>
-  >;
+  const request = requestOf(options as AgentOptions);
+  return observedRun(
+    request,
+    request.problem ? undefined : (options as AgentOptions).onEvent,
+    ignore,
+    new AbortController(),
+  ) as Promise<AgentRunResult<T, O>>;
 }
 
 /** Wraps a run in an event stream: iterate it once; breaking out of the loop aborts the run. */
@@ -125,5 +161,6 @@ export function runAgentStream<T extends AnyTool = AnyTool, O = unknown>(
   options: AgentOptions<T, O>,
 ): AgentRun<T, O> {
   const request = requestOf(options as AgentOptions);
-  return streamRun((emit, controller) => startRun(request, emit, controller)) as AgentRun<T, O>;
+  const onEvent = request.problem ? undefined : (options as AgentOptions).onEvent;
+  return streamRun((emit, controller) => observedRun(request, onEvent, emit, controller)) as AgentRun<T, O>;
 }

@@ -81,7 +81,7 @@ describe("budgets", () => {
     const crafted = { maxTurns: 2 } as unknown as Budget;
     const result = await runAgent(options({ tools: [noop], budget: crafted }));
     expect(!result.ok && result.error).toMatchObject({ _tag: "ConfigError", path: "budget.maxTurns" });
-    expect(!result.ok && result.error.message).toContain("top-level maxTurns option (default 25)");
+    expect(!result.ok && result.error.message).toBe("budget.maxTurns: use the top-level maxTurns");
     expect(model.requests).toHaveLength(0);
   });
 
@@ -117,7 +117,7 @@ describe("maxTurns", () => {
     const result = await runAgent(options({ tools: [noop], maxTurns: 3 }));
     expect(!result.ok && result.partial.turns).toBe(3);
     expect(!result.ok && result.error.message).toBe(
-      "Turn limit reached: maxTurns allows 3 turns, all taken, and the run needed another",
+      "Turn limit reached: maxTurns is 3, all taken, and the run needed another turn",
     );
   });
 });

@@ -46,7 +46,7 @@ describe("sessionBudget", () => {
       details: { limit: "maxTokens", allowed: 250, used: 300, scope: "session" },
     });
     expect(!second.ok && second.error.message).toBe(
-      "Budget sessionBudget.maxTokens exceeded: 300 tokens used by the session, 250 allowed",
+      "Budget sessionBudget.maxTokens exceeded: 300 tokens used, 250 allowed",
     );
     expect(!second.ok && second.partial.stopReason).toBe("budget");
     expect(model.requests).toHaveLength(2);
