@@ -130,7 +130,9 @@ export type {
   ModelName,
   ModelOption,
   OpenAIModelId,
+  UncheckedModel,
 } from "./providers/model-name.ts";
+export { uncheckedModel } from "./providers/model-name.ts";
 export type { CompatOptions } from "./providers/provider.ts";
 export type { ProviderName } from "./providers/registry.ts";
 export { resolveModel } from "./providers/registry.ts";

@@ -19,6 +19,7 @@ import {
   type Result,
   runAgent,
   tryCatch,
+  uncheckedModel,
   unwrap,
   unwrapOr,
 } from "../src/index.ts";
@@ -58,7 +59,7 @@ describe("Result helpers", () => {
     expect(unwrap(success)).toBe(21);
     expect(() => unwrap(failure)).toThrow("boom");
     expect(unwrapOr(failure, 0)).toBe(0);
-    const refused = await runAgent({ model: "nowhere/x", apiKey: "k", prompt: "hi" });
+    const refused = await runAgent({ model: uncheckedModel("nowhere/x"), apiKey: "k", prompt: "hi" });
     let thrown: unknown;
     try {
       unwrap(refused);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { SessionOptions } from "wisp-agent";
+import { type ModelOption, type SessionOptions, uncheckedModel } from "wisp-agent";
 import { DEMO_MODEL, demoModel } from "./demo-model.ts";
 import { DEMO_TOOLS } from "./demo-tools.ts";
 import type { Env } from "./env.ts";
@@ -27,9 +27,10 @@ export function isScripted(env: Env): boolean {
 }
 
 /** The session options for a run, from the environment. */
-export function agentOptions(env: Env): SessionOptions & { model: string } {
+export function agentOptions(env: Env): SessionOptions & { model: ModelOption } {
   const common = {
-    model: configuredModel(env),
+    // From the environment (MODEL), so the run checks it, not the compiler.
+    model: uncheckedModel(configuredModel(env)),
     tools: DEMO_TOOLS,
     systemPrompt: SYSTEM_PROMPT,
     maxTurns: 8,

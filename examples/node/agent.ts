@@ -56,7 +56,7 @@ const model = createScriptedModel({
 });
 const server = await serveScriptedModel(model);
 const base = {
-  model: "anthropic/claude-sonnet-5-5",
+  model: "anthropic/claude-sonnet-5-5" as const,
   apiKey: "demo",
   baseURL: server.url,
   tools: [clock, calculator],

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { createAgentSession, defineTool, type SessionOptions, unwrap } from "wisp-agent";
+import { createAgentSession, defineTool, type SessionOptions, uncheckedModel, unwrap } from "wisp-agent";
 import { createScriptedModel, type RecordedRequest, type ScriptedTurn } from "wisp-agent/testing";
 import { type LoopbackServer, serveScriptedModel } from "wisp-agent/testing/node";
 import { z } from "zod";
@@ -75,7 +75,12 @@ function offlineAnswer(request: RecordedRequest): ScriptedTurn {
 async function connect(): Promise<{ options: SessionOptions; server?: LoopbackServer }> {
   const apiKey = process.env.ANTHROPIC_API_KEY;
   if (apiKey)
-    return { options: { model: process.env.WISP_CHAT_MODEL ?? "anthropic/claude-sonnet-5-5", apiKey } };
+    return {
+      options: {
+        model: uncheckedModel(process.env.WISP_CHAT_MODEL ?? "anthropic/claude-sonnet-5-5"),
+        apiKey,
+      },
+    };
   const server = await serveScriptedModel(createScriptedModel({ respond: offlineAnswer }));
   console.log(`(no ANTHROPIC_API_KEY: talking to a scripted model on ${server.url})`);
   return {

@@ -58,16 +58,40 @@ export type KnownModelName =
 /**
  * A model as the `model` option takes it: `"provider/model"`, where provider is one of
  * {@link ProviderName}. Known models autocomplete; any other model id type-checks as well
- * (`"openai/llama3.2"` for an OpenAI-compatible server). A model name held in a `string` variable needs
- * a check or a cast: `model as ModelName`.
+ * (`"openai/llama3.2"` for an OpenAI-compatible server). A model name held in a `string` variable goes
+ * through {@link uncheckedModel}.
  *
  * (The `& Record<never, never>` keeps TypeScript from folding the known names into the pattern, which
  * would lose their autocompletion.)
  */
 export type ModelName = KnownModelName | (`${ProviderName}/${string}` & Record<never, never>);
 
+declare const unchecked: unique symbol;
+
 /**
- * What the `model` option accepts today: a {@link ModelName} (known names autocomplete), or any string
- * (a model read from configuration, a bare id with `provider`), checked when the run starts.
+ * A model name the compiler does not check: what {@link uncheckedModel} gives. Its provider prefix is
+ * checked when the run starts instead (an unknown one is a ConfigError at `provider`).
  */
-export type ModelOption = ModelName | (string & Record<never, never>);
+export type UncheckedModel = string & { readonly [unchecked]: true };
+
+/**
+ * What the `model` option accepts: a {@link ModelName} — a literal whose provider prefix the compiler
+ * checks (`"antropic/claude-sonnet-5-5"` is a type error that lists the prefixes; known models
+ * autocomplete; any model id after a known prefix works) — or, through the explicit escape
+ * {@link uncheckedModel}, any string (a model read from configuration or the environment, a bare id
+ * given with `provider`), checked when the run starts.
+ */
+export type ModelOption = ModelName | UncheckedModel;
+
+/**
+ * The escape from the compile-time check of `model`: takes any string (from configuration, the
+ * environment, a user's choice) as a model name, to be checked when the run starts.
+ *
+ * @example
+ * ```ts
+ * const result = await runAgent({ model: uncheckedModel(process.env.MODEL ?? ""), apiKey, prompt: "Hi" });
+ * ```
+ */
+export function uncheckedModel(name: string): UncheckedModel {
+  return name as UncheckedModel;
+}

@@ -21,13 +21,18 @@ import { showValue } from "../config/show-value.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
 import type { RetryOptions } from "../http/retry-policy.ts";
 import type { CompatOptions } from "../providers/provider.ts";
+import type { ModelOption } from "../providers/model-name.ts";
 import type { ProviderName } from "../providers/registry.ts";
 import type { PriceTable } from "../usage/prices.ts";
 
 /** How to reach the model, and how hard to try: the options every turn of an agent shares. */
 export interface ConnectionOptions {
-  /** `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`, or a bare model id with `provider`. */
-  model: string;
+  /**
+   * `"anthropic/claude-sonnet-5-5"`, `"openai/gpt-5.5"`: a literal's provider prefix is checked at
+   * compile time; a string from elsewhere (or a bare model id with `provider`) goes through
+   * `uncheckedModel`.
+   */
+  model: ModelOption;
   /**
    * The provider, when `model` is a bare model id (`provider: "openai", model: "gpt-5.5"`); `openai` means
    * Chat Completions, `gemini` Google's API. Default: the prefix of `model`.

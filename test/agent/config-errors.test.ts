@@ -30,6 +30,7 @@ import {
   runAgent,
   runAgentStream,
   streamTurn,
+  uncheckedModel,
 } from "../../src/index.ts";
 import { CONNECT_MCP_OPTIONS } from "../../src/mcp/mcp-options.ts";
 import { CREATE_SESSION_OPTIONS, type CreateSessionOptions } from "../../src/session/create-session.ts";
@@ -357,7 +358,7 @@ describe("options of the wrong type, from plain JavaScript", () => {
 
   it("streamTurn refuses wrong types and unknown request fields in its message, sending nothing", async () => {
     const fetch = vi.fn(async () => new Response("no"));
-    const good = { model: "anthropic/claude-sonnet-4-5", apiKey: "k", fetch };
+    const good = { model: "anthropic/claude-sonnet-4-5" as const, apiKey: "k", fetch };
     for (const [request, options, path] of [
       [{ messages: [] }, { ...good, signal: "stop" }, "signal"],
       [{ messages: [] }, { ...good, onEvent: "log" }, "onEvent"],
@@ -370,7 +371,7 @@ describe("options of the wrong type, from plain JavaScript", () => {
       [{ messages: [], temperature: 1.5 }, good, "temperature"],
       [{ messages: [], maxTokens: 0 }, good, "maxTokens"],
       [{ messages: [] }, { ...good, model: undefined }, "model"],
-      [{ messages: [] }, { ...good, model: "mystery/model-1" }, "provider"],
+      [{ messages: [] }, { ...good, model: uncheckedModel("mystery/model-1") }, "provider"],
     ] as const) {
       let turn: ReturnType<typeof streamTurn> | undefined;
       expect(() => {

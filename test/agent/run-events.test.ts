@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentEvent, defineTool, runAgentStream } from "../../src/index.ts";
+import { type AgentEvent, defineTool, runAgentStream, uncheckedModel } from "../../src/index.ts";
 import { calls, says, scripted } from "../support/agent.ts";
 import { loopbackModel } from "../support/loopback.ts";
 
@@ -103,7 +103,7 @@ describe("run events", () => {
     ])("a %s tool loop gives the same events", async (modelName, suffix) => {
       loopback.model.push(...SCRIPT());
       const run = runAgentStream({
-        model: modelName,
+        model: uncheckedModel(modelName),
         baseURL: loopback.url + suffix,
         apiKey: "k",
         prompt: "Shout hi",

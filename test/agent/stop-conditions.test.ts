@@ -4,7 +4,7 @@
  * conversation that is still valid to continue.
  */
 import { describe, expect, it } from "vitest";
-import { type Budget, defineTool, runAgent, runAgentStream } from "../../src/index.ts";
+import { type Budget, defineTool, runAgent, runAgentStream, uncheckedModel } from "../../src/index.ts";
 import { calls, expectConsistent, says, scripted } from "../support/agent.ts";
 import { fixtureText } from "../support/fixtures.ts";
 
@@ -222,7 +222,7 @@ describe("bad options", () => {
     [{ budget: { maxTokens: -5 } }, "budget.maxTokens"],
     [{ tools: [noop, noop] }, "tools.1.name"],
     [{ tools: [{ name: "x" } as never] }, "tools.0"],
-    [{ model: "mystery/model-1" }, "provider"],
+    [{ model: uncheckedModel("mystery/model-1") }, "provider"],
     [{ prompt: "  " }, "prompt"],
     [{ prompt: [] }, "prompt"],
     [{ prompt: [], attachments: [{ type: "image" as const }] }, "attachments.0"],

@@ -14,6 +14,7 @@ import {
   runAgent,
   type ToolResultMessage,
   toolContent,
+  uncheckedModel,
 } from "../../src/index.ts";
 import { calls, expectConsistent, requestBody, says, scripted } from "../support/agent.ts";
 import {
@@ -132,7 +133,7 @@ it("a session with tool images exports, restores and continues on another API", 
     const next = scripted([says("Still blank.")], model);
     const continued = okValue(
       await createAgentSession({
-        model,
+        model: uncheckedModel(model),
         apiKey: "k",
         fetch: next.model.fetch,
         tools: [screenshot],

@@ -70,7 +70,7 @@ function options(script: ScriptedTurn[]) {
   return {
     model,
     options: {
-      model: "anthropic/claude-sonnet-4-5",
+      model: "anthropic/claude-sonnet-4-5" as const,
       apiKey: "k",
       fetch: model.fetch,
       retry: { maxRetries: 0 },

@@ -20,9 +20,11 @@ import {
   runAgentStream,
   type SessionOptions,
   sessionOptions,
+  streamTurn,
   type Tool,
   type ToolCallPart,
   type TypedToolCall,
+  uncheckedModel,
 } from "../../src/index.ts";
 import { calls, says, scripted } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
@@ -55,9 +57,25 @@ describe("model names", () => {
     expectTypeOf<"claude-sonnet-5-5">().not.toExtend<ModelName>();
     expectTypeOf<"antropic/claude-sonnet-5-5">().not.toExtend<ModelName>();
     expectTypeOf<string>().not.toExtend<ModelName>();
-    // The option itself still takes any string (a model read from configuration), checked at run time.
     expectTypeOf(runAgent).parameter(0).toHaveProperty("model").toEqualTypeOf<ModelOption>();
     expectTypeOf<Extract<ModelOption, "openai/gpt-5.5">>().toEqualTypeOf<"openai/gpt-5.5">();
+  });
+
+  it("checks a literal model's prefix in the options themselves; uncheckedModel is the one escape", () => {
+    const fromConfig: string = "mystery/model-1";
+    const base = { apiKey: "k", prompt: "Hi" };
+    expectTypeOf<"antropic/claude-sonnet-5-5">().not.toExtend<ModelOption>();
+    expectTypeOf<string>().not.toExtend<ModelOption>();
+    // @ts-expect-error a misspelt provider prefix
+    void (() => runAgent({ ...base, model: "antropic/claude-sonnet-5-5" }));
+    // @ts-expect-error a string from configuration needs the escape
+    void (() => runAgent({ ...base, model: fromConfig }));
+    // @ts-expect-error streamTurn's model too
+    void (() => streamTurn({ messages: [] }, { model: "antropic/claude-sonnet-5-5" }));
+    void (() => runAgent({ ...base, model: "openai/llama3.2" }));
+    void (() => runAgent({ ...base, model: uncheckedModel(fromConfig) }));
+    // It changes nothing at run time: the run checks the prefix instead.
+    expect(uncheckedModel(fromConfig)).toBe("mystery/model-1");
   });
 });
 

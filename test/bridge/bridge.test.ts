@@ -18,7 +18,13 @@ import {
   serveSession,
   BRIDGE_PROTOCOL_VERSION as v,
 } from "../../src/bridge/index.ts";
-import { type AgentEvent, type AgentRunResult, defineTool, isSdkError } from "../../src/index.ts";
+import {
+  type AgentEvent,
+  type AgentRunResult,
+  defineTool,
+  isSdkError,
+  uncheckedModel,
+} from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, expectConsistent, says } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
@@ -525,7 +531,7 @@ describe("misuse", () => {
 
   it("a session the worker cannot create: connectSession answers with the worker's ConfigError", async () => {
     const [workerSide, mainSide] = channel();
-    serveSession(workerSide, { model: "nowhere/model", apiKey: "k" });
+    serveSession(workerSide, { model: uncheckedModel("nowhere/model"), apiKey: "k" });
     expect(failure(await connectSession(mainSide))).toMatchObject({ _tag: "ConfigError" });
   });
 

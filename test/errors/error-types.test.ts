@@ -17,6 +17,7 @@ import {
   runAgent,
   sdkErrorFromJSON,
   type ToolErrorCode,
+  uncheckedModel,
 } from "../../src/index.ts";
 
 /** Every tag handled, and within ProviderError every code: the `never` checks prove exhaustiveness. */
@@ -84,7 +85,7 @@ function incomplete(error: AnySdkError): string {
 
 describe("error types", () => {
   it("narrow a run's error by _tag, and its code by class", async () => {
-    const result = await runAgent({ model: "nowhere/model", apiKey: "k", prompt: "hi" });
+    const result = await runAgent({ model: uncheckedModel("nowhere/model"), apiKey: "k", prompt: "hi" });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expectTypeOf(result.error).toEqualTypeOf<AnySdkError>();

@@ -275,7 +275,7 @@ describe("a stateful server answering with SSE", () => {
     const first = await connect({ url, headers: { authorization: "Bearer never-stored" } });
     const script = [calls(["add", { a: 1, b: 1 }]), says("2"), calls(["add", { a: 2, b: 2 }]), says("4")];
     const options = {
-      model: "anthropic/claude-sonnet-4-5",
+      model: "anthropic/claude-sonnet-4-5" as const,
       apiKey: "test-key",
       fetch: scripted(script).model.fetch,
     };

@@ -8,7 +8,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { createAgentSession, defineTool, type ProviderId, type SessionState } from "../../src/index.ts";
+import {
+  createAgentSession,
+  defineTool,
+  type ProviderId,
+  type SessionState,
+  uncheckedModel,
+} from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { expectConsistent, says } from "../support/agent.ts";
 import {
@@ -81,7 +87,7 @@ async function startedOn(id: ProviderId): Promise<SessionState> {
   const scripted = createScriptedModel({ script: [firstTurn(api), says("It is 5.")] });
   const session = okValue(
     await createAgentSession({
-      model: api.model,
+      model: uncheckedModel(api.model),
       apiKey: "k",
       fetch: scripted.fetch,
       tools: [add],
@@ -97,7 +103,7 @@ async function continueOn(id: ProviderId, state: SessionState) {
   const scripted = createScriptedModel({ script: [says("Fine.")] });
   const session = okValue(
     await createAgentSession({
-      model: APIS[id].model,
+      model: uncheckedModel(APIS[id].model),
       apiKey: "k",
       fetch: scripted.fetch,
       tools: [add],

@@ -8,7 +8,7 @@
  */
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type AgentSession, createAgentSession, type SessionState } from "../../src/index.ts";
+import { type AgentSession, createAgentSession, type SessionState, uncheckedModel } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedModel } from "../../src/testing/index.ts";
 import { expectConsistent, says } from "../support/agent.ts";
 import { FIXTURES, fixtureBytes } from "../support/fixtures.ts";
@@ -64,7 +64,7 @@ async function recordedSession(file: string, model: string): Promise<AgentSessio
   const after = createScriptedModel({ script: [says("Noted."), says("Noted.")] });
   const session = okValue(
     await createAgentSession({
-      model,
+      model: uncheckedModel(model),
       apiKey: "k",
       fetch: recordingThen(file, after),
       retry: { maxRetries: 0 },
@@ -84,7 +84,7 @@ async function nextRequest(state: unknown, model?: string): Promise<string> {
       fetch: scripted.fetch,
       retry: { maxRetries: 0 },
       restore: state,
-      ...(model === undefined ? {} : { model }),
+      ...(model === undefined ? {} : { model: uncheckedModel(model) }),
     }),
   );
   await session.chat("Go on");

@@ -5,7 +5,7 @@
  * text delta until the client leaves, so a turn that did not really stop would hang past the timeout.
  */
 import { describe, expect, it } from "vitest";
-import { streamTurn, type TurnOptions } from "../../src/index.ts";
+import { streamTurn, type TurnOptions, uncheckedModel } from "../../src/index.ts";
 import { loopbackModel } from "../support/loopback.ts";
 import { HELLO } from "../support/replay.ts";
 
@@ -52,7 +52,10 @@ for (const provider of PROVIDERS) {
   describe(`cancellation through ${provider.name} over loopback`, () => {
     const SLOW = { ...TEXT, fault: { type: "stall" as const, afterEvents: provider.firstDeltaEvents } };
     const start = (extra: Partial<TurnOptions> = {}) =>
-      streamTurn({ messages: [HELLO] }, { model: "", apiKey: "k", ...provider.options(), ...extra });
+      streamTurn(
+        { messages: [HELLO] },
+        { model: uncheckedModel(""), apiKey: "k", ...provider.options(), ...extra },
+      );
 
     it("abort mid-stream keeps the partial text, closes the connection and leaves no timers", async () => {
       model.push(SLOW);

@@ -31,7 +31,7 @@ function scripted() {
 }
 
 const options = (model: ReturnType<typeof scripted>) => ({
-  model: "anthropic/claude-sonnet-4-5",
+  model: "anthropic/claude-sonnet-4-5" as const,
   apiKey: "k",
   fetch: model.fetch,
 });

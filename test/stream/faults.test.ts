@@ -3,7 +3,7 @@
  * partial message and stop reason. Fast retry settings keep the waits short.
  */
 import { describe, expect, it } from "vitest";
-import { streamTurn, type TurnEvent, type TurnOptions } from "../../src/index.ts";
+import { type ModelOption, streamTurn, type TurnEvent, type TurnOptions } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { HELLO } from "../support/replay.ts";
 
@@ -18,7 +18,7 @@ const PROVIDERS = [
 const FAST_RETRY = { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 4 };
 const ANSWER: ScriptedTurn = { content: [{ type: "text", text: "Hello there friend" }] };
 
-async function run(script: ScriptedTurn[], model: string, options: Partial<TurnOptions> = {}) {
+async function run(script: ScriptedTurn[], model: ModelOption, options: Partial<TurnOptions> = {}) {
   const scripted = createScriptedModel({ script });
   const turn = streamTurn(
     { messages: [HELLO] },

@@ -20,7 +20,7 @@ afterEach(() => {
 
 it("a provider that cannot be loaded fails the turn with a typed error, and is retried next turn", async () => {
   const model = createScriptedModel({ script: [{ content: [{ type: "text", text: "Hello" }] }] });
-  const options = { model: "google/gemini-2.5-flash", apiKey: "k", fetch: model.fetch };
+  const options = { model: "google/gemini-2.5-flash", apiKey: "k", fetch: model.fetch } as const;
 
   const failed = streamTurn({ messages: [HELLO] }, options);
   const events = [];

@@ -3,7 +3,13 @@
  * invariant every run must keep — each tool call answered by exactly one result, in order.
  */
 import { expect } from "vitest";
-import { type AgentOptions, defineTool, type Message, type ToolCallPart } from "../../src/index.ts";
+import {
+  type AgentOptions,
+  defineTool,
+  type Message,
+  type ToolCallPart,
+  uncheckedModel,
+} from "../../src/index.ts";
 import { createScriptedModel, type ScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 
 /** The two wire APIs the loop is tested through. */
@@ -16,7 +22,7 @@ export const LOOP_PROVIDERS = [
 export function scripted(script: ScriptedTurn[], model = "anthropic/claude-sonnet-4-5") {
   const scriptedModel: ScriptedModel = createScriptedModel({ script });
   const options = (extra: Partial<AgentOptions> = {}): AgentOptions => ({
-    model,
+    model: uncheckedModel(model),
     apiKey: "test-key",
     fetch: scriptedModel.fetch,
     prompt: "go",

@@ -2,7 +2,7 @@
  * Replays recorded response bytes through the whole `streamTurn` path: an injected fetch answers with
  * a Response whose body yields the given chunks.
  */
-import { type AssistantMessage, streamTurn, type TurnEvent } from "../../src/index.ts";
+import { type AssistantMessage, streamTurn, type TurnEvent, uncheckedModel } from "../../src/index.ts";
 
 /** A response body that yields `chunks` one by one. */
 export function bodyOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
@@ -25,7 +25,7 @@ export async function replay(
   const fetch = (async () => new Response(bodyOf(chunks), init)) as typeof globalThis.fetch;
   const turn = streamTurn(
     { messages: [{ id: "u1", role: "user", content: [{ type: "text", text: "hi" }], timestamp: 0 }] },
-    { model, apiKey: "test-key", fetch, retry: { maxRetries: 0 } },
+    { model: uncheckedModel(model), apiKey: "test-key", fetch, retry: { maxRetries: 0 } },
   );
   const events: TurnEvent[] = [];
   for await (const event of turn) events.push(event);

@@ -5,7 +5,7 @@
  * message is a miss from there on.
  */
 import { expect, it } from "vitest";
-import { createAgentSession, type Usage } from "../../src/index.ts";
+import { createAgentSession, type ModelOption, type Usage } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { says } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
@@ -13,7 +13,7 @@ import { okValue } from "../support/results.ts";
 /** A system prompt of about 2,500 tokens, past every provider's minimum. */
 const SYSTEM = "You are a careful assistant who answers in one short sentence. ".repeat(160);
 
-async function twentyTurns(model: string, cache?: false) {
+async function twentyTurns(model: ModelOption, cache?: false) {
   const scripted = createScriptedModel({
     script: Array.from({ length: 20 }, (_, index) => says(`Answer ${index + 1}.`)),
     promptCache: true,
