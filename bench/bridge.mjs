@@ -61,8 +61,7 @@ async function decisionTrips() {
   const port = serve(0, CALLS);
   const session = unwrap(
     await connectSession(port, {
-      decisionKinds: ["approval"],
-      onDecision: () => ({ approved: true }),
+      onDecision: { approval: () => ({ approved: true }) },
     }),
   );
   const result = await session.chat("go");

@@ -41,8 +41,7 @@ function askPerson(approval) {
 const worker = new Worker(new URL("./agent-worker.js", import.meta.url), { type: "module" });
 const session = unwrap(
   await connectSession(worker, {
-    decisionKinds: ["approval"],
-    onDecision: (request) => (request.kind === "approval" ? askPerson(request.approval) : undefined),
+    onDecision: { approval: ({ approval }) => askPerson(approval) },
   }),
 );
 status.textContent = `Ready: session ${session.sessionId} in a Web Worker.`;

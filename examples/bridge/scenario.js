@@ -17,15 +17,14 @@ import { connectSession } from "wisp-agent/bridge";
  * @property {() => void | Promise<unknown>} end ends the worker (terminate)
  */
 
-/** @type {import("wisp-agent/bridge").DecisionHandler} */
-const decide = (request) => {
-  if (request.kind === "tool-before" && request.toolCall.args.q === "secrets")
-    return { decision: "deny", reason: "not that one" };
-  if (request.kind === "approval") {
-    const to = request.approval.args.to;
+/** @type {import("wisp-agent/bridge").DecisionHandlers} */
+const decide = {
+  "tool-before": ({ toolCall }) =>
+    toolCall.args.q === "secrets" ? { decision: "deny", reason: "not that one" } : undefined,
+  approval: ({ approval }) => {
+    const to = approval.args.to;
     return to === "ada" ? { approved: true } : { approved: false, reason: `${String(to)} is not a contact` };
-  }
-  return undefined;
+  },
 };
 
 /**

@@ -65,7 +65,9 @@ export class BridgeConnection {
     this.#onReady = onReady;
     this.#options = options;
     this.#report = options.onReport ?? ((report) => console.warn(`wisp-agent/bridge: ${report.message}`));
-    this.#kinds = new Set(options.onDecision === undefined ? [] : (options.decisionKinds ?? DECISION_KINDS));
+    // The worker asks only what a handler answers.
+    const handlers = options.onDecision ?? {};
+    this.#kinds = new Set(DECISION_KINDS.filter((kind) => typeof handlers[kind] === "function"));
     this.#watch = new WorkerWatch({
       silenceLimitMs: () => this.#options.workerTimeoutMs ?? 10_000,
       busy: () => this.#runs.size > 0 || this.#calls.size > 0,

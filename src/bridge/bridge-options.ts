@@ -5,7 +5,6 @@
  * @module
  */
 
-import { didYouMean } from "../config/did-you-mean.ts";
 import { invalidOption, isPlainObject, notDuration, notFunctionOption } from "../config/option-checks.ts";
 import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
@@ -42,21 +41,21 @@ export function notDecisionTimeouts(value: unknown, path: string): ConfigError |
   return undefined;
 }
 
-function notDecisionKinds(value: unknown): ConfigError | undefined {
+/** A ConfigError when `value` is set but not an object of handlers (functions) by decision kind. */
+function notDecisionHandlers(value: unknown, path: string): ConfigError | undefined {
   if (value === undefined) return undefined;
-  const kinds = DECISION_KINDS as readonly unknown[];
-  if (!Array.isArray(value))
+  if (!isPlainObject(value))
     return invalidOption(
-      `decisionKinds must be a list of decision kinds, got ${showValue(value)}`,
-      "decisionKinds",
+      `${path} must be an object of handlers by decision kind ({ approval: (request) => answer, … }), got ${showValue(value)}`,
+      path,
     );
-  const index = value.findIndex((kind) => !kinds.includes(kind));
-  if (index === -1) return undefined;
-  const wrong = value[index];
-  const guess = typeof wrong === "string" ? didYouMean(wrong, DECISION_KINDS) : undefined;
-  const hint =
-    guess === undefined ? `; the kinds are ${DECISION_KINDS.join(", ")}` : ` — did you mean "${guess}"?`;
-  return invalidOption(`Unknown decision kind ${showValue(wrong)}${hint}`, `decisionKinds.${index}`);
+  const unknown = unknownOption(value, [...DECISION_KINDS, "unknown"], "decision kind");
+  if (unknown !== undefined) return invalidOption(unknown.message, `${path}.${unknown.path}`);
+  for (const [kind, handler] of Object.entries(value)) {
+    const problem = notFunctionOption(handler, `${path}.${kind}`);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 function notWindow(value: unknown): ConfigError | undefined {
@@ -66,9 +65,8 @@ function notWindow(value: unknown): ConfigError | undefined {
 
 /** Every option of `connectSession`, in the order they are checked. */
 export const CONNECT_OPTIONS: OptionTable<ConnectSessionOptions> = {
-  onDecision: notFunctionOption,
+  onDecision: notDecisionHandlers,
   onReport: notFunctionOption,
-  decisionKinds: notDecisionKinds,
   decisionTimeoutsMs: notDecisionTimeouts,
   restore: null,
   connectTimeoutMs: notDuration,

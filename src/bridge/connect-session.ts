@@ -31,11 +31,11 @@ export type { ConnectSessionOptions, RemoteSession } from "./remote-session.ts";
  * @example
  * ```ts no-run
  * import { connectSession } from "wisp-agent/bridge";
- * const session = await connectSession(new Worker("./agent-worker.js", { type: "module" }), {
- *   onDecision: async (request) =>
- *     request.kind === "approval" ? { approved: confirm(`Run ${request.approval.toolName}?`) } : undefined,
+ * const connected = await connectSession(new Worker("./agent-worker.js", { type: "module" }), {
+ *   onDecision: { approval: ({ approval }) => ({ approved: confirm(`Run ${approval.toolName}?`) }) },
  * });
- * for await (const event of session.stream("Tidy my notes")) if (event.type === "text-delta") show(event.delta);
+ * if (!connected.ok) throw connected.error;
+ * for await (const event of connected.value.stream("Tidy my notes")) if (event.type === "text-delta") show(event.delta);
  * ```
  */
 export async function connectSession(

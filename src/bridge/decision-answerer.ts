@@ -11,7 +11,7 @@ import { messageOf } from "../errors/message-of.ts";
 import {
   type BridgeReport,
   DECISION_KINDS,
-  type DecisionHandler,
+  type DecisionHandlers,
   type DecisionRequest,
   failsClosed,
 } from "./decisions.ts";
@@ -63,14 +63,15 @@ function requestOf(question: Extract<WorkerMessage, { t: "decide" }>): DecisionR
  */
 export async function answerQuestion(
   question: Extract<WorkerMessage, { t: "decide" }>,
-  handler: DecisionHandler | undefined,
+  handlers: DecisionHandlers | undefined,
   post: (message: MainMessage, report?: boolean) => boolean,
   report: (report: BridgeReport) => void,
 ): Promise<void> {
   const { requestId, kind } = question;
   const request = requestOf(question);
   try {
-    if (handler === undefined) throw new Error("no onDecision handler on the main thread");
+    const handler = handlers?.[request.kind] as ((request: DecisionRequest) => unknown) | undefined;
+    if (handler === undefined) throw new Error(`no onDecision.${request.kind} handler on the main thread`);
     const answer = await handler(request);
     const wrong = kind === "approval" ? notApprovalAnswer(answer) : undefined;
     if (wrong !== undefined) throw new Error(wrong);

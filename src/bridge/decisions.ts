@@ -133,15 +133,37 @@ export interface DecisionAnswers {
 /** Any answer `onDecision` may give. */
 export type DecisionAnswer = DecisionAnswers[DecisionKind];
 
+/** The question of one kind, as its handler gets it. */
+export type DecisionRequestOf<K extends DecisionKind> = Extract<
+  DecisionRequest,
+  {
+    /** The kind asked. */
+    kind: K;
+  }
+>;
+
 /**
- * Answers the worker's questions on the main thread. Return nothing to take the kind's default (for
- * an approval: denied). A throw, a rejected promise, or an approval answer of the wrong shape is
- * isolated and reported: the worker applies the default, failing closed for approvals and
+ * Answers the worker's questions of kind `K` on the main thread. Return nothing to take the kind's
+ * default (for an approval: denied). A throw, a rejected promise, or an approval answer of the wrong
+ * shape is isolated and reported: the worker applies the default, failing closed for approvals and
  * `tool-before`.
  */
-export type DecisionHandler = (
-  request: DecisionRequest,
-) => DecisionAnswer | undefined | Promise<DecisionAnswer | undefined>;
+export type DecisionHandler<K extends DecisionKind = DecisionKind> = (
+  request: DecisionRequestOf<K>,
+) => DecisionAnswers[K] | undefined | Promise<DecisionAnswers[K] | undefined>;
+
+/**
+ * `onDecision`: a handler per decision kind, each answer checked against its kind at compile time (a
+ * `{ approved: true }` for a `tool-before` question does not compile). The kinds given are the kinds
+ * the worker asks.
+ */
+export type DecisionHandlers = { [K in DecisionKind]?: DecisionHandler<K> } & {
+  /**
+   * Questions of a kind this version does not know (a newer worker's), with their `rawKind` and
+   * `payload`; what it returns (plain data) is posted back as is.
+   */
+  unknown?: (request: Extract<DecisionRequest, { kind: "unknown" }>) => unknown;
+};
 
 /** Whether `kind` fails closed (no answer means deny). */
 export function failsClosed(kind: string): boolean {

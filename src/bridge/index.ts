@@ -23,9 +23,11 @@ export {
   type DecisionAnswer,
   type DecisionAnswers,
   type DecisionHandler,
+  type DecisionHandlers,
   type DecisionHints,
   type DecisionKind,
   type DecisionRequest,
+  type DecisionRequestOf,
 } from "./decisions.ts";
 export type { BridgePort } from "./endpoint.ts";
 export { BRIDGE_PROTOCOL_VERSION } from "./protocol.ts";

@@ -14,14 +14,16 @@ import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts
 import type { ChatOptions } from "../session/session-options.ts";
 import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
 import type { UserContentPart } from "../types.ts";
-import type { BridgeReport, DecisionHandler, DecisionKind } from "./decisions.ts";
+import type { BridgeReport, DecisionHandlers, DecisionKind } from "./decisions.ts";
 
 /** Options of {@link connectSession}. */
 export interface ConnectSessionOptions {
-  /** Answers the worker's questions (hooks and approvals); without it, the worker asks nothing. */
-  onDecision?: DecisionHandler;
-  /** The kinds `onDecision` answers. Default: all of them. */
-  decisionKinds?: DecisionKind[];
+  /**
+   * Answers the worker's questions (hooks and approvals), one handler per decision kind, each typed
+   * for its kind's question and answer. The worker asks only the kinds given here; without it, it
+   * asks nothing.
+   */
+  onDecision?: DecisionHandlers;
   /** How long the worker waits for each kind's answer (defaults: approvals 300 s, others 10 s). */
   decisionTimeoutsMs?: Partial<Record<DecisionKind, number>>;
   /** A SessionState (plain data) the worker restores its session from, checked there as any restore. */

@@ -72,7 +72,10 @@ declare const unchecked: unique symbol;
  * A model name the compiler does not check: what {@link uncheckedModel} gives. Its provider prefix is
  * checked when the run starts instead (an unknown one is a ConfigError at `provider`).
  */
-export type UncheckedModel = string & { readonly [unchecked]: true };
+export type UncheckedModel = string & {
+  /** A type-only brand (no such property exists at run time): only `uncheckedModel` makes one. */
+  readonly [unchecked]: true;
+};
 
 /**
  * What the `model` option accepts: a {@link ModelName} — a literal whose provider prefix the compiler

@@ -20,8 +20,8 @@ import { nestedTable, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
 import type { ConfigError } from "../errors/sdk-error.ts";
 import type { RetryOptions } from "../http/retry-policy.ts";
-import type { CompatOptions } from "../providers/provider.ts";
 import type { ModelOption } from "../providers/model-name.ts";
+import type { CompatOptions } from "../providers/provider.ts";
 import type { ProviderName } from "../providers/registry.ts";
 import type { PriceTable } from "../usage/prices.ts";
 

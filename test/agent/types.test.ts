@@ -5,6 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import type { DecisionHandlers } from "../../src/bridge/index.ts";
 import {
   type AgentEvent,
   type AgentResult,
@@ -245,5 +246,24 @@ describe("options held in a variable keep their types", () => {
     const answer = await session.chat("verdict?");
     expect(answer.ok && answer.value.output).toEqual({ verdict: "sunny" });
     await session.close();
+  });
+});
+
+describe("bridge answers are typed per decision kind", () => {
+  it("a handler's answer must be its kind's: an approval's answer to a tool-before question does not compile", () => {
+    const handlers: DecisionHandlers = {
+      approval: ({ approval }) => ({ approved: approval.toolName === "send", reason: "checked" }),
+      "tool-before": ({ toolCall }) =>
+        toolCall.name === "rm" ? { decision: "deny", reason: "no" } : undefined,
+    };
+    const wrong: DecisionHandlers = {
+      // @ts-expect-error { approved } answers an approval, not a tool-before question
+      "tool-before": () => ({ approved: true }),
+      // @ts-expect-error a preToolUse decision is no approval answer
+      approval: () => ({ decision: "allow" }),
+    };
+    expectTypeOf<Parameters<NonNullable<DecisionHandlers["stop"]>>[0]["kind"]>().toEqualTypeOf<"stop">();
+    expect(Object.keys(handlers)).toEqual(["approval", "tool-before"]);
+    expect(Object.keys(wrong)).toHaveLength(2);
   });
 });

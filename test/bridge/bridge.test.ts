@@ -196,11 +196,18 @@ describe("decisions from the main thread", () => {
       [calls(["lookup", { q: "a" }], ["send", { to: "ada" }]), says("done")],
       {},
       {
-        onDecision: (request) => {
-          seen.push(request);
-          if (request.kind === "tool-after") return { output: `${request.result.output} (checked)` };
-          if (request.kind === "approval") return { approved: true, args: { to: "bob" } };
-          return undefined;
+        onDecision: {
+          "prompt-submit": (request) => void seen.push(request),
+          "tool-before": (request) => void seen.push(request),
+          approval: (request) => {
+            seen.push(request);
+            return { approved: true, args: { to: "bob" } };
+          },
+          "tool-after": (request) => {
+            seen.push(request);
+            return { output: `${request.result.output} (checked)` };
+          },
+          stop: (request) => void seen.push(request),
         },
       },
     );
@@ -239,9 +246,13 @@ describe("decisions from the main thread", () => {
       [calls(["send", { to: "ada" }], ["lookup", { q: "x" }]), says("after")],
       {},
       {
-        decisionKinds: ["approval", "tool-after"],
-        onDecision: () => {
-          throw new Error("the UI crashed");
+        onDecision: {
+          approval: () => {
+            throw new Error("the UI crashed");
+          },
+          "tool-after": () => {
+            throw new Error("the UI crashed");
+          },
         },
       },
     );
@@ -263,12 +274,11 @@ describe("decisions from the main thread", () => {
       [calls(["send", { to: "ada" }], ["lookup", { q: "x" }]), says("after")],
       {},
       {
-        decisionKinds: ["approval", "tool-after"],
         decisionTimeoutsMs: { approval: 50, "tool-after": 50 },
-        onDecision: (request) =>
-          new Promise((resolve) => {
-            late.push(() => resolve(request.kind === "approval" ? { approved: true } : { output: "late" }));
-          }),
+        onDecision: {
+          approval: () => new Promise((resolve) => late.push(() => resolve({ approved: true }))),
+          "tool-after": () => new Promise((resolve) => late.push(() => resolve({ output: "late" }))),
+        },
       },
     );
     const result = await session.chat("go");
@@ -290,7 +300,7 @@ describe("decisions from the main thread", () => {
     expect((await session.chat("still fine")).ok).toBe(true);
   });
 
-  it("a kind a newer worker adds reaches onDecision as unknown, with its name and payload", async () => {
+  it("a kind a newer worker adds reaches onDecision.unknown, with its name and payload", async () => {
     const [fakeWorker, mainSide] = channel();
     const seen: DecisionRequest[] = [];
     fakeWorker.on("message", (message: { t: string; requestId?: string }) => {
@@ -300,9 +310,11 @@ describe("decisions from the main thread", () => {
     });
     const session = okValue(
       await connectSession(mainSide, {
-        onDecision: (request) => {
-          seen.push(request);
-          return undefined;
+        onDecision: {
+          unknown: (request) => {
+            seen.push(request);
+            return undefined;
+          },
         },
       }),
     );
@@ -493,9 +505,20 @@ describe("misuse", () => {
       message: expect.stringContaining('did you mean "window"'),
     });
     expect(failure(await connectSession(mainSide, { window: 0 }))).toMatchObject({ path: "window" });
-    expect(failure(await connectSession(mainSide, { decisionKinds: ["approvals"] as never }))).toMatchObject({
-      path: "decisionKinds.0",
+    expect(
+      failure(await connectSession(mainSide, { onDecision: { approvals: () => {} } as never })),
+    ).toMatchObject({
+      path: "onDecision.approvals",
       message: expect.stringContaining('did you mean "approval"'),
+    });
+    expect(
+      failure(await connectSession(mainSide, { onDecision: { approval: true } as never })),
+    ).toMatchObject({
+      path: "onDecision.approval",
+    });
+    expect(failure(await connectSession(mainSide, { onDecision: (() => {}) as never }))).toMatchObject({
+      path: "onDecision",
+      message: expect.stringContaining("an object of handlers by decision kind"),
     });
     expect(
       failure(await connectSession(mainSide, { decisionTimeoutsMs: { aproval: 5 } as never })),
@@ -514,12 +537,13 @@ describe("misuse", () => {
       [calls(["send", { to: "ada" }]), says("sent")],
       {},
       {
-        decisionKinds: ["approval"],
         decisionTimeoutsMs: { approval: Number.POSITIVE_INFINITY },
-        onDecision: () =>
-          new Promise((resolve) => {
-            answer = resolve;
-          }),
+        onDecision: {
+          approval: () =>
+            new Promise((resolve) => {
+              answer = resolve;
+            }),
+        },
       },
     );
     const pending = session.chat("go");
@@ -591,7 +615,7 @@ describe("from the review", () => {
               : undefined,
         },
       },
-      { decisionKinds: ["approval"], onDecision: () => ({ approved: true, args: { to: "evil" } }) },
+      { onDecision: { approval: () => ({ approved: true, args: { to: "evil" } }) } },
     );
     const result = await session.chat("go");
     expect(ran).toEqual([]);
@@ -607,13 +631,14 @@ describe("from the review", () => {
       {},
       {
         workerTimeoutMs: 100,
-        decisionKinds: ["tool-before"],
-        onDecision: () => {
-          const until = Date.now() + 400;
-          while (Date.now() < until) {
-            // The main thread is busy, far longer than workerTimeoutMs.
-          }
-          return undefined;
+        onDecision: {
+          "tool-before": () => {
+            const until = Date.now() + 400;
+            while (Date.now() < until) {
+              // The main thread is busy, far longer than workerTimeoutMs.
+            }
+            return undefined;
+          },
         },
       },
     );
@@ -699,9 +724,8 @@ describe("from the review", () => {
       [calls(["send", { to: "ada" }]), says("after")],
       {},
       {
-        decisionKinds: ["approval"],
         decisionTimeoutsMs: { approval: 20 },
-        onDecision: () => new Promise(() => {}),
+        onDecision: { approval: () => new Promise(() => {}) },
       },
     );
     await session.chat("go");
@@ -715,7 +739,7 @@ describe("from the review", () => {
     const { session, mainReports } = await bridged(
       [calls(["send", { to: "ada" }]), says("after")],
       {},
-      { decisionKinds: ["approval"], onDecision: () => ({ approve: true }) as never },
+      { onDecision: { approval: () => ({ approve: true }) as never } },
     );
     const result = await session.chat("go");
     expect(result.ok && result.value.toolCalls[0]?.result.isError).toBe(true);
@@ -801,8 +825,9 @@ describe("two connections on one port", () => {
       [calls(["send", { to: "ada" }]), says("after")],
       {},
       {
-        decisionKinds: ["approval"],
-        onDecision: () => new Promise((resolve) => (answer = (approved) => resolve({ approved }))),
+        onDecision: {
+          approval: () => new Promise((resolve) => (answer = (approved) => resolve({ approved }))),
+        },
       },
     );
     // A connection with no onDecision: the questions of a's run are not its to answer (or deny).

@@ -8,7 +8,6 @@
  */
 import { type BuildResult, build, type Plugin } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { okValue } from "../support/results.ts";
 
 /** What `effect` and Wisp's Effect module look like to a bundler, as import paths and resolved files. */
 const EFFECT_IMPORT = /^effect(\/|$)/;
@@ -58,8 +57,8 @@ const PROGRAMS = {
     "for await (const event of run) if (event.type === 'text-delta') console.log(event.delta);",
   ].join("\n"),
   "a session (published build)": [
-    'import { createAgentSession } from "wisp-agent";',
-    'await using session = okValue(await createAgentSession({ model: "anthropic/claude-sonnet-4-5", apiKey: "key" }));',
+    'import { createAgentSession, unwrap } from "wisp-agent";',
+    'await using session = unwrap(await createAgentSession({ model: "anthropic/claude-sonnet-4-5", apiKey: "key" }));',
     'console.log(await session.chat("Hi"));',
   ].join("\n"),
 };
