@@ -26,11 +26,13 @@ export type { AgentConfig, AgentOptions } from "./agent/agent-options.ts";
 export { agentOptions, DEFAULT_MAX_STOP_BLOCKS, DEFAULT_TOOL_TIMEOUT_MS } from "./agent/agent-options.ts";
 export type {
   ApprovalDecision,
+  ApprovalDecisionFields,
   PendingApproval,
   StoredApproval,
+  TypedPendingApproval,
   ToolPermissions,
 } from "./agent/approvals.ts";
-export type { Budget, BudgetDetails } from "./agent/budget.ts";
+export type { Budget, BudgetDetails, BudgetScope } from "./agent/budget.ts";
 export { DEFAULT_MAX_TURNS } from "./agent/budget.ts";
 export type {
   JsonSchemaToolDefinition,
@@ -79,7 +81,7 @@ export {
 export { runAgent, runAgentStream } from "./agent/run-agent.ts";
 export type { ToolContent } from "./agent/tool-output.ts";
 export { toolContent } from "./agent/tool-output.ts";
-export type { AnyTool, ToolsOf, TypedToolCall } from "./agent/typed-tool-call.ts";
+export type { AnyTool, ArgsOf, JsonShaped, ToolsOf, TypedToolCall } from "./agent/typed-tool-call.ts";
 export type { CompactionOptions } from "./compaction/compaction-options.ts";
 export type { CompactionEvent, CompactionReason, CompactionState } from "./compaction/compaction-state.ts";
 export type { ProviderFailure, ThrownContext } from "./errors/classify.ts";

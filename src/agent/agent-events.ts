@@ -16,7 +16,7 @@ import type {
   TurnEvent,
   Usage,
 } from "../types.ts";
-import type { PendingApproval } from "./approvals.ts";
+import type { PendingApproval, TypedPendingApproval } from "./approvals.ts";
 import type { HookEvent, HookFailurePolicy } from "./hooks.ts";
 import type { Result } from "./result.ts";
 import type { AnyTool, TypedToolCall } from "./typed-tool-call.ts";
@@ -67,7 +67,7 @@ export interface AgentResult<T extends AnyTool = AnyTool, O = unknown> {
    * With stopReason `approval`: the tool calls that wait for a person, in the model's order. Decide
    * them with `session.resume(decisions)`.
    */
-  pendingApprovals?: PendingApproval[];
+  pendingApprovals?: TypedPendingApproval<T>[];
   /** With `output: schema`: the final answer, parsed and validated by the schema. */
   output?: O;
 }

@@ -8,6 +8,8 @@
  */
 
 import type { JsonObject, ToolResultPart } from "../types.ts";
+import type { Tool } from "./define-tool.ts";
+import type { AnyTool, ArgsOf } from "./typed-tool-call.ts";
 
 /** A tool call waiting for a person's decision. */
 export interface PendingApproval {
@@ -22,6 +24,22 @@ export interface PendingApproval {
   /** Epoch milliseconds. */
   requestedAt: number;
 }
+
+/**
+ * The pending approvals of a run typed by its tools `T`: discriminated by `toolName`, with `args` that
+ * tool's input (a tool whose name is only known as `string` gives a plain {@link PendingApproval}).
+ */
+export type TypedPendingApproval<T extends AnyTool = AnyTool> =
+  T extends Tool<infer _Args, infer Name, infer Input>
+    ? string extends Name
+      ? PendingApproval
+      : Omit<PendingApproval, "toolName" | "args"> & {
+          /** The name of the tool called. */
+          toolName: Name;
+          /** The arguments the call will run with if approved as is. */
+          args: ArgsOf<Input>;
+        }
+    : never;
 
 /**
  * A pending approval as the loop hands it on: with sequential tools (`toolExecution: "sequential"`),
@@ -49,9 +67,14 @@ export interface StoredApproval extends HeldApproval {
 }
 
 /** A person's answer to one pending call. */
-export interface ApprovalDecision {
+export interface ApprovalDecisionFields {
   /** The {@link PendingApproval.toolCallId} this decides. */
   toolCallId: string;
+  /**
+   * The name of the call's tool: optional, checked against the call when given (a mismatch refuses
+   * the resume with APPROVAL_INVALID); in a session typed by its tools it types `args` by that tool.
+   */
+  toolName?: string;
   /** True runs the call; false answers it with a denial the model reads. */
   approved: boolean;
   /** Shown to the model with a denial; kept with an approval's record. */
@@ -61,6 +84,23 @@ export interface ApprovalDecision {
   /** Remember this answer for every later call of the same tool in this session ("always allow"). */
   always?: boolean;
 }
+
+/**
+ * A decision on a call that waits for approval. In a session or run typed by its tools, `toolName`
+ * picks the tool and `args` (an edit of the arguments) must be that tool's input; without
+ * `toolName`, `args` must be some tool's input.
+ */
+export type ApprovalDecision<T extends AnyTool = AnyTool> =
+  T extends Tool<infer _Args, infer Name, infer Input>
+    ? string extends Name
+      ? ApprovalDecisionFields
+      : Omit<ApprovalDecisionFields, "toolName" | "args"> & {
+          /** The call's tool, checked against the call. */
+          toolName?: Name;
+          /** Arguments the approver edited: the call runs with these, checked by the tool's schema first. */
+          args?: ArgsOf<Input>;
+        }
+    : never;
 
 /** A pending approval as a Result shows it: without its digest and signature. */
 export function publicApproval(approval: PendingApproval): PendingApproval {

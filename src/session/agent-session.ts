@@ -57,9 +57,9 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * session was not given (restored without its `tools`) refuses the whole resume with a ConfigError
    * `APPROVAL_INVALID`, and nothing runs.
    */
-  resume<P = O>(decisions: ApprovalDecision[], options?: ResumeOptions<P>): Promise<AgentRunResult<T, P>>;
+  resume<P = O>(decisions: ApprovalDecision<T>[], options?: ResumeOptions<P>): Promise<AgentRunResult<T, P>>;
   /** The same as `resume`, as a stream of events. */
-  resumeStream<P = O>(decisions: ApprovalDecision[], options?: ResumeOptions<P>): AgentRun<T, P>;
+  resumeStream<P = O>(decisions: ApprovalDecision<T>[], options?: ResumeOptions<P>): AgentRun<T, P>;
   /** Aborts the run in flight and drops queued prompts. Synchronous and idempotent. */
   abort(reason?: unknown): void;
   /** The session as plain JSON (during a run: up to the last completed turn). */

@@ -31,6 +31,7 @@ const DECISION_FIELDS: OptionTable<ApprovalDecision> = {
     isPlainObject(value) ? undefined : invalidOption(`${path} must be an object of arguments`, path),
   always: oneOfOption([true, false]),
   reason: notStringOption,
+  toolName: notStringOption,
 };
 
 /** The shape of one decision from plain JavaScript. */
@@ -100,6 +101,12 @@ export async function checkDecisions(
     const approval = pending.find(
       (candidate) => candidate.toolCallId === decision.toolCallId,
     ) as StoredApproval;
+    if (decision.toolName !== undefined && decision.toolName !== approval.toolName)
+      return refused(
+        `Tool call ${approval.toolCallId} is a call of "${approval.toolName}", not "${decision.toolName}"`,
+        `decisions.${index}.toolName`,
+        { toolCallId: approval.toolCallId, toolName: approval.toolName },
+      );
     if (decision.always === true) {
       // A literal's computed key defines an own property even for a tool named "__proto__".
       rules = { ...rules, [approval.toolName]: decision.approved ? "allow" : "deny" };

@@ -267,3 +267,34 @@ describe("bridge answers are typed per decision kind", () => {
     expect(Object.keys(wrong)).toHaveLength(2);
   });
 });
+
+describe("approvals are typed by the tools", () => {
+  it("a decision naming its tool edits that tool's input; pending approvals narrow on toolName", async () => {
+    const created = await createAgentSession({
+      model: "anthropic/claude-sonnet-5-5",
+      apiKey: "k",
+      tools: [weather, search],
+    });
+    const session = okValue(created);
+    type Decision = Parameters<typeof session.resume>[0][number];
+    const good: Decision = {
+      toolCallId: "c1",
+      toolName: "weather",
+      approved: true,
+      args: { city: "Oslo", days: 2 },
+    };
+    // @ts-expect-error weather's input has no q
+    const wrong: Decision = { toolCallId: "c1", toolName: "weather", approved: true, args: { q: "x" } };
+    // @ts-expect-error no tool of this session has that name
+    const unknown: Decision = { toolCallId: "c1", toolName: "wether", approved: true };
+    type Pending = NonNullable<
+      Extract<Awaited<ReturnType<typeof session.chat>>, { ok: true }>["value"]["pendingApprovals"]
+    >[number];
+    expectTypeOf<Extract<Pending, { toolName: "weather" }>["args"]>().toEqualTypeOf<{
+      city: string;
+      days?: number;
+    }>();
+    expect([good, wrong, unknown]).toHaveLength(3);
+    await session.close();
+  });
+});

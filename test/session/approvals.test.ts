@@ -335,6 +335,11 @@ describe("decisions", () => {
       (ids: string[]) => [{ toolCallId: ids[0], approved: false, args: {} }],
       "decisions.0.args",
     ],
+    [
+      "a toolName that is not the call's tool",
+      (ids: string[]) => [{ toolCallId: ids[0], toolName: "lookup", approved: true }],
+      "decisions.0.toolName",
+    ],
   ])("%s is refused with APPROVAL_INVALID and nothing runs", async (_, decisions, path) => {
     const { send, model, options, session, ids } = await pausedOnThree();
     const restored = await moved(session, options);
