@@ -29,8 +29,8 @@ export type {
   ApprovalDecisionFields,
   PendingApproval,
   StoredApproval,
-  TypedPendingApproval,
   ToolPermissions,
+  TypedPendingApproval,
 } from "./agent/approvals.ts";
 export type { Budget, BudgetDetails, BudgetScope } from "./agent/budget.ts";
 export { DEFAULT_MAX_TURNS } from "./agent/budget.ts";

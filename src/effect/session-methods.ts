@@ -35,7 +35,10 @@ export interface AgentSessionEffect<T extends AnyTool = AnyTool> {
   /** The same as `chat`, as a Stream of the run's events (a failed run's end is the stream's failure). */
   stream(input: string | UserContentPart[], options?: ChatOptions): Stream.Stream<AgentEvent<T>, AnySdkError>;
   /** Decides the tool calls that wait for approval and goes on (see `AgentSession.resume`). */
-  resume(decisions: ApprovalDecision<T>[], options?: ResumeOptions): Effect.Effect<AgentResult<T>, AnySdkError>;
+  resume(
+    decisions: ApprovalDecision<T>[],
+    options?: ResumeOptions,
+  ): Effect.Effect<AgentResult<T>, AnySdkError>;
   /** The same as `resume`, as a Stream of the run's events. */
   resumeStream(
     decisions: ApprovalDecision<T>[],

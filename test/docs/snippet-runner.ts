@@ -8,7 +8,8 @@
  * - `globalThis.fetch` is a fresh scripted model per snippet, speaking whichever wire format the request
  *   is for (a loopback URL, `http://127.0.0.1:…`, still goes to the real network, so a snippet may serve
  *   its own scripted model). The model answers a request that offers tools, and has no tool result yet,
- *   with a call of the first tool (arguments made from its JSON Schema); everything else with text;
+ *   with a call of the first tool (arguments made from its JSON Schema); a request that asks for
+ *   structured output with JSON made from its schema; everything else with "A scripted answer.";
  * - everything a snippet prints is captured; anything written to stderr, a throw, an unhandled
  *   rejection, or taking longer than {@link TIME_LIMIT_MS} fails it.
  */
@@ -65,6 +66,25 @@ function firstTool(body: JsonObject): { name: string; schema: JsonValue | undefi
 
 const TOOL_RESULT = /"tool_result"|"role":"tool"|"function_call_output"|"functionResponse"/;
 
+/** A property of a JSON object, when `value` is one. */
+function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value[key] : undefined;
+}
+
+/**
+ * The JSON Schema a request asks the answer to match (structured output), in any of the four wire
+ * formats: Anthropic's `output_config.format`, Chat Completions' `response_format`, Responses'
+ * `text.format`, Gemini's `generationConfig.responseJsonSchema`.
+ */
+export function outputSchema(body: JsonObject): JsonValue | undefined {
+  return (
+    field(field(body.output_config, "format"), "schema") ??
+    field(field(body.response_format, "json_schema"), "schema") ??
+    field(field(body.text, "format"), "schema") ??
+    field(body.generationConfig, "responseJsonSchema")
+  );
+}
+
 /** The scripted answer to a documentation snippet's request. */
 export function answer(request: RecordedRequest): ScriptedTurn {
   const body = (request.body ?? {}) as JsonObject;
@@ -72,6 +92,8 @@ export function answer(request: RecordedRequest): ScriptedTurn {
   if (tool !== undefined && !TOOL_RESULT.test(request.bodyText)) {
     return { content: [{ type: "tool_call", name: tool.name, args: sampleOf(tool.schema) as JsonObject }] };
   }
+  const schema = outputSchema(body);
+  if (schema !== undefined) return { content: [{ type: "text", text: JSON.stringify(sampleOf(schema)) }] };
   return { content: [{ type: "text", text: "A scripted answer." }] };
 }
 

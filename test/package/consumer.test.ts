@@ -1,11 +1,11 @@
 /**
- * Wisp as a user gets it: the tarball `npm pack` makes, installed with zod into a fresh project by
- * the oldest Node `engines` admits (so npm picks the dependency versions that Node gets), then used
+ * Wisp as a user gets it: the tarball `npm pack` makes, installed with zod (and effect) into a fresh
+ * project by the oldest Node `engines` admits (so npm picks the dependency versions that Node gets), then used
  * from that project in Node 20.19, Node 22, Deno and Bun, through `import` and `require`, and
- * type-checked in a DOM-only project with `skipLibCheck: false`. Last, the README from top to bottom:
- * every runnable block, unedited, run in that project against the installed package in Node, Deno
- * and Bun (the snippet convention of test/docs/snippet-runner.ts: placeholder keys, fetch answered by
- * the scripted model).
+ * type-checked in a DOM-only project with `skipLibCheck: false`. Last, the README and every guide in
+ * docs/ from top to bottom: every runnable block, unedited, run in that project against the installed
+ * package in Node, Deno and Bun (the snippet convention of test/docs/snippet-runner.ts: placeholder
+ * keys, fetch answered by the scripted model).
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -42,12 +42,22 @@ beforeAll(() => {
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
   );
   const zod = JSON.parse(readFileSync("node_modules/zod/package.json", "utf8")).version as string;
+  // effect, Wisp's other optional peer, for the blocks of docs/effect.md.
+  const effect = JSON.parse(readFileSync("node_modules/effect/package.json", "utf8")).version as string;
   const node20 = minimumNode();
   // npm runs on the oldest supported Node, as a user on Node 20 would install.
   const env = { ...process.env, PATH: `${dirname(node20)}${delimiter}${process.env.PATH}` };
   installLog = execFileSync(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", `./${tarball}`, `zod@${zod}`],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      `./${tarball}`,
+      `zod@${zod}`,
+      `effect@${effect}`,
+    ],
     { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
   );
   for (const file of readdirSync(HERE)) copyFileSync(join(HERE, file), join(project, file));
@@ -123,19 +133,32 @@ describe("the packed package in a fresh project", () => {
     ["deno", () => [join(BIN, "deno"), "run", "-A", "--unstable-no-legacy-abort"]],
     ["bun", () => [join(BIN, "bun")]],
   ])(
-    "runs every runnable README block, unedited, against the installed package in %s",
+    "runs every runnable block of the README and the guides, unedited, against the installed package in %s",
     async (_name, command) => {
-      const blocks = readBlocks(ROOT, [join(ROOT, "README.md")]).filter((block) => block.runnable);
-      expect(blocks.length).toBeGreaterThanOrEqual(6);
+      const markdown = [
+        "README.md",
+        ...readdirSync(join(ROOT, "docs"))
+          .filter((name) => name.endsWith(".md"))
+          .sort()
+          .map((name) => `docs/${name}`),
+      ];
+      const blocks = readBlocks(
+        ROOT,
+        markdown.map((path) => join(ROOT, path)),
+      ).filter((block) => block.runnable);
+      // The README's quick start, and the guides' own: more than the README alone holds.
+      expect(blocks[0]?.file).toBe("README.md");
+      expect(blocks.filter((block) => block.file !== "README.md").length).toBeGreaterThanOrEqual(30);
       const files = blocks.map((block, index) => {
+        const name = block.file.replace(/\.md$/, "").replace(/\W/g, "-");
         const file = join(
           project,
-          `readme-${String(index).padStart(2, "0")}-line-${block.line}.${block.language === "ts" ? "ts" : "mjs"}`,
+          `docs-${String(index).padStart(3, "0")}-${name}-line-${block.line}.${block.language === "ts" ? "ts" : "mjs"}`,
         );
         writeFileSync(file, block.code);
         return file;
       });
-      const report = join(project, `readme-${_name.replace(/\W/g, "")}.json`);
+      const report = join(project, `docs-${_name.replace(/\W/g, "")}.json`);
       const [bin, ...flags] = command();
       const run = await runExample(
         bin as string,
@@ -146,7 +169,11 @@ describe("the packed package in a fresh project", () => {
       expect(run.code).toBe(0);
       const reports = JSON.parse(readFileSync(report, "utf8")) as SnippetReport[];
       const failures = reports
-        .map((entry, index) => ({ line: blocks[index]?.line, error: entry.error, stderr: entry.stderr }))
+        .map((entry, index) => ({
+          block: `${blocks[index]?.file}:${blocks[index]?.line}`,
+          error: entry.error,
+          stderr: entry.stderr,
+        }))
         .filter((entry) => entry.error !== undefined || entry.stderr !== "");
       expect(failures).toEqual([]);
       expect(reports).toHaveLength(blocks.length);
