@@ -323,15 +323,17 @@ it("a fenced answer is read; a schema that cannot become JSON Schema is a Config
   if (!refused.ok) expect(refused.error).toMatchObject({ code: "CONFIG_INVALID", path: "output" });
 });
 
+/** A tool whose calls wait for approval. */
+const deploy = defineTool({
+  name: "deploy",
+  description: "Deploys",
+  inputSchema: { type: "object", properties: {} },
+  needsApproval: true,
+  execute: () => "deployed",
+});
+
 describe("sessions", () => {
   it("a per-call output applies again when its paused run is resumed; a steered prompt may not set one", async () => {
-    const deploy = defineTool({
-      name: "deploy",
-      description: "Deploys",
-      inputSchema: { type: "object", properties: {} },
-      needsApproval: true,
-      execute: () => "deployed",
-    });
     const { model } = scripted([calls(["deploy", {}]), says("not json"), says(ANSWER)]);
     const session = okValue(
       await createAgentSession({
@@ -364,13 +366,6 @@ describe("sessions", () => {
   });
 
   it("resume takes its own output: the resumed run's answer is validated by it, and typed", async () => {
-    const deploy = defineTool({
-      name: "deploy",
-      description: "Deploys",
-      inputSchema: { type: "object", properties: {} },
-      needsApproval: true,
-      execute: () => "deployed",
-    });
     const Report = z.object({ deployed: z.boolean() });
     const { model } = scripted([calls(["deploy", {}]), says('{"deployed": true}')]);
     const session = okValue(
