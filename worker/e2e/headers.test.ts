@@ -32,5 +32,8 @@ it.each(["/", "/app.js", "/style.css"])("%s carries the page's security headers"
 it("the _headers file itself is not served", async () => {
   const response = await fetch(`${worker.url}/_headers`);
   const text = await response.text();
+  // Not an asset: the request falls through to the Worker, which knows no such route.
+  expect(response.status).toBe(404);
+  expect(JSON.parse(text)).toMatchObject({ error: { code: "NOT_FOUND" } });
   expect(text).not.toContain("Content-Security-Policy:");
 });

@@ -14,13 +14,20 @@ function expectApiHeaders(response: Response): void {
 describe("API headers", () => {
   it("are on JSON answers, SSE runs, errors and unknown routes alike", async () => {
     const session = await createSession();
-    const created = await call("/api/sessions", { method: "POST" });
-    expectApiHeaders(created);
-    expectApiHeaders(await call("/api/info"));
-    expectApiHeaders(await call(`/api/sessions/${session.sessionId}/export`, auth(session.token)));
-    expectApiHeaders(await call(`/api/sessions/${session.sessionId}/export`));
-    expectApiHeaders(await call("/api/nowhere"));
+    // Each answer is the kind named (a success, an error, an unknown route), not some other answer.
+    const answers = [
+      [await call("/api/sessions", { method: "POST" }), 201],
+      [await call("/api/info"), 200],
+      [await call(`/api/sessions/${session.sessionId}/export`, auth(session.token)), 200],
+      [await call(`/api/sessions/${session.sessionId}/export`), 401],
+      [await call("/api/nowhere"), 404],
+    ] as const;
+    for (const [response, status] of answers) {
+      expect(response.status, response.url).toBe(status);
+      expectApiHeaders(response);
+    }
     const run = await send(session, "What is 2 + 3?");
+    expect(run.status).toBe(200);
     expectApiHeaders(run);
     expect(run.headers.get("content-type")).toContain("text/event-stream");
     expect((await readEvents(run)).events.at(-1)?.event).toBe("run-end");
