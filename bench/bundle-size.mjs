@@ -5,13 +5,7 @@
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
-/** The code for tools, hooks and approvals, which a run with tools or hooks loads as it starts. */
-export const TOOL_MACHINERY = /dist\/src\/agent\/tool-machinery\.js$/;
-
-/**
- * The programs, each beside its counterpart written with Vercel's `ai`; `loads`: what each loads
- * lazily besides the Anthropic provider (a run with a tool loads the tool machinery).
- */
+/** The programs, each beside its counterpart written with Vercel's `ai`. */
 export const PROGRAMS = [
   {
     name: "stream",
@@ -30,14 +24,12 @@ export const PROGRAMS = [
     file: "wisp-agent.ts",
     what: 'an agent with one zod tool (`import * as z from "zod"`)',
     ai: "ai-agent.ts",
-    loads: [TOOL_MACHINERY],
   },
   {
     name: "agent-zod-mini",
     file: "wisp-agent-zod-mini.ts",
     what: "the same agent, its tool defined with `zod/mini` (and its `toJSONSchema`)",
     ai: "ai-agent.ts",
-    loads: [TOOL_MACHINERY],
   },
 ];
 
@@ -49,8 +41,15 @@ const KB = 1024;
  * asked for 15 KB (`runAgentStream`, no tools) and 40 KB (one zod tool), figures from before approvals,
  * tool images, caching, structured output and compaction joined every agent program. With every check
  * and all failure classification stubbed out ({@link withoutChecks}) those programs still weigh 18.0 and
- * 45.3 KB (34.9 KB with zod/mini), so the goals cannot be met by splitting that code off; these ceilings
- * are the goals instead: a change that moves one says so here, with its reason.
+ * 45.3 KB (34.9 KB with zod/mini), so the goals cannot be met by splitting that code off.
+ *
+ * The policy since issue 41: sizes are reported (`npm run bench` writes them to bench/results.md, with
+ * where the bytes go), and the test gates only what matters to users. The hard line is the promise
+ * made to them: each program at most a quarter of its `ai` twin. The ceilings below are alarms for a
+ * regression, not targets: each is a round number about 1 KB above the size measured when it was set,
+ * so an ordinary change fits and a change that adds a kilobyte has to say why here. They used to sit
+ * within 0.05 KB of the measured size, which made every change a budget negotiation. The history of
+ * each program's size stays below.
  * @type {Record<string, number>}
  */
 export const BUDGET = {
@@ -74,7 +73,9 @@ export const BUDGET = {
   // retryable from the code (about 1 KB), a fetch that returns no Response told apart, built-in parts
   // kept in their place and content that comes only in closing events (the message builder), ids
   // without crypto.randomUUID (the SSE `retry` field is read outside the parser, by MCP alone).
-  stream: 20.05 * KB,
+  // Issue 41: the tool machinery loaded eagerly took 0.43 KB off (its hook defaults no longer a chunk
+  // of their own): 19.5 KB. Ceiling 21 KB (1.5 KB room).
+  stream: 21 * KB,
   // Issue 15's goal is 15 KB; 22.3 KB when the program was added, 23.6 KB with approvals (issue 16:
   // the pause, its digest and HMAC, and resuming are part of every agent loop); 24.2 KB once sequential
   // tools held back the calls behind one that waits. Loading resume-run lazily was tried: esbuild's
@@ -97,7 +98,11 @@ export const BUDGET = {
   // restore checks them; 24.6 KB after the house plan (issue 34), 25.9 KB with issue 35's fixes (the
   // stream program's 1.4 KB, above, less the tables' compact rows); 26.0 KB with issue 36's session
   // budgets and runAgent's onEvent observer (0.05 KB, once their messages were made short).
-  "agent-stream": 26.0 * KB,
+  // Issue 41: the tool machinery (run-tool-calls, run-hooks, approval-digest, tool-answer, resuming)
+  // loaded eagerly, 3.5 KB more for this program (an agent with neither tools nor hooks) and 1.6 KB less
+  // for every program with a tool, and no chunk that can fail to load mid-run: 29.5 KB. Ceiling 31 KB
+  // (1.5 KB room).
+  "agent-stream": 31 * KB,
   // zod's classic API alone is 21.6 KB of it; 48.2 KB when set, 46.5 KB once the state check no
   // longer used zod/mini (issue 16's pause/resume cycle), 45.8 KB with Wisp's own SSE parser, 46.6 KB
   // with image checks and prompt caching, 47.8 KB with structured output, 48.9 KB with compaction, 50.4
@@ -108,7 +113,9 @@ export const BUDGET = {
   // 52.0 KB after the house plan (issue 34), 53.4 KB with issue 35's fixes (a quarter of `ai`'s twin is
   // 53.45 KB: 53.65 KB went past it until the option tables' rows became bare checks and the SSE
   // `retry` field left the parser).
-  agent: 53.45 * KB,
+  // Issue 41: 51.8 KB with the tool machinery loaded eagerly (1.6 KB less), 1.6 KB under the quarter
+  // of `ai` (53.4 KB) that the test holds as the hard line. Ceiling 53 KB (1.1 KB room).
+  agent: 53 * KB,
   // zod/mini plus its toJSONSchema (a zod/mini schema cannot convert itself): 39.3 KB when set, 36.2
   // KB with Wisp's own state check, 35.5 KB with its own SSE parser, 36.3 KB with image checks and
   // prompt caching, 37.5 KB with structured output, 38.6 KB with compaction, 40.1 KB with the tool
@@ -116,7 +123,9 @@ export const BUDGET = {
   // resuming in the machinery, 41.2 KB with the stream program's 0.75 KB, 41.6 KB with the providers'
   // shortcut readers, 41.8 KB with the cut-off turn's end and the restore-like checks, 41.5 KB after
   // the house plan (issue 34), 43.0 KB with issue 35's fixes.
-  "agent-zod-mini": 43.05 * KB,
+  // Issue 41: 41.5 KB with the tool machinery loaded eagerly (1.6 KB less). Ceiling 43 KB (1.5 KB
+  // room).
+  "agent-zod-mini": 43 * KB,
 };
 
 /** Whole entry points, for the record (not budgeted: a program keeps only what it imports). */
@@ -139,10 +148,9 @@ const ANTHROPIC = /dist\/src\/providers\/anthropic\/index\.js$/;
  * for options it does not pass) are not downloaded, so they are not counted.
  * @param {import("esbuild").Metafile} metafile
  * @param {string} entry the program's entry point (esbuild also marks dynamic-import targets as entries)
- * @param {RegExp[]} loads the other lazily loaded files the program loads (their chunks and imports count)
  * @returns {Set<string>}
  */
-function loadedChunks(metafile, entry, loads) {
+function loadedChunks(metafile, entry) {
   const outputs = metafile.outputs;
   const loaded = new Set();
   const visit = (path) => {
@@ -154,7 +162,7 @@ function loadedChunks(metafile, entry, loads) {
   for (const [path, output] of Object.entries(outputs)) {
     if (output.entryPoint === entry) visit(path);
     const inputs = Object.keys(output.inputs);
-    if ([ANTHROPIC, ...loads].some((pattern) => inputs.some((input) => pattern.test(input)))) visit(path);
+    if (inputs.some((input) => ANTHROPIC.test(input))) visit(path);
   }
   return loaded;
 }
@@ -165,13 +173,12 @@ function loadedChunks(metafile, entry, loads) {
  * gzipped on its own, as it is served.
  * @param {string} entry
  * @param {boolean} [everything] count every chunk (for whole entry points)
- * @param {RegExp[]} [loads] files the program loads lazily besides the Anthropic provider
  * @param {import("esbuild").Plugin[]} [plugins] esbuild plugins (see {@link withoutChecks})
  * @returns {Promise<{ minified: number, gzip: number, inputs: string[], bytesOf: Map<string, number>, skipped: number }>}
  *   bytes; the files that contributed code to the chunks counted (the metafile also lists files parsed
  *   and then shaken out) and the minified bytes each contributed; and the gzip bytes of the chunks left out
  */
-export async function measureBundle(entry, everything = false, loads = [], plugins = []) {
+export async function measureBundle(entry, everything = false, plugins = []) {
   const result = await build({
     plugins,
     entryPoints: [entry],
@@ -186,7 +193,7 @@ export async function measureBundle(entry, everything = false, loads = [], plugi
     outdir: "bundle",
     logLevel: "silent",
   });
-  const loaded = loadedChunks(result.metafile, entry, loads);
+  const loaded = loadedChunks(result.metafile, entry);
   const size = {
     minified: 0,
     gzip: 0,
@@ -296,13 +303,13 @@ export const kb = (bytes) => (bytes / 1024).toFixed(1);
 
 /** The bench section: every program beside its `ai` counterpart, and each whole entry point. */
 export async function bundleSizeSection() {
-  const measure = (file, loads) => measureBundle(`bench/size/${file}`, false, loads);
+  const measure = (file) => measureBundle(`bench/size/${file}`);
   const rows = [];
   let concerns = "";
   for (const program of PROGRAMS) {
     const [ours, floor, theirs, oneFile] = await Promise.all([
-      measure(program.file, program.loads),
-      measureBundle(`bench/size/${program.file}`, false, program.loads, [withoutChecks]),
+      measure(program.file),
+      measureBundle(`bench/size/${program.file}`, false, [withoutChecks]),
       measure(program.ai),
       measureOneFile(`bench/size/${program.file}`),
     ]);

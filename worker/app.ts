@@ -30,7 +30,7 @@ import { exportFormat, transcriptResponse } from "./transcript-export.ts";
 import { readImport } from "./transcript-import.ts";
 
 /** Longest prompt, in characters. */
-export const MAX_PROMPT_CHARS = 32_000;
+const MAX_PROMPT_CHARS = 32_000;
 
 /** Most of an import's warnings its response lists (it gives their count too). */
 const MAX_WARNINGS_SHOWN = 20;
@@ -109,7 +109,7 @@ function promptOf(body: unknown): string {
 }
 
 /** Most decisions one request may carry (a turn rarely has more calls). */
-export const MAX_DECISIONS = 64;
+const MAX_DECISIONS = 64;
 
 /** The decisions of an approvals request: an array, each checked by the SDK (its path names the bad one). */
 function decisionsOf(body: unknown): unknown[] {

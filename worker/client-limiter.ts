@@ -20,7 +20,7 @@ export interface Rate {
 }
 
 /** What taking one unit answered: allowed, or how many seconds until one is free. */
-export interface TakeOutcome {
+interface TakeOutcome {
   allowed: boolean;
   retryAfterSeconds: number;
 }

@@ -20,7 +20,7 @@ import {
 export const DEMO_MODEL = "anthropic/claude-sonnet-4-5";
 
 /** Milliseconds between streamed chunks, unless `DEMO_CHUNK_DELAY_MS` says otherwise. */
-export const DEFAULT_CHUNK_DELAY_MS = 35;
+const DEFAULT_CHUNK_DELAY_MS = 35;
 
 interface WireBlock {
   type: string;
@@ -108,10 +108,7 @@ function noteCalls(prompt: string): ScriptPart[] {
 }
 
 /** The answer to one request. */
-export function demoAnswer(
-  body: { messages?: WireMessage[] },
-  delayMs = DEFAULT_CHUNK_DELAY_MS,
-): ScriptedTurn {
+function demoAnswer(body: { messages?: WireMessage[] }, delayMs = DEFAULT_CHUNK_DELAY_MS): ScriptedTurn {
   const last = body.messages?.at(-1);
   const all = blocksOf(last);
   // Anthropic merges consecutive user turns, so a new prompt can follow older results in one message

@@ -9,7 +9,7 @@ import { defineTool } from "wisp-agent";
 import { z } from "zod";
 
 /** The current time in an IANA time zone. */
-export const clock = defineTool({
+const clock = defineTool({
   name: "clock",
   description: "The current date and time in a time zone",
   input: z.object({ timeZone: z.string().describe("An IANA time zone, e.g. Europe/Oslo or UTC") }),
@@ -23,7 +23,7 @@ export const clock = defineTool({
 });
 
 /** Arithmetic on two numbers. */
-export const calculator = defineTool({
+const calculator = defineTool({
   name: "calculator",
   description: "Adds, subtracts, multiplies or divides two numbers",
   input: z.object({
@@ -42,7 +42,7 @@ export const calculator = defineTool({
  * "Sends" a message (nothing leaves the Worker: it answers what it would have sent). Every call waits
  * for the user: the run pauses with the call pending until the page approves, edits or denies it.
  */
-export const sendMessage = defineTool({
+const sendMessage = defineTool({
   name: "send_message",
   description: "Sends a short message to a contact. The user approves every message before it is sent.",
   input: z.object({

@@ -48,7 +48,7 @@ const wispValidator: jsonSchemaValidator = {
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
 /** A new McpServer with the notes tools over `store`. */
-export function notesServer(store: NotesStore): McpServer {
+function notesServer(store: NotesStore): McpServer {
   const server = new McpServer(
     { name: "wisp-demo-notes", version: "1.0.0" },
     { jsonSchemaValidator: wispValidator, instructions: "A notes store: add, list, read and delete notes." },

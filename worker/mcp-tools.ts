@@ -13,7 +13,7 @@ import type { Env } from "./env.ts";
 import { handleMcp } from "./mcp-notes.ts";
 
 /** The origin the demo's own MCP server is addressed by (requests never leave the Worker). */
-export const NOTES_MCP_URL = "https://wisp-demo.internal/mcp";
+const NOTES_MCP_URL = "https://wisp-demo.internal/mcp";
 
 /** One server of `MCP_SERVERS`. */
 export interface McpServerConfig {
@@ -71,7 +71,7 @@ export interface RunMcpTools {
 }
 
 /** How long a run waits for its MCP servers, all of them together (each request has its own limit too). */
-export const MCP_CONNECT_DEADLINE_MS = 10_000;
+const MCP_CONNECT_DEADLINE_MS = 10_000;
 
 /**
  * Connects to the notes server and to `MCP_SERVERS` in parallel, all within

@@ -19,7 +19,7 @@ export interface RunLogLimits {
 }
 
 /** Default bounds: enough for a long answer streamed word by word. */
-export const DEFAULT_RUN_LOG_LIMITS: RunLogLimits = { maxEvents: 20_000, maxBytes: 4 * 1024 * 1024 };
+const DEFAULT_RUN_LOG_LIMITS: RunLogLimits = { maxEvents: 20_000, maxBytes: 4 * 1024 * 1024 };
 
 /** A client whose unread backlog passes this many bytes is dropped (it can reattach and catch up). */
 const MAX_CLIENT_BACKLOG = 8 * 1024 * 1024;

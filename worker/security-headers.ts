@@ -19,7 +19,7 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Longest URL the API reads. */
-export const MAX_URL_LENGTH = 8 * 1024;
+const MAX_URL_LENGTH = 8 * 1024;
 
 /** Refuses over-long URLs (414) and stamps {@link API_HEADERS} on whatever the API answers. */
 export const apiHeaders: MiddlewareHandler = async (c, next) => {

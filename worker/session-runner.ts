@@ -48,10 +48,10 @@ export type RunnerCommand =
   | { op: "delete"; sessionId: string };
 
 /** How long a run goes on with no client attached before it is cancelled, by default. */
-export const DEFAULT_RUN_GRACE_MS = 15_000;
+const DEFAULT_RUN_GRACE_MS = 15_000;
 
 /** How long a finished run's events stay available to a client that reattaches. */
-export const RUN_LOG_RETENTION_MS = 5 * 60_000;
+const RUN_LOG_RETENTION_MS = 5 * 60_000;
 
 /** Cloudflare KV takes about one write per second per key. */
 const KV_WRITE_INTERVAL_MS = 1_000;

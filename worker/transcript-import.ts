@@ -27,7 +27,7 @@ const TYPES = [/^application\/json\b/i, /^application\/(x-)?(nd)?jsonl?\b/i, /^t
  * a malformed state is still answered with the state's own error and path. Anything else is JSONL: pi's
  * when its first line is a `session` header, Claude Code's otherwise.
  */
-export function detectFormat(text: string): ImportFormat {
+function detectFormat(text: string): ImportFormat {
   try {
     const whole: unknown = JSON.parse(text);
     const isLine =

@@ -7,7 +7,7 @@
  */
 
 import { requestMessages } from "../compaction/compaction-state.ts";
-import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
+import { abortErrorFrom } from "../errors/classify.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import { textOf } from "../message/message-text.ts";
 import { randomId } from "../message/random-id.ts";
@@ -22,11 +22,12 @@ import type {
 } from "../types.ts";
 import { addUsage } from "../usage/usage.ts";
 import { checkBudget, maxTurnsReached } from "./budget.ts";
-import { callHooks, machineryUnlessAborted, type ToolMachinery } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { Answered } from "./resume-run.ts";
 import { appendMessages, type LoopSetup, type LoopTally, type RunContext } from "./run-context.ts";
+import { runHooks } from "./run-hooks.ts";
+import { runToolCalls } from "./run-tool-calls.ts";
 import { userMessage } from "./user-message.ts";
 
 /** The tool calls of `message`, in the model's order. */
@@ -203,22 +204,11 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       };
     }
     if (toolCalls.length > 0) {
-      let machinery: ToolMachinery | undefined;
-      try {
-        machinery = await machineryUnlessAborted(run.signal);
-      } catch (thrown) {
-        // The tools' code did not load (a browser chunk that could not be fetched): no call runs.
-        closeToolCalls(run, message, "the tool code could not be loaded");
-        return {
-          stopReason: "error",
-          error: classifyThrown(thrown, { provider: message.provider, signal: run.signal }),
-        };
-      }
-      if (machinery === undefined) {
+      if (run.signal.aborted) {
         closeToolCalls(run, message, "the run was aborted");
         return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
       }
-      const outcome = await machinery.runToolCalls(toolCalls, run);
+      const outcome = await runToolCalls(toolCalls, run);
       tally.toolCalls.push(...outcome.records);
       // Some calls wait for a person: the turn's results are held until they are decided.
       if (outcome.pending.length > 0)
@@ -262,7 +252,7 @@ async function stopHooks(
   ask: boolean,
 ): Promise<LoopEnd | undefined> {
   if (!ask) return { stopReason };
-  const stop = await callHooks(
+  const stop = await runHooks(
     "stop",
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, message, stopReason },
     run,

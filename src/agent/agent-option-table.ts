@@ -84,7 +84,7 @@ export const HOOKS_OPTIONS = Object.fromEntries(
 ) as OptionTable<Hooks>;
 
 /** `tools`: an array of tools (`defineTool`), with distinct names. */
-export function checkTools(value: unknown): ConfigError | undefined {
+function checkTools(value: unknown): ConfigError | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value))
     return invalidOption(`tools must be an array of tools, got ${showValue(value)}`, "tools");

@@ -1,8 +1,7 @@
 /**
  * Hook types: the lifecycle events of a run, what each hook receives, and the decisions it may return.
  * A hook is a function, or an entry with a name, a timeout and a failure policy; an event takes one
- * hook or a list, run in order. Also how an event's hooks are listed and named, for run-hooks.ts and
- * for the error when their code could not be loaded (load-tool-machinery.ts).
+ * hook or a list, run in order. Also how an event's hooks are listed and named, for run-hooks.ts.
  *
  * @module
  */

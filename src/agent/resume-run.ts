@@ -2,7 +2,7 @@
  * Resuming a run that paused for approvals: the decided calls are answered (approved ones run, denied
  * ones get an error result), calls they held back start, and once every call of the paused turn has
  * a result they go back, in the model's order, for the loop to go on (agent-loop.ts `resumeTurns`).
- * Calls left undecided keep the run paused. Part of the tool machinery, loaded on first need.
+ * Calls left undecided keep the run paused.
  *
  * @module
  */

@@ -6,10 +6,10 @@
 
 import type { UserContentPart } from "../types.ts";
 import { runTurns } from "./agent-loop.ts";
-import { callHooks } from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import type { LoopSetup, LoopTally } from "./run-context.ts";
 import { appendMessages, type RunContext } from "./run-context.ts";
+import { runHooks } from "./run-hooks.ts";
 import { userMessage } from "./user-message.ts";
 
 /** Text parts for hook-added context. */
@@ -29,7 +29,7 @@ export async function runPrompt(
   promptId?: string,
 ): Promise<LoopEnd> {
   const prompt = userMessage(content, promptId);
-  const submit = await callHooks(
+  const submit = await runHooks(
     "userPromptSubmit",
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, prompt },
     run,

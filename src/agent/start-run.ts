@@ -26,6 +26,7 @@ import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { AgentEvent, AgentResult, AgentRunResult } from "./agent-events.ts";
 import { resumeTurns, toolCallsOf } from "./agent-loop.ts";
 import { type AgentConfig, DEFAULT_TOOL_TIMEOUT_MS } from "./agent-options.ts";
+import { sealApproval } from "./approval-digest.ts";
 import {
   type ApprovalDecision,
   type HeldApproval,
@@ -36,16 +37,12 @@ import {
 import { type SessionBudget, sessionBudgetSpent } from "./budget.ts";
 import { checkConfig } from "./check-config.ts";
 import { checkPrompt } from "./check-prompt.ts";
-import {
-  callHooks,
-  loadToolMachinery,
-  machineryUnlessAborted,
-  preloadToolMachinery,
-} from "./load-tool-machinery.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
 import { PrefixWatch } from "./prefix-watch.ts";
+import { answerDecisions } from "./resume-run.ts";
 import type { LoopTally, RunContext } from "./run-context.ts";
+import { runHooks } from "./run-hooks.ts";
 import { contextParts, runPrompt } from "./run-prompt.ts";
 
 /** What one run works on. */
@@ -91,7 +88,7 @@ export interface RunRequest {
 }
 
 /** The text of the last assistant message among `messages`, looking no further back than `from`. */
-export function lastAssistantText(messages: readonly Message[], from = 0): string {
+function lastAssistantText(messages: readonly Message[], from = 0): string {
   for (let index = messages.length - 1; index >= from; index--) {
     const message = messages[index] as Message;
     if (message.role !== "assistant") continue;
@@ -153,15 +150,13 @@ async function execute(
   const spent = sessionBudgetSpent(request.sessionBudget);
   if (spent !== undefined)
     return { stopReason: "budget", error: spent, stopDetail: String(spent.details?.limit) };
-  // A run with tools or hooks will need their code: it downloads beside the provider's, not later.
-  preloadToolMachinery(config);
   // Compaction and structured output are prepared (loaded only by runs that ask for them) before the
   // run starts, so an option they cannot take ends it at once.
   let compactor: Compactor<RunContext> | undefined;
   if (config.compaction !== undefined) {
     const { createCompactor } = await import("../compaction/compactor.ts");
     compactor = createCompactor(config.compaction, resolved.model, resolved.provider, {
-      preCompact: (compacted, input) => callHooks("preCompact", input, compacted),
+      preCompact: (compacted, input) => runHooks("preCompact", input, compacted),
       streamTurn,
       addUsage,
     });
@@ -184,7 +179,7 @@ async function execute(
   });
   let context: UserContentPart[] = [];
   if (request.sessionStart) {
-    const start = await callHooks(
+    const start = await runHooks(
       "sessionStart",
       { sessionId: run.sessionId, messages: run.messages, turn: 0 },
       run,
@@ -202,22 +197,19 @@ async function execute(
     setup.request.output = output.format;
   }
   const { resume } = request;
-  // A resume runs the decided calls: their code is loaded first. Aborted before that, or a load that
-  // fails (it throws here), leaves the paused turn untouched: the pause stays as it was.
-  const machinery = resume === undefined ? undefined : await machineryUnlessAborted(run.signal);
-  if (resume !== undefined && machinery === undefined)
+  // A resume aborted before its decided calls run leaves the paused turn untouched.
+  if (resume !== undefined && run.signal.aborted)
     return { stopReason: "aborted", error: abortErrorFrom(run.signal) };
   reached.turn = true;
   let end: LoopEnd;
-  if (resume === undefined || machinery === undefined)
+  if (resume === undefined)
     end = await runPrompt(run, setup, tally, [...context, ...request.content], request.promptId);
   else {
     const calls = toolCallsOf(run.messages.at(-1) as AssistantMessage);
-    const answered = await machinery.answerDecisions(run, tally, calls, resume.paused, resume.decisions);
+    const answered = await answerDecisions(run, tally, calls, resume.paused, resume.decisions);
     end = await resumeTurns(run, setup, tally, answered);
   }
   if (end.paused !== undefined) {
-    const { sealApproval } = await loadToolMachinery();
     const seal = (approval: HeldApproval) => sealApproval(run.sessionId, approval, request.approvalSecret);
     end.paused = {
       approvals: await Promise.all(end.paused.approvals.map(seal)),
@@ -287,7 +279,7 @@ export async function fireSessionEnd(
   run: Pick<RunContext, "sessionId" | "messages" | "turn" | "hooks" | "emit">,
   stopReason: StopReason,
 ): Promise<void> {
-  await callHooks(
+  await runHooks(
     "sessionEnd",
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, stopReason },
     { hooks: run.hooks, emit: run.emit, signal: new AbortController().signal },

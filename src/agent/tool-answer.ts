@@ -1,6 +1,6 @@
 /**
  * Turns what a tool returned into what is sent back to the model: text, and the images a tool
- * returns with `toolContent` (tool-output.ts). Loaded with the tool machinery only.
+ * returns with `toolContent` (tool-output.ts).
  *
  * @module
  */
@@ -12,9 +12,7 @@ import type { ToolContent } from "./tool-output.ts";
 
 /**
  * The mark `toolContent` puts on its result, found through the global symbol registry (as every
- * bundled copy of Wisp finds it), so this module need not import tool-output.ts: the tool machinery
- * loads on first need, and each module it shares with the package's entry point costs every program a
- * chunk.
+ * bundled copy of Wisp finds it).
  */
 const TOOL_CONTENT = Symbol.for("wisp.toolContent");
 

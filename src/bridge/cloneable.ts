@@ -36,12 +36,12 @@ export function errorFromWire(value: unknown): AnySdkError {
 }
 
 /** A run's result for the port: its error as JSON. */
-export function resultToWire(result: AgentRunResult): unknown {
+function resultToWire(result: AgentRunResult): unknown {
   return result.ok ? result : { ...result, error: errorToWire(result.error) };
 }
 
 /** A run's result from the port, its error a live SdkError again. */
-export function resultFromWire(value: unknown): AgentRunResult {
+function resultFromWire(value: unknown): AgentRunResult {
   const result = value as AgentRunResult;
   return result.ok ? result : { ...result, error: errorFromWire(result.error) };
 }

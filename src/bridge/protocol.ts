@@ -14,7 +14,7 @@ import type { ImagePart, UserContentPart } from "../types.ts";
 export const BRIDGE_PROTOCOL_VERSION = 2;
 
 /** The tag every bridge message carries. */
-export const BRIDGE_TAG = "bridge";
+const BRIDGE_TAG = "bridge";
 
 /** The options of a run that cross the port: plain data only (a signal stays on its own side). */
 export interface RunRequestOptions {

@@ -46,18 +46,18 @@ export interface CompactionRun {
 }
 
 /** What compaction reads of the run's request: its size besides the messages, and how to reach the model. */
-export interface CompactionSetup {
+interface CompactionSetup {
   request: Pick<ModelRequest, "systemPrompt" | "tools">;
   turnOptions: Omit<TurnOptions, "signal" | "onEvent">;
 }
 
 /** Where a summary's cost is added. */
-export interface CompactionTally {
+interface CompactionTally {
   usage: Usage;
 }
 
 /** What a `preCompact` hook is told. */
-export interface PreCompactInput {
+interface PreCompactInput {
   sessionId: string;
   messages: readonly Message[];
   turn: number;
@@ -67,7 +67,7 @@ export interface PreCompactInput {
 }
 
 /** What the `preCompact` hooks answered: go on (with their own summary, or skipping), or not at all. */
-export interface PreCompactOutcome {
+interface PreCompactOutcome {
   kind: string;
   summary?: string;
   skip?: true;

@@ -8,7 +8,6 @@
 import { ConfigError } from "../errors/sdk-error.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { showValue } from "./show-value.ts";
-import { unknownOption } from "./unknown-option.ts";
 
 /** A ConfigError with code CONFIG_INVALID at `path`. */
 export function invalidOption(message: string, path: string): ConfigError {
@@ -74,21 +73,6 @@ export function notSignalOption(value: unknown, path: string): ConfigError | und
     return undefined;
   }
   return invalidOption(`${path} must be an AbortSignal, got ${showValue(value)}`, path);
-}
-
-/**
- * A ConfigError when `value` is set but is not an object whose keys are all in `known`: an unknown key
- * (`retry.maxRetrys`) names itself under `parent` and suggests the key meant.
- */
-export function nestedOptions(
-  value: unknown,
-  parent: string,
-  known: readonly string[],
-): ConfigError | undefined {
-  const problem = notObjectOption(value, parent);
-  if (problem !== undefined || value === undefined) return problem;
-  const unknown = unknownOption(value as object, known, `${parent} option`);
-  return unknown === undefined ? undefined : invalidOption(unknown.message, `${parent}.${unknown.path}`);
 }
 
 /**

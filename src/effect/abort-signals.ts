@@ -19,7 +19,7 @@ function isSignalLike(value: unknown): value is AbortSignal {
  * that is not an AbortSignal is left for the run's option check to refuse, with `fiber` unused. A
  * signal from another realm is linked by hand, as `AbortSignal.any` takes this realm's only.
  */
-export function eitherSignal(own: unknown, fiber: AbortSignal): unknown {
+function eitherSignal(own: unknown, fiber: AbortSignal): unknown {
   if (own === undefined) return fiber;
   if (!isSignalLike(own)) return own;
   if (own instanceof AbortSignal) return AbortSignal.any([own, fiber]);

@@ -142,13 +142,13 @@ export interface SerializedSdkError {
 }
 
 /** How many levels of `cause` `toJSON()` keeps. */
-export const MAX_CAUSE_DEPTH = 4;
+const MAX_CAUSE_DEPTH = 4;
 
 /**
  * The cause chain of `value` as plain data, or undefined when there is none. At most
  * {@link MAX_CAUSE_DEPTH} levels; a cause met again (a cycle) ends the chain.
  */
-export function serializeCause(
+function serializeCause(
   value: unknown,
   depth = 0,
   seen: Set<unknown> = new Set(),

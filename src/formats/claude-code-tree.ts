@@ -109,7 +109,7 @@ export function pathTo(tree: ClaudeCodeTree, leaf: TreeLine, warnings: Transcrip
 }
 
 /** The tree's `parentUuid` cycles, each as its lines in file order (a line that is its own parent too). */
-export function cycles(tree: ClaudeCodeTree): TreeLine[][] {
+function cycles(tree: ClaudeCodeTree): TreeLine[][] {
   const found: TreeLine[][] = [];
   // 1: on the walk in progress; 2: known to lead to a root, a missing parent or a cycle already found.
   const state = new Map<string, 1 | 2>();

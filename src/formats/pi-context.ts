@@ -14,7 +14,7 @@ import { contentKind, epochMs, objectField, stringField } from "./transcript-lin
 import type { TranscriptWarning } from "./transcript-types.ts";
 
 /** The words pi puts around a compaction summary when it sends it to the model. */
-export function compactionText(summary: string): string {
+function compactionText(summary: string): string {
   return `The conversation history before this point was compacted into the following summary:\n\n<summary>\n${summary}\n</summary>`;
 }
 

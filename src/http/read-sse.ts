@@ -37,7 +37,7 @@ export interface SseHandlers {
  * The most text one event may take (its lines, before it completes): a stream that sends more
  * without ending an event is refused instead of growing memory until the runtime dies.
  */
-export const MAX_SSE_EVENT_CHARS = 32 * 1024 * 1024;
+const MAX_SSE_EVENT_CHARS = 32 * 1024 * 1024;
 
 /** How long a body may stay open after its last event before it is cancelled. */
 const DRAIN_MS = 1000;

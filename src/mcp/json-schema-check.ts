@@ -12,24 +12,20 @@
  * `pattern` and `patternProperties` are regexes, and a regex from an MCP server is untrusted code:
  * `^(a+)+$` against `"aaaa…a!"` keeps a backtracking engine busy for a time that doubles with each
  * `a`, and a running `RegExp#test` cannot be stopped — not by the run's signal, not by the call's
- * timeout; the event loop itself waits. So by default a pattern is run only when its worst case is
- * known to be small: it must be a plain sequence of single-character atoms, each maybe quantified (no
- * groups, alternation, lookarounds or backreferences: see pattern-cost.ts), and the bound of its work
- * on the text at hand must fit what is left of a per-call budget of {@link MAX_PATTERN_STEPS} steps
- * (a few milliseconds). A pattern that is not run is not enforced, in either direction:
+ * timeout; the event loop itself waits. So by default a pattern is an annotation, never run, and not
+ * enforced in either direction:
  *
- * - `pattern`: the text passes. The server still validates its own inputs, and an `outputSchema`'s
- *   pattern only shapes what the model reads; refusing a value over a regex Wisp cannot afford to run
- *   would make a server's tool unusable for nothing.
+ * - `pattern`: the text passes. The server validates its own inputs (and answers an error the model
+ *   reads), and an `outputSchema`'s pattern only shapes what the model reads.
  * - `patternProperties`: whether the pattern names the key is undecided, so neither its subschema
  *   nor `additionalProperties` is applied to that key's value (applying `additionalProperties: false`
- *   would refuse a key the server allows). Keys listed in `properties`, and keys another pattern
- *   decides, are checked as usual.
+ *   would refuse a key the server allows). Keys listed in `properties` are checked as usual.
  *
- * Rejecting groups outright is blunt (`^(\w+\.)*\w+$` is not enforced), but the alternative,
- * judging which groups are safe, is where ReDoS checkers go wrong; a bound that is sound for
- * everything it lets through is worth more here than coverage. A schema you wrote yourself is trusted
- * code like the rest of your program: `{ trustPatterns: true }` runs every pattern as written.
+ * (Issue 41 replaced a bound on each pattern's worst-case work, which enforced plain sequences of
+ * quantified single-character atoms within a per-call budget: 0.7 KB gzip and a regex reader whose
+ * every mistake would be a ReDoS hole, for checks the server makes anyway.) A schema you wrote
+ * yourself is trusted code like the rest of your program: `{ trustPatterns: true }` runs every pattern
+ * as written.
  *
  * The checker's parts: schema-interpreter.ts (the walk and the keywords that walk into a value),
  * scalar-keywords.ts, schema-patterns.ts, schema-refs.ts, schema-walk.ts and json-values.ts.
@@ -39,7 +35,7 @@
 
 import { isObject, type Schema } from "./json-values.ts";
 import { check, MAX_STEPS } from "./schema-interpreter.ts";
-import { MAX_PATTERN_STEPS, type Patterns } from "./schema-patterns.ts";
+import type { Patterns } from "./schema-patterns.ts";
 import type { SchemaIssue, Walk } from "./schema-walk.ts";
 
 export type { SchemaIssue } from "./schema-walk.ts";
@@ -54,8 +50,8 @@ const TOO_COMPLEX: SchemaIssue = {
 export interface CheckJsonSchemaOptions {
   /**
    * Run every `pattern` and `patternProperties` regex as written, whatever its cost: only for a
-   * schema you wrote yourself (trusted code). Default false: a pattern is run only when its worst
-   * case is known to be small (see docs/mcp.md), which is what Wisp does for MCP servers' schemas.
+   * schema you wrote yourself (trusted code). Default false: patterns are annotations, never run (see
+   * docs/mcp.md), which is what Wisp does for MCP servers' schemas.
    */
   trustPatterns?: boolean;
 }
@@ -66,11 +62,9 @@ export interface CheckJsonSchemaOptions {
  * (a hostile one) gives the single issue "the schema is too complex to check": the value is refused,
  * not checked for minutes. Never throws, never generates code.
  *
- * A `pattern` (or `patternProperties` regex) is enforced only when its worst case on the text at
- * hand is known to be small — a sequence of single-character atoms, each maybe quantified, within a
- * budget of regex work per call — since a regex such as `^(a+)+$` can block the event loop for
- * minutes and nothing can interrupt it. Other patterns are not enforced: see the module's notes.
- * Pass `{ trustPatterns: true }` for a schema you wrote yourself to enforce every pattern.
+ * A `pattern` (or `patternProperties` regex) is not run by default, since a regex such as `^(a+)+$`
+ * can block the event loop for minutes and nothing can interrupt it: see the module's notes. Pass
+ * `{ trustPatterns: true }` for a schema you wrote yourself to enforce every pattern.
  *
  * @example
  * ```ts
@@ -84,11 +78,7 @@ export function checkJsonSchema(
   options: CheckJsonSchemaOptions = {},
 ): SchemaIssue[] {
   const root: Schema = typeof schema === "boolean" || isObject(schema) ? schema : true;
-  const patterns: Patterns = {
-    trusted: options.trustPatterns === true,
-    steps: MAX_PATTERN_STEPS,
-    compiled: new Map(),
-  };
+  const patterns: Patterns = { trusted: options.trustPatterns === true, compiled: new Map() };
   const walk: Walk = { root, issues: [], budget: { steps: 0 }, patterns };
   check(walk, root, value, "", 0);
   return walk.budget.steps > MAX_STEPS ? [{ ...TOO_COMPLEX }] : walk.issues;

@@ -87,7 +87,7 @@ export function wispToolName(prefix: string, name: string): string {
 }
 
 /** One MCP tool as a Wisp tool. */
-export function toWispTool(info: McpToolInfo, context: McpToolContext): Tool<JsonObject> {
+function toWispTool(info: McpToolInfo, context: McpToolContext): Tool<JsonObject> {
   const name = wispToolName(context.prefix, info.name);
   const inputSchema: JsonObject = { ...info.inputSchema, type: "object" };
   const { needsApproval } = context;

@@ -1,72 +1,44 @@
 /**
- * A schema's `pattern` and `patternProperties` regexes, compiled once per check and run only within
- * the check's regex budget ({@link MAX_PATTERN_STEPS}) unless the schema is trusted: a pattern whose
- * worst case is unknown or too large is left undecided, never run.
+ * A schema's `pattern` and `patternProperties` regexes: run, compiled once per check, only when the
+ * schema is trusted (one you wrote); an untrusted schema's patterns (an MCP server's) are annotations,
+ * never run, so a hostile regex cannot block the event loop.
  *
  * @module
  */
 
-import { type PatternShape, patternShape, worstCaseSteps } from "./pattern-cost.ts";
-
-/**
- * The most regex work (in steps of pattern-cost.ts's bound) one call may spend on the patterns of an
- * untrusted schema; patterns past it are not enforced. Measured in Node, a step of the bound costs at
- * most about 0.3 ns (the bound overstates most patterns' real work), so this is a few milliseconds at
- * worst (`x*y` on 1 580 x's, the whole budget's worth: 3 ms). It keeps `^[a-z][a-z0-9_]*$` enforced on texts of two million characters, `x*y` and
- * `^a*a*$` (quadratic) up to about 1 500, `^[^@]+@[^@]+\.[^@]+$` (cubic) up to about 130.
- */
-export const MAX_PATTERN_STEPS = 10_000_000;
-
-/** A pattern as compiled once per call: its RegExp (undefined when unreadable) and its shape. */
-interface CompiledPattern {
-  regex: RegExp | undefined;
-  shape: PatternShape | undefined;
-}
-
 /** What the walks of one call share about patterns. */
 export interface Patterns {
+  /** Whether patterns are run; otherwise each decides nothing. */
   trusted: boolean;
-  /** Regex work left, in steps of pattern-cost.ts's bound. */
-  steps: number;
-  compiled: Map<string, CompiledPattern>;
+  /** Each pattern as compiled once per call; undefined for one this runtime cannot read. */
+  compiled: Map<string, RegExp | undefined>;
 }
 
 /**
  * A schema's pattern as a RegExp: with the `u` flag when it reads so (JSON Schema's patterns are
  * Unicode-aware), else without (patterns written for plain ECMA-262, such as `\a` for the letter
- * a); undefined for one this runtime cannot read at all, which then constrains nothing. Its shape
- * (for the cost bound) is read the same way the engine reads it.
+ * a); undefined for one this runtime cannot read at all, which then constrains nothing.
  */
-function compilePattern(source: string): CompiledPattern {
-  for (const unicode of [true, false]) {
+function compilePattern(source: string): RegExp | undefined {
+  for (const flags of ["u", ""]) {
     try {
-      const regex = new RegExp(source, unicode ? "u" : "");
-      return { regex, shape: patternShape(source, unicode) };
+      return new RegExp(source, flags);
     } catch {
       // try the next reading
     }
   }
-  return { regex: undefined, shape: undefined };
+  return undefined;
 }
 
 /**
- * Whether `text` matches the pattern, or undefined when that is not decided: a pattern this runtime
- * cannot read, or (unless the schema is trusted) one whose worst case is unknown or does not fit the
- * regex budget left. Nothing is run that could take longer than that budget.
+ * Whether `text` matches the pattern, or undefined when that is not decided: an untrusted schema's
+ * pattern (never run), or one this runtime cannot read.
  */
 export function matches(patterns: Patterns, source: string, text: string): boolean | undefined {
-  let compiled = patterns.compiled.get(source);
-  if (compiled === undefined) {
-    compiled = compilePattern(source);
-    patterns.compiled.set(source, compiled);
-  }
-  const { regex, shape } = compiled;
+  if (!patterns.trusted) return undefined;
+  if (!patterns.compiled.has(source)) patterns.compiled.set(source, compilePattern(source));
+  const regex = patterns.compiled.get(source);
   if (regex === undefined) return undefined;
-  if (!patterns.trusted) {
-    const cost = shape === undefined ? Number.POSITIVE_INFINITY : worstCaseSteps(shape, text.length);
-    if (cost > patterns.steps) return undefined;
-    patterns.steps -= cost;
-  }
   try {
     return regex.test(text);
   } catch {

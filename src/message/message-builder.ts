@@ -38,7 +38,7 @@ interface OpenPart {
  * JSON object, or nests deeper than Wisp stores, is kept only as `rawArgs` (the tool then gets an
  * invalid-arguments error).
  */
-export function parseToolArgs(text: string): { args: JsonObject; rawArgs?: string } {
+function parseToolArgs(text: string): { args: JsonObject; rawArgs?: string } {
   if (text.trim() === "") return { args: {} };
   try {
     const value: unknown = JSON.parse(text);

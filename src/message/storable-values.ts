@@ -28,7 +28,7 @@ export function storableText(text: string): string {
 export const MAX_JSON_DEPTH = 100;
 
 /** A token count as stored: a non-negative integer no larger than `Number.MAX_SAFE_INTEGER`. */
-export function storableCount(value: unknown): number {
+function storableCount(value: unknown): number {
   if (typeof value !== "number" || Number.isNaN(value) || value <= 0) return 0;
   // +Infinity and huge counts are capped, not dropped: a budget must still see them.
   return Math.min(Math.floor(value), Number.MAX_SAFE_INTEGER);

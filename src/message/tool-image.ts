@@ -19,13 +19,13 @@ const SIGNATURES: ReadonlyArray<[type: string, start: string]> = [
 ];
 
 /** Anthropic's limit for one image, 5 MB, as base64 characters (the tightest of the four). */
-export const MAX_IMAGE_BASE64 = Math.ceil((5 * 1024 * 1024) / 3) * 4;
+const MAX_IMAGE_BASE64 = Math.ceil((5 * 1024 * 1024) / 3) * 4;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const HTTP_URL = /^https?:\/\/[^\s/]+\S*$/i;
 
 /** The type of base64 image data, from its first bytes; undefined for anything but the four. */
-export function imageType(data: string): string | undefined {
+function imageType(data: string): string | undefined {
   return SIGNATURES.find(([, start]) => data.startsWith(start))?.[0];
 }
 

@@ -24,10 +24,10 @@ import { ANSWER_TOOL, usesAnswerTool } from "./answer-tool.ts";
 import { PartialJson } from "./partial-json.ts";
 
 /** How often the model may answer again after an answer the schema refuses (the default). */
-export const DEFAULT_OUTPUT_RETRIES = 2;
+const DEFAULT_OUTPUT_RETRIES = 2;
 
 /** The outcome of checking a final answer. */
-export type OutputCheck = { ok: true; value: unknown } | { ok: false; problem: string };
+type OutputCheck = { ok: true; value: unknown } | { ok: false; problem: string };
 
 /** What the loop uses for a run with structured output. */
 export interface RunOutput {

@@ -79,7 +79,7 @@ export type UncheckedModel = string & {
 
 /**
  * What the `model` option accepts: a {@link ModelName} — a literal whose provider prefix the compiler
- * checks (`"antropic/claude-sonnet-5-5"` is a type error that lists the prefixes; known models
+ * checks (`"antropic/claude-sonnet-5-5"` is a type error, with "Did you mean" for a near miss; known models
  * autocomplete; any model id after a known prefix works) — or, through the explicit escape
  * {@link uncheckedModel}, any string (a model read from configuration or the environment, a bare id
  * given with `provider`), checked when the run starts.

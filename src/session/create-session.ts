@@ -11,6 +11,7 @@ import type { ApprovalDecision } from "../agent/approvals.ts";
 import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
 import type { Result } from "../agent/result.ts";
 import { err } from "../agent/result-helpers.ts";
+import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { notDuration, notFunctionOption } from "../config/option-checks.ts";
 import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { notAnObject } from "../config/unknown-option.ts";
@@ -32,11 +33,15 @@ import { SESSION_OPTIONS, type SessionOptions } from "./session-options.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** How long `canUseTool` may take to answer by default: a person reading a prompt is slow. */
-export const DEFAULT_CAN_USE_TOOL_TIMEOUT_MS = 300_000;
+const DEFAULT_CAN_USE_TOOL_TIMEOUT_MS = 300_000;
 
 /** The options of {@link createSession}: a session's options plus an optional permission callback. */
-export interface CreateSessionOptions extends SessionOptions {
-  /** Asked before every tool call, after the `preToolUse` hooks. Default: every call is allowed. */
+export interface CreateSessionOptions<T extends AnyTool = AnyTool, O = unknown> extends SessionOptions<T, O> {
+  /**
+   * Asked before every tool call, after the `preToolUse` hooks. Default: every call is allowed. Its
+   * `input` is a plain JsonObject (TypeScript cannot narrow a two-argument callback by the tools it
+   * infers); a `preToolUse` hook's `toolCall` is typed by the tools.
+   */
   canUseTool?: CanUseTool;
   /** How long `canUseTool` may take before the call is denied. Default 300,000 (5 minutes). */
   canUseToolTimeoutMs?: number;
@@ -50,7 +55,7 @@ export const CREATE_SESSION_OPTIONS: OptionTable<CreateSessionOptions> = {
 };
 
 /** A session that takes prompts with `send` and gives whole messages back through `receive`. */
-export interface MessageSession extends AsyncDisposable {
+export interface MessageSession<T extends AnyTool = AnyTool> extends AsyncDisposable {
   /** The session's id. */
   readonly sessionId: string;
   /**
@@ -73,7 +78,7 @@ export interface MessageSession extends AsyncDisposable {
    * Never rejects: decisions that cannot be taken resolve to a failed Result with a ConfigError
    * (`APPROVAL_INVALID`, `SESSION_BUSY`, …), and nothing runs.
    */
-  resume(decisions: ApprovalDecision[]): Promise<Result<void, AnySdkError, undefined>>;
+  resume(decisions: ApprovalDecision<T>[]): Promise<Result<void, AnySdkError, undefined>>;
   /** Aborts the run in flight and the prompts queued; each still gets its (error) result. */
   abort(reason?: unknown): void;
   /** The session as plain JSON, to restore with `createSession({ restore })` or `createAgentSession`. */
@@ -343,21 +348,30 @@ class Messages implements MessageSession {
  * }
  * ```
  */
+export function createSession<T extends AnyTool = AnyTool, O = unknown>(
+  options: CreateSessionOptions<T, O>,
+): Promise<Result<MessageSession<T>, AnySdkError, undefined>>;
 export async function createSession(
   options: CreateSessionOptions,
 ): Promise<Result<MessageSession, AnySdkError, undefined>> {
-  const problem =
-    // Before `hooks` and `tools` are read below.
-    notAnObject(options, "The session's options") ?? checkOptions(CREATE_SESSION_OPTIONS, options);
-  if (problem !== undefined) return err(problem);
-  const { canUseTool, canUseToolTimeoutMs, ...rest } = options;
-  const preToolUse =
-    canUseTool === undefined
-      ? undefined
-      : withPermission(rest.hooks?.preToolUse, canUseTool, canUseToolTimeoutMs);
-  const sessionOptions: SessionOptions =
-    preToolUse === undefined ? rest : { ...rest, hooks: { ...rest.hooks, preToolUse } };
-  const tools = (options.tools ?? []).map((tool) => tool.name);
+  let sessionOptions: SessionOptions;
+  let tools: string[];
+  try {
+    const problem =
+      // Before `hooks` and `tools` are read below.
+      notAnObject(options, "The session's options") ?? checkOptions(CREATE_SESSION_OPTIONS, options);
+    if (problem !== undefined) return err(problem);
+    const { canUseTool, canUseToolTimeoutMs, ...rest } = options;
+    const preToolUse =
+      canUseTool === undefined
+        ? undefined
+        : withPermission(rest.hooks?.preToolUse, canUseTool, canUseToolTimeoutMs);
+    sessionOptions = preToolUse === undefined ? rest : { ...rest, hooks: { ...rest.hooks, preToolUse } };
+    tools = (options.tools ?? []).map((tool) => tool.name);
+  } catch (thrown) {
+    // Options whose getters throw (a hostile Proxy): a failed Result, as everything else here.
+    return err(classifyThrown(thrown, {}));
+  }
   const created = await createAgentSession(sessionOptions);
   return created.ok ? { ok: true, value: new Messages(created.value, tools) } : created;
 }
@@ -392,7 +406,10 @@ function refusedPrompt(error: AnySdkError, sessionId: string): ResultMessage {
  * console.log(result.subtype === "success" ? result.text : result.error?.message);
  * ```
  */
-export async function prompt(message: SendInput, options: CreateSessionOptions): Promise<ResultMessage> {
+export async function prompt<T extends AnyTool = AnyTool, O = unknown>(
+  message: SendInput,
+  options: CreateSessionOptions<T, O>,
+): Promise<ResultMessage> {
   const created = await createSession(options);
   if (!created.ok)
     return refusedPrompt(created.error, typeof options?.sessionId === "string" ? options.sessionId : "");

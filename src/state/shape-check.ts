@@ -23,7 +23,7 @@ export class ShapeProblem {
 export type Check<T = unknown> = (value: unknown) => T;
 
 /** The value as a message shows it: a short string in quotes, a number, or its kind. */
-export function shown(value: unknown): string {
+function shown(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";

@@ -15,7 +15,7 @@ import type { ModelRequest, ProviderId, ThinkingLevel } from "../types.ts";
 import { TURN_OPTIONS, type TurnOptions } from "./turn-options.ts";
 
 /** The thinking levels, as `thinking` accepts them. */
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
 
 /** The temperature each API accepts. */
 const TEMPERATURE_RANGE: Record<ProviderId, readonly [number, number]> = {

@@ -12,7 +12,7 @@ import { type FailedRequest, ParseError } from "../errors/sdk-error.ts";
 import { type BodyRead, readText } from "../http/read-text.ts";
 
 /** The most of a body that is not a stream Wisp reads (enough for any error's JSON); the rest is cancelled. */
-export const MAX_BODY_CHARS = 64 * 1024;
+const MAX_BODY_CHARS = 64 * 1024;
 
 /** `text` (at most {@link MAX_BODY_CHARS} of it) as JSON when it parses, else the text. */
 function jsonOrText(text: string): unknown {

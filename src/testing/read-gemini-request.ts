@@ -54,7 +54,7 @@ const SCHEMA_INSTRUCTION =
   "When you give your final answer, answer with only a JSON value matching this JSON Schema: ";
 
 /** The model a Gemini URL names; `""` when it names none. */
-export function geminiModelOf(url: string): string {
+function geminiModelOf(url: string): string {
   try {
     const name = /\/models\/([^/:]+):/.exec(new URL(url).pathname)?.[1];
     return name === undefined ? "" : decodeURIComponent(name);

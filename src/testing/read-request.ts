@@ -26,7 +26,7 @@ export type RequestInWispTerms = Pick<
  * The tool results sent after the model's last turn: those of the tool_result messages after the last
  * assistant message (on the wire, the request's last message; a user message may follow them).
  */
-export function lastToolResults(messages: Message[]): ToolResultPart[] {
+function lastToolResults(messages: Message[]): ToolResultPart[] {
   const results: ToolResultPart[] = [];
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];

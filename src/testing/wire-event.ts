@@ -36,7 +36,7 @@ export function argumentFragments(call: { args: unknown; chunks?: string[] }): s
 }
 
 /** Splits a JSON string into fragments, cutting inside strings as providers do. */
-export function toFragments(json: string, size = 12): string[] {
+function toFragments(json: string, size = 12): string[] {
   const fragments: string[] = [];
   for (let i = 0; i < json.length; i += size) fragments.push(json.slice(i, i + size));
   return fragments;

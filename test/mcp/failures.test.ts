@@ -448,7 +448,7 @@ describe("a server's regexes", () => {
     return undefined;
   });
 
-  it("are not run when their work has no bound: a catastrophic pattern cannot freeze the run", async () => {
+  it("are never run: a catastrophic pattern cannot freeze the run", async () => {
     const connection = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
     if (!connection.ok) throw connection.error;
     const { options } = scripted([calls(["lookup", { q: slow, [slow]: "x" }]), says("done")]);

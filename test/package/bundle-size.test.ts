@@ -1,11 +1,13 @@
 /**
  * Size budget: browser bundles (esbuild, minified, gzip level 9) of small programs written against
  * the published build (dist/, resolved through the package's own exports), each beside the same
- * program written with Vercel's `ai` and `@ai-sdk/anthropic`. Sizes are deterministic for a given
- * lockfile, so they are asserted here; `npm run bench` writes them to bench/results.md.
+ * program written with Vercel's `ai` and `@ai-sdk/anthropic`. `npm run bench` reports the sizes
+ * (bench/results.md); this test gates what matters to users: each program at most a quarter of its
+ * `ai` twin (the hard line), and under its ceiling, a round number about 1 KB above its measured size
+ * that catches a regression (see BUDGET in bench/bundle-size.mjs).
  */
 import { describe, expect, it } from "vitest";
-import { BUDGET, kb, measureBundle, PROGRAMS, TOOL_MACHINERY } from "../../bench/bundle-size.mjs";
+import { BUDGET, kb, measureBundle, PROGRAMS } from "../../bench/bundle-size.mjs";
 
 const path = (file: string) => `bench/size/${file}`;
 const aiSizes = new Map<string, Promise<number>>();
@@ -21,10 +23,11 @@ const aiSize = (file: string) => {
 describe("browser bundle sizes", () => {
   for (const program of PROGRAMS) {
     it(`${program.name}: ${program.what} stays within ${kb(BUDGET[program.name] ?? 0)} KB and a quarter of ai`, async () => {
-      const ours = await measureBundle(path(program.file), false, program.loads);
+      const ours = await measureBundle(path(program.file));
       const theirs = await aiSize(program.ai);
-      expect(ours.gzip).toBeLessThanOrEqual(BUDGET[program.name] ?? 0);
-      expect(ours.gzip * 4).toBeLessThanOrEqual(theirs);
+      const measured = `${kb(ours.gzip)} KB (ai: ${kb(theirs)} KB)`;
+      expect(ours.gzip * 4, measured).toBeLessThanOrEqual(theirs);
+      expect(ours.gzip, measured).toBeLessThanOrEqual(BUDGET[program.name] ?? 0);
       // Never the scripted model or anything Node-only.
       expect(ours.inputs.filter((input) => /dist\/(src\/testing|runtime)\//.test(input))).toEqual([]);
       if (program.name !== "agent") {
@@ -42,16 +45,6 @@ describe("browser bundle sizes", () => {
       stream.inputs.filter((input) => /providers\/(openai-chat|openai-responses|google)\//.test(input)),
     ).toEqual([]);
     expect(stream.skipped).toBeGreaterThan(0);
-  }, 60_000);
-
-  it("a run without tools or hooks does not load their code; a run with a tool loads it", async () => {
-    const machinery =
-      /dist\/src\/agent\/(run-tool-calls|run-hooks|approval-digest|tool-answer|resume-run)\.js$/;
-    const plain = await measureBundle(path("wisp-agent-stream.ts"));
-    expect(plain.inputs.some((input) => input.includes("dist/src/agent/agent-loop.js"))).toBe(true);
-    expect(plain.inputs.filter((input) => machinery.test(input))).toEqual([]);
-    const withTool = await measureBundle(path("wisp-agent.ts"), false, [TOOL_MACHINERY]);
-    expect(withTool.inputs.filter((input) => machinery.test(input))).toHaveLength(5);
   }, 60_000);
 
   it("a program that defines no schema carries no zod at all", async () => {

@@ -38,7 +38,7 @@ export const TOOL_USE_ID: IdRule = { pattern: /^[a-zA-Z0-9_-]+$/, maxLength: 64 
 const sendable = (text: string): boolean => text.trim() !== "";
 
 /** The output limit sent when the caller sets none (Anthropic requires one). */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 /** An image as an Anthropic `image` block: base64 data, or a URL. */
 export function imageBlock(part: ImagePart): JsonObject {
@@ -105,7 +105,7 @@ function toolResultContent(message: ToolResultMessage): JsonObject[] {
 }
 
 /** Converts the conversation to Anthropic `messages`, dropping empty ones and joining neighbours of one role. */
-export function toAnthropicMessages(messages: Message[]): JsonObject[] {
+function toAnthropicMessages(messages: Message[]): JsonObject[] {
   const out: JsonObject[] = [];
   for (const message of messages) {
     const role = message.role === "assistant" ? "assistant" : "user";

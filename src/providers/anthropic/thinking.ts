@@ -10,10 +10,10 @@
 import type { JsonObject, ThinkingLevel } from "../../types.ts";
 
 /** How a model takes its thinking settings. */
-export type AnthropicThinkingStyle = "budget" | "adaptive" | "adaptive-only";
+type AnthropicThinkingStyle = "budget" | "adaptive" | "adaptive-only";
 
 /** Budget tokens per level (budget style), and the headroom added to `max_tokens` in every style. */
-export const ANTHROPIC_THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
+const ANTHROPIC_THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
   minimal: 1024,
   low: 4096,
   medium: 10_240,
@@ -21,7 +21,7 @@ export const ANTHROPIC_THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, n
 };
 
 /** `output_config.effort` per level (adaptive style). */
-export const ANTHROPIC_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
+const ANTHROPIC_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
   minimal: "low",
   low: "low",
   medium: "medium",
@@ -31,7 +31,7 @@ export const ANTHROPIC_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
 const VERSIONED = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-|$)/;
 
 /** The thinking style of a model id; unknown ids (compatible servers, old models) get `budget`. */
-export function anthropicThinkingStyle(model: string): AnthropicThinkingStyle {
+function anthropicThinkingStyle(model: string): AnthropicThinkingStyle {
   if (/^claude-(?:fable|mythos)/.test(model)) return "adaptive-only";
   const match = VERSIONED.exec(model);
   if (match === null) return "budget";

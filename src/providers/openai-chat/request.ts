@@ -34,7 +34,7 @@ import { requestHeaders } from "../request-headers.ts";
 const TOOL_CALL_ID = { pattern: /^[\x21-\x7e]+$/, maxLength: 40 };
 
 /** `reasoning_effort` per thinking level; `off` sends none. */
-export const OPENAI_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
+const OPENAI_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
   minimal: "minimal",
   low: "low",
   medium: "medium",
@@ -84,7 +84,7 @@ function assistantMessage(message: AssistantMessage): JsonObject | undefined {
  * user message, each group introduced by the call it answers (tool messages must come right after the
  * assistant message that made the calls, so nothing may stand between them).
  */
-export function toOpenAIChatMessages(messages: Message[]): JsonObject[] {
+function toOpenAIChatMessages(messages: Message[]): JsonObject[] {
   const out: JsonObject[] = [];
   let images: JsonValue[] = [];
   const flushImages = (): void => {

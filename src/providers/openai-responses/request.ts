@@ -33,7 +33,7 @@ import type { ProviderConfig, WireRequest } from "../provider.ts";
 import { requestHeaders } from "../request-headers.ts";
 
 /** `reasoning.effort` per thinking level; `off` sends none. */
-export const RESPONSES_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
+const RESPONSES_REASONING_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
   minimal: "minimal",
   low: "low",
   medium: "medium",

@@ -1,0 +1,258 @@
+/**
+ * The mutation-testing results as a bench/-style note: bench/mutation-results.md, from Stryker's JSON
+ * report (reports/mutation/mutation.json). The score per folder, the src/ and worker/ totals against
+ * the goals (issue 41), the runs that produced them, and every mutant that no test noticed, so each
+ * can be triaged (killed by a new test, or listed with the reason it is equivalent).
+ *
+ *   node bench/mutation-report.mjs             writes the note from the last report
+ *   node bench/mutation-report.mjs --run ...   what `npm run mutate` does: runs Stryker (the src/
+ *                                              pass, then the worker/ pass, unless MUTATE or
+ *                                              --mutate picks the code; see stryker.config.mjs),
+ *                                              times each pass, then writes the note
+ *
+ * Stryker's incremental mode carries the results of folders a run did not mutate into its report,
+ * so the report (and this note) covers every folder run so far; a folder whose source changed since
+ * its run shows it (the "current" column).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const REPORT = join(ROOT, "reports/mutation/mutation.json");
+const RUNS = join(ROOT, "reports/mutation/runs.json");
+const NOTE = join(ROOT, "bench/mutation-results.md");
+
+/** The folders the score is about, in stryker.config.mjs's order. */
+const FOLDERS = [
+  "src/stream",
+  "src/http",
+  "src/errors",
+  "src/agent",
+  "src/session",
+  "src/mcp",
+  "src/bridge",
+  "worker",
+];
+const GOALS = { "src/": 85, "worker/": 75 };
+
+/** Statuses as Stryker counts them: detected = killed + timeout; valid adds survived and no coverage. */
+const COLUMNS = [
+  ["Killed", "killed"],
+  ["Timeout", "timeout"],
+  ["Survived", "survived"],
+  ["NoCoverage", "no coverage"],
+  ["CompileError", "compile error"],
+  ["RuntimeError", "runtime error"],
+  ["Ignored", "ignored"],
+];
+
+export function folderOf(file) {
+  const name = file.replace(/\\/g, "/");
+  const known = FOLDERS.find((folder) => name === folder || name.startsWith(`${folder}/`));
+  if (known) return known;
+  const parts = name.split("/");
+  return parts[0] === "src" && parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] ?? name);
+}
+
+/** Counts per status, and the score: detected / (detected + survived + no coverage), in percent. */
+export function tally(mutants) {
+  const counts = Object.fromEntries(COLUMNS.map(([status]) => [status, 0]));
+  for (const mutant of mutants) counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
+  const detected = counts.Killed + counts.Timeout;
+  const valid = detected + counts.Survived + counts.NoCoverage;
+  return { counts, total: mutants.length, valid, score: valid === 0 ? null : (100 * detected) / valid };
+}
+
+const pct = (score) => (score === null ? "–" : `${score.toFixed(2)} %`);
+const oneLine = (text, max = 90) => {
+  const flat = String(text ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+const code = (text) => `\`${text.replace(/`/g, "ˋ")}\``;
+
+function gitDescribe() {
+  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" });
+  if (head.status !== 0) return "unknown";
+  const dirty = spawnSync("git", ["status", "--porcelain", "--", "src", "worker"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return `${head.stdout.trim()}${dirty.stdout.trim() === "" ? "" : " + uncommitted changes in src/ or worker/"}`;
+}
+
+/** The note, from a Stryker report and the log of runs. */
+export function renderNote(report, runs = [], { date = new Date(), commit = gitDescribe() } = {}) {
+  const byFolder = new Map();
+  const current = new Map();
+  for (const [file, result] of Object.entries(report.files)) {
+    const folder = folderOf(file);
+    if (!byFolder.has(folder)) byFolder.set(folder, []);
+    byFolder.get(folder).push(...result.mutants.map((mutant) => ({ ...mutant, file })));
+    const path = join(ROOT, file);
+    const unchanged = existsSync(path) && readFileSync(path, "utf8") === result.source;
+    if (!unchanged) current.set(folder, false);
+    else if (!current.has(folder)) current.set(folder, true);
+  }
+  const folders = [
+    ...FOLDERS.filter((folder) => byFolder.has(folder)),
+    ...[...byFolder.keys()].filter((folder) => !FOLDERS.includes(folder)).sort(),
+  ];
+  const header = `| folder | score | ${COLUMNS.map(([, label]) => label).join(" | ")} | total | current |`;
+  const rule = `|---|---:|${COLUMNS.map(() => "---:").join("|")}|---:|---|`;
+  const row = (name, mutants, isCurrent) => {
+    const { counts, total, score } = tally(mutants);
+    return `| ${name} | ${pct(score)} | ${COLUMNS.map(([status]) => counts[status]).join(" | ")} | ${total} | ${isCurrent} |`;
+  };
+  const lines = [
+    "# Mutation testing results",
+    "",
+    "Written by `bench/mutation-report.mjs` from Stryker's report (`reports/mutation/mutation.json`;",
+    "the browsable version is `reports/mutation/mutation.html`). `npm run mutate` regenerates it; see",
+    "`stryker.config.mjs` for what is mutated and how.",
+    "",
+    `- Written: ${date.toISOString().replace(/\.\d+Z$/, "Z")}`,
+    `- Source: ${commit}`,
+    `- Stryker: ${report.framework?.version ?? "?"} (${Object.entries(report.framework?.dependencies ?? {})
+      .map(([name, version]) => `${name} ${version}`)
+      .join(", ")})`,
+    "",
+    "Score = (killed + timeout) / (killed + timeout + survived + no coverage). Mutants that do not",
+    "compile (the TypeScript checker) or that break the test run are not counted; ignored ones are",
+    "static mutants skipped with STRYKER_IGNORE_STATIC=1. *current*: whether the folder's files are",
+    "unchanged since their results were taken (a later run of an other folder keeps them).",
+    "",
+    "## Score per folder",
+    "",
+    header,
+    rule,
+    ...folders.map((folder) => row(folder, byFolder.get(folder), current.get(folder) ? "yes" : "no")),
+    "",
+    "## Totals against the goals",
+    "",
+    "| part | score | goal | folders run | folders not run yet |",
+    "|---|---:|---:|---|---|",
+  ];
+  for (const [part, goal] of Object.entries(GOALS)) {
+    const wanted = FOLDERS.filter((folder) => `${folder}/`.startsWith(part));
+    const run = wanted.filter((folder) => byFolder.has(folder));
+    const { score } = tally(run.flatMap((folder) => byFolder.get(folder)));
+    const meets = score === null ? "" : score >= goal ? " (met)" : " (not met)";
+    const missing = wanted.filter((folder) => !byFolder.has(folder));
+    lines.push(
+      `| ${part} | ${pct(score)}${meets} | ${goal} % | ${run.join(", ") || "–"} | ${missing.join(", ") || "–"} |`,
+    );
+  }
+  if (runs.length > 0) {
+    lines.push(
+      "",
+      "## Runs",
+      "",
+      "The latest runs, newest last (wall time on the machine that ran them).",
+      "",
+      "| date | command | mutated | wall time | exit |",
+      "|---|---|---|---:|---:|",
+      ...runs
+        .slice(-12)
+        .map(
+          (run) =>
+            `| ${run.date} | ${code(run.command)} | ${code(run.mutate)} | ${formatSeconds(run.wallSeconds)} | ${run.exitCode} |`,
+        ),
+    );
+  }
+  lines.push(
+    "",
+    "## Mutants no test noticed",
+    "",
+    "Survived: a test ran the changed code and still passed. No coverage: no test ran it at all.",
+    "Each is to be killed by a test, or kept here with the reason it is equivalent.",
+  );
+  for (const folder of folders) {
+    const open = byFolder
+      .get(folder)
+      .filter((mutant) => mutant.status === "Survived" || mutant.status === "NoCoverage")
+      .sort((a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line);
+    lines.push("", `### ${folder} (${open.length})`, "");
+    if (open.length === 0) lines.push("None.");
+    for (const mutant of open) {
+      const where = `${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column}`;
+      const status = mutant.status === "NoCoverage" ? " — no coverage" : "";
+      lines.push(`- ${where} ${mutant.mutatorName}${status}: ${code(oneLine(mutant.replacement ?? ""))}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function formatSeconds(seconds) {
+  if (typeof seconds !== "number") return "–";
+  const minutes = Math.floor(seconds / 60);
+  return minutes === 0 ? `${seconds.toFixed(0)} s` : `${minutes} min ${(seconds % 60).toFixed(0)} s`;
+}
+
+function readRuns() {
+  return existsSync(RUNS) ? JSON.parse(readFileSync(RUNS, "utf8")) : [];
+}
+
+/** Runs Stryker once per pass, logging each pass's command and wall time. Returns the exit code. */
+function runStryker(args) {
+  const chosen = Boolean(process.env.MUTATE) || args.some((arg) => /^(-m|--mutate)(=|$)/.test(arg));
+  const passes = chosen
+    ? [{ MUTATE: process.env.MUTATE }]
+    : [{ MUTATE: FOLDERS.filter((folder) => folder.startsWith("src/")).join(",") }, { MUTATE: "worker" }];
+  let exitCode = 0;
+  for (const pass of passes) {
+    const env = { ...process.env };
+    if (pass.MUTATE) env.MUTATE = pass.MUTATE;
+    else delete env.MUTATE;
+    const command =
+      `${pass.MUTATE ? `MUTATE=${pass.MUTATE} ` : ""}stryker run stryker.config.mjs ${args.join(" ")}`.trim();
+    console.log(`\n> ${command}\n`);
+    const started = Date.now();
+    const result = spawnSync("npx", ["stryker", "run", "stryker.config.mjs", ...args], {
+      cwd: ROOT,
+      env,
+      stdio: "inherit",
+    });
+    const wallSeconds = (Date.now() - started) / 1000;
+    const status = result.status ?? 1;
+    const flag = args.findIndex((arg) => /^(-m|--mutate)(=|$)/.test(arg));
+    const mutateArg = flag === -1 ? undefined : (args[flag]?.split("=")[1] ?? args[flag + 1]);
+    mkdirSync(dirname(RUNS), { recursive: true });
+    writeFileSync(
+      RUNS,
+      `${JSON.stringify(
+        [
+          ...readRuns(),
+          {
+            date: new Date(started).toISOString().replace(/\.\d+Z$/, "Z"),
+            command,
+            mutate: mutateArg ?? pass.MUTATE ?? "",
+            wallSeconds: Math.round(wallSeconds),
+            exitCode: status,
+          },
+        ],
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`\n${command}: ${formatSeconds(wallSeconds)} wall time, exit ${status}`);
+    if (status !== 0) exitCode = status;
+  }
+  return exitCode;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [mode, ...rest] = process.argv.slice(2);
+  const exitCode = mode === "--run" ? runStryker(rest) : 0;
+  if (existsSync(REPORT)) {
+    writeFileSync(NOTE, renderNote(JSON.parse(readFileSync(REPORT, "utf8")), readRuns()));
+    console.log(`Wrote ${NOTE.slice(ROOT.length + 1)}`);
+  } else {
+    console.error(`No Stryker report at ${REPORT.slice(ROOT.length + 1)}: run npm run mutate first.`);
+    process.exitCode = 1;
+  }
+  if (exitCode !== 0) process.exitCode = exitCode;
+}
