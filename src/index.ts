@@ -148,6 +148,7 @@ export { MIGRATIONS, parseSessionState } from "./session/parse-session-state.ts"
 export type {
   AssistantSessionMessage,
   CanUseTool,
+  CanUseToolContext,
   PermissionResult,
   ResultMessage,
   SendInput,

@@ -89,11 +89,12 @@ export interface AgentOptions<T extends AnyTool = AnyTool, O = unknown> extends 
   /**
    * Sees every event of the run as it happens — the same events `runAgentStream` yields, ending with
    * `run-end` — so a one-shot `runAgent` can be observed (logs, a progress bar, metrics). Called
-   * synchronously; it should return quickly. A throw from it aborts the run, and the Result fails with
-   * a HookError `HOOK_FAILED` (`details.hook` is `"onEvent"`, `cause` what it threw), the partial run
-   * kept.
+   * synchronously; it should return quickly. A throw from it (or a returned promise that rejects)
+   * before the run ends aborts the run, which fails with a HookError `HOOK_FAILED` (`details.hook` is
+   * `"onEvent"`, `cause` what it threw; `run-end` carries the same Result), the partial run kept; the
+   * run's own error stands if it failed first. A throw on `run-end` changes nothing: the run has ended.
    */
-  onEvent?: NoInfer<(event: AgentEvent<T, O>) => void>;
+  onEvent?: NoInfer<(event: AgentEvent<T, O>) => unknown>;
 }
 
 /** The default per-call tool timeout. */

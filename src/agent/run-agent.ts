@@ -62,35 +62,58 @@ function requestOf(options: AgentOptions): RunRequest {
 
 const ignore = (): void => {};
 
+/** The caller's observer, when `onEvent` is a function (any other value is refused by the option check). */
+function onEventOf(options: unknown): ((event: AgentEvent) => unknown) | undefined {
+  const onEvent = (options as { onEvent?: unknown } | null)?.onEvent;
+  return typeof onEvent === "function" ? (onEvent as (event: AgentEvent) => unknown) : undefined;
+}
+
 /**
  * Runs `request`, telling `onEvent` (the caller's observer, when given) each event before `emit`. A
- * throw from the observer aborts the run, which then fails with a HookError naming it.
+ * throw from the observer (or a promise of its that rejects) before the run ends aborts the run,
+ * which then fails with a HookError naming it, in `run-end` and the Result alike; once the run has
+ * ended there is nothing left to stop, and the Result stands.
  */
 async function observedRun(
   request: RunRequest,
-  onEvent: ((event: AgentEvent) => void) | undefined,
+  onEvent: ((event: AgentEvent) => unknown) | undefined,
   emit: (event: AgentEvent) => void,
   controller: AbortController,
 ): Promise<AgentRunResult> {
   let failed: HookError | undefined;
-  const result = await startRun(
+  let ended = false;
+  const fail = (cause: unknown): void => {
+    if (failed || ended) return;
+    failed = new HookError(`onEvent threw: ${messageOf(cause)}`, {
+      code: "HOOK_FAILED",
+      details: { hook: "onEvent" },
+      cause,
+    });
+    controller.abort(failed);
+  };
+  let settled: AgentRunResult | undefined;
+  // The run's own error stands unless it is the abort the observer caused.
+  const settle = (result: AgentRunResult): AgentRunResult =>
+    (settled ??=
+      failed && (result.ok || result.error.code === "ABORTED")
+        ? { ok: false, error: failed, partial: result.ok ? result.value : result.partial }
+        : result);
+  return startRun(
     request,
     (event) => {
+      if (event.type === "run-end") {
+        ended = true;
+        event = { type: "run-end", result: settle(event.result) };
+      }
       try {
-        if (!failed) onEvent?.(event);
+        (onEvent?.(event) as Promise<unknown> | undefined)?.catch?.(fail);
       } catch (cause) {
-        failed = new HookError(`onEvent threw: ${messageOf(cause)}`, {
-          code: "HOOK_FAILED",
-          details: { hook: "onEvent", event: event.type },
-          cause,
-        });
-        controller.abort(failed);
+        fail(cause);
       }
       emit(event);
     },
     controller,
-  );
-  return failed ? { ok: false, error: failed, partial: result.ok ? result.value : result.partial } : result;
+  ).then(settle);
 }
 
 /**
@@ -110,12 +133,9 @@ export function runAgent<T extends AnyTool = AnyTool, O = unknown>(
 ): Promise<AgentRunResult<T, O>> {
   // The loop is untyped; the tool calls it records are the tools' own, typed by `T` (see TypedToolCall).
   const request = requestOf(options as AgentOptions);
-  return observedRun(
-    request,
-    request.problem ? undefined : (options as AgentOptions).onEvent,
-    ignore,
-    new AbortController(),
-  ) as Promise<AgentRunResult<T, O>>;
+  return observedRun(request, onEventOf(options), ignore, new AbortController()) as Promise<
+    AgentRunResult<T, O>
+  >;
 }
 
 /** Wraps a run in an event stream: iterate it once; breaking out of the loop aborts the run. */
@@ -161,6 +181,6 @@ export function runAgentStream<T extends AnyTool = AnyTool, O = unknown>(
   options: AgentOptions<T, O>,
 ): AgentRun<T, O> {
   const request = requestOf(options as AgentOptions);
-  const onEvent = request.problem ? undefined : (options as AgentOptions).onEvent;
+  const onEvent = onEventOf(options);
   return streamRun((emit, controller) => observedRun(request, onEvent, emit, controller)) as AgentRun<T, O>;
 }

@@ -45,11 +45,13 @@ export type ArgsOf<Input> = unknown extends Input
     : Input & JsonObject;
 
 /** `T` with `undefined` taken out of its properties and elements, at every depth. */
-export type JsonShaped<T> = T extends readonly (infer Item)[]
-  ? JsonShaped<Item>[]
-  : T extends object
-    ? { [K in keyof T]: JsonShaped<Exclude<T[K], undefined>> }
-    : T;
+export type JsonShaped<T> = T extends (...args: never[]) => unknown
+  ? T // a function (a Date's methods, say) stays one: no JSON value holds it
+  : T extends readonly (infer Item)[]
+    ? JsonShaped<Item>[]
+    : T extends object
+      ? { [K in keyof T]: JsonShaped<Exclude<T[K], undefined>> }
+      : T;
 
 /** The tools of an array of tools (`typeof tools`), as a union: `ToolsOf<typeof tools>`. */
 export type ToolsOf<Tools extends ReadonlyArray<AnyTool>> = Tools[number];

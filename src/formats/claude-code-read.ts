@@ -88,13 +88,15 @@ function lean(): (value: JsonObject, kept: ObjectLine[]) => JsonObject | undefin
  * const read = await fromClaudeCode(await file.text());
  * if (!read.ok) throw read.error;
  * for (const warning of read.value.warnings) console.warn(`line ${warning.line}: ${warning.message}`);
- * const session = createAgentSession({ restore: read.value.state, apiKey });
+ * const created = await createAgentSession({ restore: read.value.state, apiKey });
  * ```
  */
 export async function fromClaudeCode(
   input: string | ReadableStream<string>,
   options: ReadTranscriptOptions = {},
 ): Promise<ReadTranscriptResult> {
+  // `null` from plain JavaScript reads as no options, not a rejection.
+  options ??= {};
   const warnings: TranscriptWarning[] = [];
   let lines: ObjectLine[];
   const keepSource = options.keepSource !== false;

@@ -38,6 +38,8 @@ export async function fromPi(
   input: string | ReadableStream<string>,
   options: ReadTranscriptOptions = {},
 ): Promise<ReadTranscriptResult> {
+  // `null` from plain JavaScript reads as no options, not a rejection.
+  options ??= {};
   const warnings: TranscriptWarning[] = [];
   let lines: ObjectLine[];
   try {

@@ -74,7 +74,13 @@ function limitsOf(options: ConnectMcpOptions): { timeoutMs: number; maxTotalTime
 export async function connectMcp(
   options: ConnectMcpOptions,
 ): Promise<Result<McpConnection, AnySdkError, undefined>> {
-  const problem = checkConnectMcpOptions(options);
+  let problem: AnySdkError | undefined;
+  try {
+    problem = checkConnectMcpOptions(options);
+  } catch (thrown) {
+    // Options whose getters throw (a hostile Proxy): a failed Result, not a rejection.
+    problem = classifyThrown(thrown, {});
+  }
   if (problem !== undefined) return err(problem);
   let headers: Headers;
   try {

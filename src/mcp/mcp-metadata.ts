@@ -29,7 +29,7 @@ export const MCP_METADATA_KEY = "mcpServers";
  *
  * @example
  * ```ts
- * const session = await createAgentSession({ model, tools: mcp.tools, metadata: mcpMetadata(mcp) });
+ * const created = await createAgentSession({ model, tools: mcp.tools, metadata: mcpMetadata(mcp) });
  * ```
  */
 export function mcpMetadata(...connections: ReadonlyArray<{ record(): McpServerRecord }>): JsonObject {

@@ -72,7 +72,7 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * again with `chat` to run them.
    */
   drainQueue(): QueuedPrompt[];
-  /** Aborts what runs, fires `sessionEnd`, and makes every later call fail with SESSION_CLOSED. */
+  /** Aborts what runs, fires `sessionEnd`; later runs (`chat`, `stream`, `resume`) fail with SESSION_CLOSED. */
   close(): Promise<void>;
 }
 

@@ -171,5 +171,15 @@ export type PermissionResult =
 export type CanUseTool = (
   toolName: string,
   input: JsonObject,
-  context: { signal: AbortSignal; toolCallId: string; sessionId: string },
+  context: CanUseToolContext,
 ) => PermissionResult | Promise<PermissionResult>;
+
+/** What `canUseTool` is told besides the call: its signal, the call's id and the session's. */
+export interface CanUseToolContext {
+  /** Aborted when the run is, or when the answer took longer than `canUseToolTimeoutMs`. */
+  signal: AbortSignal;
+  /** The provider's id for the call. */
+  toolCallId: string;
+  /** The session's id. */
+  sessionId: string;
+}

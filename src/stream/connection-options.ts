@@ -34,7 +34,7 @@ export interface ConnectionOptions {
    */
   model: ModelOption;
   /**
-   * The provider, when `model` is a bare model id (`provider: "openai", model: "gpt-5.5"`); `openai` means
+   * The provider, when `model` is a bare model id (`provider: "openai", model: uncheckedModel("gpt-5.5")`); `openai` means
    * Chat Completions, `gemini` Google's API. Default: the prefix of `model`.
    */
   provider?: ProviderName;

@@ -52,7 +52,7 @@ describe("runAgent's onEvent", () => {
     expect(!result.ok && result.error).toMatchObject({
       _tag: "HookError",
       code: "HOOK_FAILED",
-      details: { hook: "onEvent", event: "tool-start" },
+      details: { hook: "onEvent" },
       cause: bug,
     });
     expect(!result.ok && result.error.message).toBe("onEvent threw: dashboard down");
@@ -60,7 +60,7 @@ describe("runAgent's onEvent", () => {
     if (!result.ok) expectConsistent(result.partial.messages);
   });
 
-  it("a throw on run-end still fails the Result, keeping the finished run as its partial", async () => {
+  it("a throw on run-end changes nothing: the run has ended, and its Result stands", async () => {
     const { options } = scripted([says("done")]);
     const result = await runAgent({
       ...options(),
@@ -68,7 +68,44 @@ describe("runAgent's onEvent", () => {
         if (event.type === "run-end") throw new Error("late");
       },
     });
-    expect(!result.ok && [result.error.code, result.partial.text]).toEqual(["HOOK_FAILED", "done"]);
+    expect(result.ok && result.value.text).toBe("done");
+  });
+
+  it("the stream's run-end carries the same HookError as the Result", async () => {
+    const { options } = scripted([calls(["weather", { city: "Oslo" }]), says("never")]);
+    const run = runAgentStream({
+      ...options({ tools: [weather] }),
+      onEvent: (event) => {
+        if (event.type === "tool-start") throw new Error("observer down");
+      },
+    });
+    let last: AgentEvent | undefined;
+    for await (const event of run) last = event;
+    const result = await run.result;
+    expect(last?.type === "run-end" && last.result).toBe(result);
+    expect(!result.ok && result.error.code).toBe("HOOK_FAILED");
+  });
+
+  it("an async observer that rejects fails the run the same way, and never goes unhandled", async () => {
+    const { options } = scripted([calls(["weather", { city: "Oslo" }]), says("never")]);
+    const result = await runAgent({
+      ...options({ tools: [weather] }),
+      onEvent: async (event) => {
+        if (event.type === "tool-call") throw new Error("async observer down");
+      },
+    });
+    expect(!result.ok && [result.error.code, result.error.message]).toEqual([
+      "HOOK_FAILED",
+      "onEvent threw: async observer down",
+    ]);
+  });
+
+  it("a run refused for its options still tells the observer its run-end", async () => {
+    const seen: string[] = [];
+    const { options } = scripted([says("never")]);
+    const result = await runAgent({ ...options(), maxTurns: 0, onEvent: (event) => seen.push(event.type) });
+    expect(!result.ok && result.error.code).toBe("CONFIG_INVALID");
+    expect(seen).toEqual(["run-end"]);
   });
 
   it("runAgentStream tells it too, and a non-function is a ConfigError", async () => {

@@ -12,6 +12,7 @@ import {
   type AgentSession,
   agentOptions,
   createAgentSession,
+  createSession,
   defineTool,
   type JsonObject,
   type KnownModelName,
@@ -296,5 +297,38 @@ describe("approvals are typed by the tools", () => {
     }>();
     expect([good, wrong, unknown]).toHaveLength(3);
     await session.close();
+  });
+});
+
+describe("an input JSON cannot carry", () => {
+  it("a Date in a tool's input keeps the looser type (Input & JsonObject), not a map of its methods", () => {
+    // (defineTool refuses a z.date() without an inputSchema: the type alone is what is checked here.)
+    type Call = TypedToolCall<Tool<{ at: Date }, "when", { at: Date }>>;
+    expectTypeOf<Call["args"]["at"]>().toExtend<Date>();
+  });
+});
+
+describe("createSession is typed by its tools too", () => {
+  it("hooks there know the tools", () => {
+    const options = {
+      model: "anthropic/claude-sonnet-5-5" as const,
+      apiKey: "k",
+      tools: [weather, search],
+    };
+    void (() =>
+      createSession({
+        ...options,
+        canUseTool: (toolName) => ({ behavior: toolName === "weather" ? "allow" : "deny", message: "no" }),
+        hooks: {
+          preToolUse: ({ toolCall }) => {
+            if (toolCall.name === "weather") {
+              expectTypeOf(toolCall.args.city).toEqualTypeOf<string>();
+              // @ts-expect-error weather's input has no q
+              void toolCall.args.q;
+            }
+            return undefined;
+          },
+        },
+      }));
   });
 });

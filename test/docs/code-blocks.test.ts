@@ -134,7 +134,7 @@ describe("the README as a landing page", () => {
 
   it("states the failure rule, word for word as the errors guide does", () => {
     const rule =
-      "Nothing Wisp exports rejects: every call you `await` that can fail resolves to a `Result` (`{ ok: true, value }` or `{ ok: false, error }`, the error an `SdkError`); only synchronous calls that check what you hand them (`defineTool`, `toClaudeCode`, `toPi` and the transcript writers) throw a `ConfigError`, at once, for input they can never use.";
+      "Nothing Wisp exports rejects: every call you `await` that can fail resolves to a `Result` (`{ ok: true, value }` or `{ ok: false, error }`, the error an `SdkError`); only synchronous calls that check what you hand them (`defineTool`, `serveSession`, `parseSessionState`, `toClaudeCode`, `toPi` and the transcript writers) throw a `ConfigError`, at once, for input they can never use.";
     const oneLine = (text: string) => text.replace(/\*\*The failure rule\.\*\* /, "").replace(/\s+/g, " ");
     expect(oneLine(README)).toContain(rule);
     expect(oneLine(readFileSync(join(ROOT, "docs/errors.md"), "utf8"))).toContain(rule);

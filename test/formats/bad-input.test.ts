@@ -82,6 +82,10 @@ describe.each([
   ["fromClaudeCode", fromClaudeCode, HEAVY],
   ["fromPi", fromPi, PI],
 ] as const)("%s", (_name, read, file) => {
+  it("takes null options from plain JavaScript as no options: it resolves, never rejects", async () => {
+    expect(await read(file, null as never)).toEqual(await read(file));
+  });
+
   it("reads a stream cut anywhere the same as the whole string", async () => {
     const whole = await read(file);
     for (const seed of [1, 2, 3]) expect(await read(chunked(file, seed))).toEqual(whole);

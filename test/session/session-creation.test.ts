@@ -135,6 +135,23 @@ describe.each(CREATORS)(
   },
 );
 
+describe("options that throw when read", () => {
+  it("a hostile Proxy as options is a failed Result for createSession and an error result for prompt", async () => {
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error("no keys for you");
+        },
+      },
+    );
+    const created = await createSession(hostile as never);
+    expect(created.ok).toBe(false);
+    const answered = await prompt("hi", hostile as never);
+    expect(answered).toMatchObject({ subtype: "error", isError: true });
+  });
+});
+
 describe("creating a session", () => {
   it("createAgentSession and createSession both return promises of a Result holding the session", async () => {
     const { options } = scriptedOptions();
