@@ -141,6 +141,11 @@ const ROUTE_METHODS: Record<string, string> = {
   "/api/sessions/:id/export": "GET",
 };
 
+/** The origins ALLOWED_ORIGINS lists (comma-separated, spaces around entries ignored). */
+function allowedOrigins(env: Env): string[] {
+  return (env.ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim());
+}
+
 /** Builds the app. */
 export function createApp(): Hono<App> {
   const app = new Hono<App>();
@@ -151,10 +156,7 @@ export function createApp(): Hono<App> {
     "/api/*",
     cors({
       // Explicit: only the origins listed in ALLOWED_ORIGINS; the page itself is same-origin.
-      origin: (origin, c) => {
-        const allowed = ((c.env as Env).ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim());
-        return allowed.includes(origin) ? origin : null;
-      },
+      origin: (origin, c) => (allowedOrigins(c.env as Env).includes(origin) ? origin : null),
       allowMethods: ["GET", "POST", "DELETE"],
       allowHeaders: ["content-type", "authorization"],
       maxAge: 600,
@@ -276,9 +278,20 @@ export function createApp(): Hono<App> {
   // It is a shared demo store with no accounts (worker/README.md): limited per client
   // (MCP_RATE_LIMIT) and in body size, like the API.
   app.use("/mcp", apiHeaders);
+  // A page on a listed origin may call it from the browser: its preflight and answers carry CORS.
+  app.use(
+    "/mcp",
+    cors({
+      origin: (origin, c) => (allowedOrigins(c.env as Env).includes(origin) ? origin : null),
+      allowMethods: ["POST"],
+      allowHeaders: ["content-type", "accept", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
+      exposeHeaders: ["mcp-session-id"],
+      maxAge: 600,
+    }),
+  );
   app.post("/mcp", async (c) => {
     const origin = c.req.header("origin");
-    const allowed = ((c.env as Env).ALLOWED_ORIGINS ?? "").split(",").map((entry) => entry.trim());
+    const allowed = allowedOrigins(c.env as Env);
     if (origin !== undefined && origin !== new URL(c.req.url).origin && !allowed.includes(origin)) {
       throw new ApiError(403, "FORBIDDEN", "This origin may not call the MCP server");
     }

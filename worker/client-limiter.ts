@@ -71,8 +71,9 @@ export class ClientLimiter extends DurableObject {
     const perMs = rate.count / (rate.seconds * 1000);
     const stored = await this.ctx.storage.get<Bucket>("bucket");
     const tokens = Math.min(rate.count, (stored?.tokens ?? rate.count) + (now - (stored?.at ?? now)) * perMs);
+    // Refused: nothing is written (the stored record already gives the same count later), so a client
+    // knocking at the limit costs no storage writes.
     if (tokens < 1) {
-      await this.ctx.storage.put("bucket", { tokens, at: now });
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) };
     }
     await this.ctx.storage.put("bucket", { tokens: tokens - 1, at: now });

@@ -13,7 +13,8 @@ import { type AnySdkError, type SerializedCause, sdkErrorFromJSON } from "./sdk-
 const SECRET_SHAPES = [
   // Anthropic (`sk-ant-…`), OpenAI and compatible (`sk-…`), Google (`AIza…`), not inside a longer word.
   /(?<![A-Za-z0-9])(?:sk-ant-[\w-]{8,}|sk-[\w-]{16,}|AIza[\w-]{20,})/g,
-  /(?<=\/\/)[^/\s:@]+:[^/\s@]+(?=@)/g,
+  // A URL's userinfo: a password, or a token given as the user name (`https://ghp_…@github.com`).
+  /(?<=\/\/)[^/\s@]+(?=@)/g,
 ];
 
 const REDACTED = "[redacted]";

@@ -63,10 +63,11 @@ describe("redactText: each key shape", () => {
     expect(redactText("postgres://app:s3cr3t@db.internal/main", [])).toBe(
       "postgres://[redacted]@db.internal/main",
     );
-    // No password, no credential: a plain host or a user alone is not a secret.
-    expect(redactText("https://proxy.example/v1 and mailto://bob@example.test", [])).toBe(
-      "https://proxy.example/v1 and mailto://bob@example.test",
+    // A user name alone may be a token (GitHub takes one there): redacted too; a plain host is kept.
+    expect(redactText("clone https://ghp_abcdefghijklmnop1234@github.com/acme/repo failed", [])).toBe(
+      "clone https://[redacted]@github.com/acme/repo failed",
     );
+    expect(redactText("https://proxy.example/v1", [])).toBe("https://proxy.example/v1");
   });
 
   it("the caller's own secrets of 8 characters or more, whatever their shape", () => {

@@ -91,3 +91,59 @@ describe("CORS for any other origin", () => {
     }
   });
 });
+
+describe("CORS on the MCP server", () => {
+  it("a listed origin's preflight is answered, and its POST is readable, with the MCP headers allowed", async () => {
+    const pre = await request(
+      "/mcp",
+      {
+        method: "OPTIONS",
+        headers: {
+          origin: LISTED,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, mcp-session-id, mcp-protocol-version",
+        },
+      },
+      LIST,
+    );
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe(LISTED);
+    expect(pre.headers.get("access-control-allow-headers")).toContain("mcp-session-id");
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    const post = await request(
+      "/mcp",
+      {
+        method: "POST",
+        headers: {
+          origin: LISTED,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body,
+      },
+      LIST,
+    );
+    expect(post.status).toBe(200);
+    expect(post.headers.get("access-control-allow-origin")).toBe(LISTED);
+  });
+
+  it("an origin not listed gets no CORS header on the preflight and is refused on the POST", async () => {
+    const pre = await request("/mcp", preflight("https://evil.example"), LIST);
+    expect(pre.headers.get("access-control-allow-origin")).toBeNull();
+    const post = await request(
+      "/mcp",
+      {
+        method: "POST",
+        headers: { origin: "https://evil.example", "content-type": "application/json" },
+        body: "{}",
+      },
+      LIST,
+    );
+    expect(post.status).toBe(403);
+  });
+});
