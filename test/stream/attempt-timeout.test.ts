@@ -5,39 +5,17 @@
  * attempt gets the whole bound again. The clock is Vitest's fake one (exact, whatever the load); one
  * test repeats the first case over real loopback HTTP.
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { streamTurn, type TurnEvent, type TurnOptions } from "../../src/index.ts";
-import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { streamTurn } from "../../src/index.ts";
+import type { ScriptedTurn } from "../../src/testing/index.ts";
 import { inFakeTime, useFakeClock } from "../support/fake-time.ts";
 import { loopbackModel } from "../support/loopback.ts";
+import { HELLO, PIECES, warmProvider, watchedTurn } from "../support/watched-turn.ts";
 
-const hello = [
-  { id: "u", role: "user" as const, content: [{ type: "text" as const, text: "hi" }], timestamp: 0 },
-];
-const PIECES = Array.from({ length: 40 }, (_, index) => `piece${index} `);
 /** An idle limit that never fires in these tests: only `timeoutMs` can end them. */
 const NO_IDLE = 600_000;
 
-function turnOf(script: ScriptedTurn[], extra: Partial<TurnOptions> = {}) {
-  const model = createScriptedModel({ script });
-  const events: TurnEvent[] = [];
-  const turn = streamTurn(
-    { messages: hello },
-    {
-      model: "anthropic/claude-sonnet-4-5",
-      fetch: model.fetch,
-      retry: { maxRetries: 0 },
-      onEvent: (event) => events.push(event),
-      ...extra,
-    },
-  );
-  return { model, events, turn };
-}
-
-// The provider's code is loaded (a dynamic import, real I/O the fake clock cannot wait for) before any test.
-beforeAll(async () => {
-  await turnOf([{ content: [{ type: "text", text: "warm" }] }]).turn.message;
-});
+warmProvider();
 
 afterEach(() => {
   vi.useRealTimers();
@@ -46,7 +24,7 @@ afterEach(() => {
 describe("timeoutMs bounds one attempt", () => {
   it("a server that never sends its headers: TIMEOUT after timeoutMs (fake clock)", async () => {
     useFakeClock();
-    const { turn } = turnOf([{ content: [{ type: "text", text: "late" }], headersDelayMs: 3_600_000 }], {
+    const { turn } = watchedTurn([{ content: [{ type: "text", text: "late" }], headersDelayMs: 3_600_000 }], {
       timeoutMs: 50,
       idleTimeoutMs: NO_IDLE,
     });
@@ -61,7 +39,7 @@ describe("timeoutMs bounds one attempt", () => {
   it("a stream that never pauses but outlasts timeoutMs: TIMEOUT, with what had arrived (fake clock)", async () => {
     useFakeClock();
     // An event every 20 ms (inside the 200 ms idle limit) for about 900 ms; the bound is 300 ms.
-    const { turn, events } = turnOf([{ content: [{ type: "text", text: PIECES }], delayMs: 20 }], {
+    const { turn, events } = watchedTurn([{ content: [{ type: "text", text: PIECES }], delayMs: 20 }], {
       timeoutMs: 300,
       idleTimeoutMs: 200,
     });
@@ -81,7 +59,7 @@ describe("timeoutMs bounds one attempt", () => {
     vi.spyOn(Math, "random").mockReturnValue(1); // no jitter below the ceiling: the wait is 10 ms
     try {
       const never: ScriptedTurn = { content: [{ type: "text", text: "late" }], headersDelayMs: 3_600_000 };
-      const { turn, model, events } = turnOf([never, never], {
+      const { turn, model, events } = watchedTurn([never, never], {
         timeoutMs: 50,
         idleTimeoutMs: NO_IDLE,
         retry: { maxRetries: 1, initialDelayMs: 10 },
@@ -114,7 +92,7 @@ describe("over real loopback HTTP", () => {
     const giveUp = new AbortController();
     const backstop = setTimeout(() => giveUp.abort(new Error("gave up waiting")), 10_000);
     const message = await streamTurn(
-      { messages: hello },
+      { messages: HELLO },
       {
         model: "anthropic/claude-sonnet-4-5",
         baseURL: server.url,

@@ -5,39 +5,15 @@
  * The clock is Vitest's fake one, so the margins are exact whatever the machine's load; one test
  * repeats the first case over real loopback HTTP with a 20× margin per gap.
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { streamTurn, type TurnEvent } from "../../src/index.ts";
-import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { streamTurn } from "../../src/index.ts";
 import { inFakeTime, useFakeClock } from "../support/fake-time.ts";
 import { loopbackModel } from "../support/loopback.ts";
+import { HELLO, PIECES, warmProvider, watchedTurn } from "../support/watched-turn.ts";
 
-const hello = [
-  { id: "u", role: "user" as const, content: [{ type: "text" as const, text: "hi" }], timestamp: 0 },
-];
-const PIECES = Array.from({ length: 40 }, (_, index) => `piece${index} `);
 const IDLE_MS = 200;
 
-/** A turn over the scripted model (in-process), its events collected through `onEvent`. */
-function turnOf(script: ScriptedTurn[], extra: { idleTimeoutMs?: number; timeoutMs?: number } = {}) {
-  const model = createScriptedModel({ script });
-  const events: TurnEvent[] = [];
-  const turn = streamTurn(
-    { messages: hello },
-    {
-      model: "anthropic/claude-sonnet-4-5",
-      fetch: model.fetch,
-      retry: { maxRetries: 0 },
-      onEvent: (event) => events.push(event),
-      ...extra,
-    },
-  );
-  return { model, events, turn };
-}
-
-// The provider's code is loaded (a dynamic import, real I/O the fake clock cannot wait for) before any test.
-beforeAll(async () => {
-  await turnOf([{ content: [{ type: "text", text: "warm" }] }]).turn.message;
-});
+warmProvider();
 
 afterEach(() => {
   vi.useRealTimers();
@@ -47,7 +23,7 @@ describe("the idle limit is per gap, not per answer", () => {
   it("a stream that trickles past the idle limit in total completes (fake clock)", async () => {
     useFakeClock();
     // 40 text pieces (45 events), one every 20 ms: about 900 ms, 4.5 times the 200 ms idle limit.
-    const { events, turn } = turnOf([{ content: [{ type: "text", text: PIECES }], delayMs: 20 }], {
+    const { events, turn } = watchedTurn([{ content: [{ type: "text", text: PIECES }], delayMs: 20 }], {
       idleTimeoutMs: IDLE_MS,
     });
     const { value: message, elapsedMs } = await inFakeTime(turn.message, { stepMs: 5, limitMs: 5000 });
@@ -61,7 +37,7 @@ describe("the idle limit is per gap, not per answer", () => {
   it("the check can fail: one gap longer than the idle limit is a TIMEOUT (fake clock)", async () => {
     useFakeClock();
     // The same answer with 250 ms between events: the first gap already exceeds 200 ms.
-    const { turn } = turnOf([{ content: [{ type: "text", text: PIECES }], delayMs: 250 }], {
+    const { turn } = watchedTurn([{ content: [{ type: "text", text: PIECES }], delayMs: 250 }], {
       idleTimeoutMs: IDLE_MS,
     });
     const { value: message, elapsedMs } = await inFakeTime(turn.message, { stepMs: 5, limitMs: 5000 });
@@ -75,7 +51,7 @@ describe("the idle limit is per gap, not per answer", () => {
 
   it("silence before the headers counts too: no answer within the idle limit is a TIMEOUT", async () => {
     useFakeClock();
-    const { turn } = turnOf([{ content: [{ type: "text", text: "late" }], headersDelayMs: 10_000 }], {
+    const { turn } = watchedTurn([{ content: [{ type: "text", text: "late" }], headersDelayMs: 10_000 }], {
       idleTimeoutMs: IDLE_MS,
     });
     const { value: message, elapsedMs } = await inFakeTime(turn.message, { stepMs: 5, limitMs: 5000 });
@@ -93,7 +69,7 @@ describe("over real loopback HTTP", () => {
     server.model.push({ content: [{ type: "text", text: PIECES }], delayMs: 20 });
     const started = performance.now();
     const message = await streamTurn(
-      { messages: hello },
+      { messages: HELLO },
       {
         model: "anthropic/claude-sonnet-4-5",
         baseURL: server.url,
