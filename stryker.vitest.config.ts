@@ -4,15 +4,37 @@
  * Vitest runner has no option to pick a project, and the two need different handling: the src/
  * folders are tested by the "node" project (Vitest's related-files mode finds their tests), the
  * demo Worker by the "worker" project inside workerd (its tests reach the Worker through
- * `exports.default.fetch`, which no import graph shows, so related mode must be off there).
+ * `exports.default.fetch`, which no import graph shows, so related mode is off there).
  */
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import base from "./vitest.config.ts";
 
+/**
+ * Tests left out of mutation runs: they check the build (dist/, bundles, sizes, the packed package),
+ * the source text (layers, unused exports, no Node names, TypeDoc, the docs' blocks type-checked
+ * as one program), or run the code again in other runtimes and processes. A mutant lives in Stryker's
+ * instrumented copy of src/, which none of them can see; the source-text ones would even fail on the
+ * instrumentation. They all stay in `npm test`.
+ */
+export const NOT_FOR_MUTANTS = [
+  "test/package/**",
+  "test/architecture/**",
+  "test/portability.test.ts",
+  "test/docs/**",
+  "test/examples/**",
+  "test/effect/zero-bytes.test.ts",
+  "test/mcp/no-code-generation.test.ts",
+  "test/mcp/runtimes.test.ts",
+];
+
 const wanted = process.env.WISP_MUTATE_PROJECT ?? "node";
-const projects = (base.test?.projects ?? []).filter(
-  (project) => typeof project === "object" && "test" in project && project.test?.name === wanted,
-);
+const projects = (base.test?.projects ?? [])
+  .filter((project) => typeof project === "object" && "test" in project && project.test?.name === wanted)
+  .map((project) =>
+    typeof project === "object" && "test" in project
+      ? { ...project, test: { ...project.test, exclude: [...configDefaults.exclude, ...NOT_FOR_MUTANTS] } }
+      : project,
+  );
 if (projects.length !== 1) {
   throw new Error(`stryker.vitest.config.ts: vitest.config.ts has no project named "${wanted}"`);
 }

@@ -122,7 +122,7 @@ export function renderNote(report, runs = [], { date = new Date(), commit = gitD
     "",
     "Score = (killed + timeout) / (killed + timeout + survived + no coverage). Mutants that do not",
     "compile (the TypeScript checker) or that break the test run are not counted; ignored ones are",
-    "static mutants skipped with STRYKER_IGNORE_STATIC=1. *current*: whether the folder's files are",
+    "static mutants (run only while a module loads), skipped unless STRYKER_STATIC=1. *current*: whether the folder's files are",
     "unchanged since their results were taken (a later run of an other folder keeps them).",
     "",
     "## Score per folder",
