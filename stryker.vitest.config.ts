@@ -39,4 +39,9 @@ if (projects.length !== 1) {
   throw new Error(`stryker.vitest.config.ts: vitest.config.ts has no project named "${wanted}"`);
 }
 
-export default defineConfig({ ...base, test: { ...base.test, projects } });
+/**
+ * No transformed-module cache: Stryker's sandboxes share the project's node_modules, so a cache there
+ * (Vitest's default, node_modules/.vitest-cache) would hand the sandbox's instrumented modules, with
+ * the sandbox's paths, to the next `npm test` outside it (dynamic imports then pointed nowhere).
+ */
+export default defineConfig({ ...base, test: { ...base.test, projects, fsModuleCache: false } });

@@ -179,11 +179,23 @@ export function renderNote(report, runs = [], { date = new Date(), commit = gitD
     if (open.length === 0) lines.push("None.");
     for (const mutant of open) {
       const where = `${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column}`;
-      const status = mutant.status === "NoCoverage" ? " — no coverage" : "";
-      lines.push(`- ${where} ${mutant.mutatorName}${status}: ${code(oneLine(mutant.replacement ?? ""))}`);
+      const status = mutant.status === "NoCoverage" ? " (no coverage)" : "";
+      const original = code(
+        oneLine(originalText(report.files[mutant.file]?.source ?? "", mutant.location), 60),
+      );
+      const replacement = code(oneLine(mutant.replacement ?? "", 60));
+      lines.push(`- ${where} ${mutant.mutatorName}${status}: ${original} → ${replacement}`);
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The code a mutant replaced: its location in the file's source (lines and columns from 1). */
+export function originalText(source, { start, end }) {
+  const lines = source.split("\n");
+  const offset = ({ line, column }) =>
+    lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + column - 1;
+  return source.slice(offset(start), offset(end));
 }
 
 function formatSeconds(seconds) {

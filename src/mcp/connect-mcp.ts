@@ -9,19 +9,21 @@ import type { Result } from "../agent/result.ts";
 import { err, ok } from "../agent/result-helpers.ts";
 import { classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
-import { safeUrl } from "../http/safe-url.ts";
 import { asyncDispose } from "../session/async-dispose.ts";
 import type { JsonObject } from "../types.ts";
 import { McpClient, type McpCloseOptions } from "./mcp-client.ts";
 import { MCP_PROVIDER } from "./mcp-failures.ts";
+import { McpHttp } from "./mcp-http.ts";
 import type { McpServerRecord } from "./mcp-metadata.ts";
 import {
   type ConnectMcpOptions,
   checkConnectMcpOptions,
   DEFAULT_MCP_TIMEOUT_MS,
   DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
+  type McpSessionOptions,
 } from "./mcp-options.ts";
 import { listMcpTools, type McpToolContext, toWispTools } from "./mcp-tools.ts";
+import type { McpTransport } from "./mcp-transport.ts";
 
 export type { ConnectMcpOptions } from "./mcp-options.ts";
 export { DEFAULT_MCP_TIMEOUT_MS, DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR } from "./mcp-options.ts";
@@ -49,7 +51,7 @@ export interface McpConnection {
 }
 
 /** The request limits: `timeoutMs` and the total cap, defaults filled in. */
-function limitsOf(options: ConnectMcpOptions): { timeoutMs: number; maxTotalTimeoutMs: number } {
+function limitsOf(options: McpSessionOptions): { timeoutMs: number; maxTotalTimeoutMs: number } {
   const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
   return {
     timeoutMs,
@@ -89,12 +91,28 @@ export async function connectMcp(
     const message = `connectMcp: headers cannot be sent (${error instanceof Error ? error.message : String(error)})`;
     return err(new ConfigError(message, { code: "CONFIG_INVALID", path: "headers" }));
   }
-  const { signal } = options;
-  let tools: Tool<JsonObject>[] = [];
-  const client: McpClient = new McpClient({
+  const transport = new McpHttp({
     url: options.url,
     headers,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    auth: options.auth,
+  });
+  return connectOver(transport, options);
+}
+
+/**
+ * Connects over a transport already made (Streamable HTTP by {@link connectMcp}; stdio by
+ * `wisp-agent/mcp/stdio`), with options already checked: the handshake (or the resumed session),
+ * the tool list, and the listener. Never throws.
+ */
+export async function connectOver(
+  transport: McpTransport,
+  options: McpSessionOptions,
+): Promise<Result<McpConnection, AnySdkError, undefined>> {
+  const { signal } = options;
+  let tools: Tool<JsonObject>[] = [];
+  const client: McpClient = new McpClient({
+    transport,
     ...limitsOf(options),
     clientName: options.clientName ?? "wisp-agent",
     onNotification: (method, params) => {
@@ -152,7 +170,7 @@ export async function connectMcp(
     },
     record: () => {
       const record: McpServerRecord = {
-        url: safeUrl(options.url),
+        url: transport.shownUrl,
         protocolVersion: client.protocolVersion ?? "",
       };
       if (client.sessionId !== undefined) record.sessionId = client.sessionId;

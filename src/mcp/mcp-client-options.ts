@@ -6,8 +6,8 @@
  */
 
 import type { JsonObject } from "../types.ts";
-import type { McpHttpSettings, McpSession } from "./mcp-http.ts";
 import type { McpProgress } from "./mcp-progress.ts";
+import type { McpSession, McpTransport } from "./mcp-transport.ts";
 
 /**
  * Per request: the caller's signal, and where progress goes (its arrival restarts the timeout, never
@@ -29,8 +29,10 @@ export interface McpCloseOptions {
   endSession?: boolean | undefined;
 }
 
-/** What the client needs besides the transport settings. */
-export interface McpClientSettings extends McpHttpSettings {
+/** What the client needs: its transport, its limits, its name, and where notifications go. */
+export interface McpClientSettings {
+  /** How messages reach the server (Streamable HTTP, or stdio in its runtime's entry). */
+  transport: McpTransport;
   /** Silence (no answer, no progress) that ends a request, in ms. */
   timeoutMs: number;
   /** The longest a request may take however much progress keeps coming, in ms. */

@@ -7,7 +7,8 @@
  * SdkError.
  *
  * Its parts: mcp-client-options.ts (settings and options), mcp-progress.ts (progress tokens) and
- * mcp-listener.ts (the GET stream); mcp-http.ts is the transport under it.
+ * mcp-listener.ts (the GET stream); the transport under it is an McpTransport (mcp-transport.ts):
+ * Streamable HTTP (mcp-http.ts) or stdio.
  *
  * @module
  */
@@ -30,9 +31,10 @@ import type {
   OutgoingRequest,
 } from "./mcp-client-options.ts";
 import { MCP_PROVIDER, rpcFailure, thrownFailure } from "./mcp-failures.ts";
-import { McpHttp, type McpSession, SessionExpired } from "./mcp-http.ts";
+import { SessionExpired } from "./mcp-http.ts";
 import { McpListener } from "./mcp-listener.ts";
 import { ProgressTracker } from "./mcp-progress.ts";
+import type { McpSession, McpTransport } from "./mcp-transport.ts";
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
 
 export type { McpClientSettings, McpCloseOptions, McpRequestOptions } from "./mcp-client-options.ts";
@@ -43,7 +45,7 @@ const CANCEL_SEND_MS = 5_000;
 
 /** An MCP session with one server; `connectMcp` builds one per connection. */
 export class McpClient {
-  readonly #http: McpHttp;
+  readonly #http: McpTransport;
   readonly #settings: McpClientSettings;
   #nextId = 1;
   readonly #progress = new ProgressTracker();
@@ -59,7 +61,7 @@ export class McpClient {
 
   constructor(settings: McpClientSettings) {
     this.#settings = settings;
-    this.#http = new McpHttp(settings);
+    this.#http = settings.transport;
     this.#listener = new McpListener(this.#http, (message) => this.#handle(message));
   }
 
@@ -303,7 +305,7 @@ export class McpClient {
 }
 
 /** A second 404 in a row (after a fresh initialize) is a ProviderError, not another retry. */
-function expiredAgain(error: unknown, http: McpHttp): unknown {
+function expiredAgain(error: unknown, http: McpTransport): unknown {
   if (!(error instanceof SessionExpired)) return error;
   return new ProviderError(`${error.message}, even after initializing again`, {
     code: "NOT_FOUND",

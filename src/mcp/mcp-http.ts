@@ -17,7 +17,11 @@ import { safeUrl } from "../http/safe-url.ts";
 import { reconnectDelay, retryField } from "../http/sse-retry.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
+import type { McpAuth } from "./mcp-auth.ts";
 import { AnswerLost, httpFailure, MCP_PROVIDER, protocolFailure, redirected } from "./mcp-failures.ts";
+import type { ExchangeOptions, ListenOutcome, McpSession, McpTransport } from "./mcp-transport.ts";
+
+export type { ExchangeOptions, ListenOutcome, McpSession } from "./mcp-transport.ts";
 
 /** Thrown when the server no longer knows the session id sent (HTTP 404): initialize again. */
 export class SessionExpired extends Error {
@@ -50,38 +54,17 @@ interface StreamState {
 /** The most text a JSON answer or an error body may take before it is refused. */
 const MAX_BODY_CHARS = 16 * 1024 * 1024;
 
-/** The session a message goes out under: its id (if the server keeps sessions) and the version. */
-export interface McpSession {
-  sessionId: string | undefined;
-  protocolVersion: string | undefined;
-}
-
-/** What one GET stream for unprompted messages came to. */
-export type ListenOutcome = "not-offered" | "ended-empty" | "ended";
-
-/** How one POST goes: its signal, the response it waits for, and where other messages go. */
-export interface ExchangeOptions {
-  signal: AbortSignal;
-  /**
-   * The session to send under and to store a new session id in, when not the transport's own: the
-   * one `initialize` builds, which becomes the transport's only once the handshake succeeded.
-   */
-  session?: McpSession | undefined;
-  /** The id of the request whose response ends the exchange; undefined for notifications and replies. */
-  awaiting?: RequestId | undefined;
-  /** Every other message the answer carries (notifications, the server's requests), in order. */
-  onMessage(message: IncomingMessage): void;
-}
-
 /** Where and how to reach one server. */
 export interface McpHttpSettings {
   url: string;
   headers: Headers;
   fetch: typeof globalThis.fetch;
+  /** How requests are authorized (OAuth), besides the caller's own headers. */
+  auth?: McpAuth | undefined;
 }
 
 /** One server's transport state: the URL, the caller's headers, the session and the version. */
-export class McpHttp implements McpSession {
+export class McpHttp implements McpTransport {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
   readonly #settings: McpHttpSettings;

@@ -10,7 +10,8 @@
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { reconnectDelay } from "../http/sse-retry.ts";
 import type { IncomingMessage } from "./json-rpc.ts";
-import { type McpHttp, SessionExpired } from "./mcp-http.ts";
+import { SessionExpired } from "./mcp-http.ts";
+import type { McpTransport } from "./mcp-transport.ts";
 
 /** The pause between two GET streams for unprompted messages, times the failures in a row. */
 const LISTEN_PAUSE_MS = 250;
@@ -19,12 +20,12 @@ const MAX_LISTEN_PAUSE_MS = 30_000;
 
 /** Listens on a session's GET stream, handing each message to `onMessage`. */
 export class McpListener {
-  readonly #http: McpHttp;
+  readonly #http: McpTransport;
   readonly #onMessage: (message: IncomingMessage) => void;
   #listening: AbortController | undefined;
 
   /** A listener on `http`'s session, not started yet. */
-  constructor(http: McpHttp, onMessage: (message: IncomingMessage) => void) {
+  constructor(http: McpTransport, onMessage: (message: IncomingMessage) => void) {
     this.#http = http;
     this.#onMessage = onMessage;
   }

@@ -12,6 +12,7 @@ import { showValue } from "../config/show-value.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { JsonObject } from "../types.ts";
+import type { McpAuth } from "./mcp-auth.ts";
 import type { McpProgress } from "./mcp-client.ts";
 import type { McpServerRecord } from "./mcp-metadata.ts";
 import type { McpToolInfo } from "./mcp-tools.ts";
@@ -26,14 +27,20 @@ export const DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR = 10;
 /** The longest delay timers take (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Options of {@link connectMcp}. */
-export interface ConnectMcpOptions {
+/** Options of {@link connectMcp}: where the server is and how to reach it, and the session's options. */
+export interface ConnectMcpOptions extends McpSessionOptions {
   /** The server's Streamable HTTP endpoint, e.g. `https://example.com/mcp`. */
   url: string;
   /** Sent with every request: `Authorization: Bearer …`, an API key header. Never stored anywhere. */
   headers?: HeadersInit;
   /** The fetch to use (default: the global one). */
   fetch?: typeof globalThis.fetch;
+  /** How requests are authorized when the server asks (OAuth: `mcpOAuth({ … })`); default none. */
+  auth?: McpAuth;
+}
+
+/** The options of an MCP session whatever the transport: limits, tool naming and what to be told. */
+export interface McpSessionOptions {
   /** Aborts connecting; once connected, aborting it closes the connection. */
   signal?: AbortSignal | undefined;
   /**
@@ -121,6 +128,7 @@ export const CONNECT_MCP_OPTIONS: OptionTable<ConnectMcpOptions> = {
   url: { required: true, check: checkUrl },
   headers: null,
   fetch: notFunctionOption,
+  auth: null,
   signal: notSignalOption,
   timeoutMs: checkDelay,
   maxTotalTimeoutMs: checkDelay,

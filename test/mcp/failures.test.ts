@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runAgent } from "../../src/index.ts";
 import { connectMcp, type McpServerRecord, McpToolFailure } from "../../src/mcp/index.ts";
 import { McpClient } from "../../src/mcp/mcp-client.ts";
+import { McpHttp } from "../../src/mcp/mcp-http.ts";
 import type { JsonObject } from "../../src/types.ts";
 import { calls, says, scripted } from "../support/agent.ts";
 import { toolContext } from "../support/tool-context.ts";
@@ -78,9 +79,11 @@ describe("failures are typed SdkErrors", () => {
 
   it("close never rejects, even when its timeout cannot be made into a signal", async () => {
     const client = new McpClient({
-      url: "http://mcp.test/mcp",
-      headers: new Headers(),
-      fetch: async () => new Response(null, { status: 200 }),
+      transport: new McpHttp({
+        url: "http://mcp.test/mcp",
+        headers: new Headers(),
+        fetch: async () => new Response(null, { status: 200 }),
+      }),
       timeoutMs: Number.POSITIVE_INFINITY,
       maxTotalTimeoutMs: Number.POSITIVE_INFINITY,
       clientName: "test",
