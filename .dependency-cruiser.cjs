@@ -109,8 +109,8 @@ const LAYERS = [
   [
     "runtime",
     "^runtime/",
-    "wisp-agent/testing/node: the scripted model behind a loopback HTTP server",
-    ["runtime/node/index.ts"],
+    "the runtime-specific entries: wisp-agent/testing/node, wisp-agent/mcp/stdio",
+    ["runtime/node/index.ts", "runtime/mcp-stdio/index.ts"],
   ],
   ["worker", "^worker/[^/]+$", "the demo Cloudflare Worker (not part of the package)", ["worker/index.ts"]],
   ["worker-tests", "^worker/(test|e2e)/", "the Worker's tests, in workerd and through wrangler", []],

@@ -17,6 +17,7 @@ const ENTRIES = {
   mcp: "src/mcp/index.ts",
   effect: "src/effect/index.ts",
   "testing-node": "runtime/node/index.ts",
+  "mcp-stdio": "runtime/mcp-stdio/index.ts",
 };
 
 /**

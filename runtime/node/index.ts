@@ -1,5 +1,5 @@
 /**
- * Layer `runtime` (docs/architecture.md): wisp-agent/testing/node: the scripted model behind a loopback HTTP server.
+ * Layer `runtime` (docs/architecture.md): the runtime-specific entries: wisp-agent/testing/node, wisp-agent/mcp/stdio.
  *
  * `wisp-agent/testing/node`: serve the scripted model (or any fetch-style handler) on loopback HTTP, for
  * tests and benchmarks in other processes and runtimes. Uses `node:http` (Node, Deno, Bun).

@@ -25,6 +25,7 @@ const ENTRIES: Record<string, string> = {
   "./mcp": "src/mcp/index.ts",
   "./effect": "src/effect/index.ts",
   "./testing/node": "runtime/node/index.ts",
+  "./mcp/stdio": "runtime/mcp-stdio/index.ts",
 };
 
 /** The module name TypeDoc gives a subpath: the import specifier (`wisp-agent/testing`). */

@@ -1,7 +1,7 @@
 /**
  * Type-checks every code block as its own module, all in one TypeScript program, under the project's
  * own compiler options (tsconfig.json: strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess,
- * …). `wisp-agent` and its subpaths resolve to the sources (`src/`, `runtime/node/`) through `paths`,
+ * …). `wisp-agent` and its subpaths resolve to the sources (`src/`, `runtime/`) through `paths`,
  * so the check needs no build and always sees the API as it is in the working tree.
  */
 import { join } from "node:path";
@@ -17,6 +17,7 @@ export const ENTRY_SOURCES: Record<string, string> = {
   "wisp-agent/bridge": "src/bridge/index.ts",
   "wisp-agent/mcp": "src/mcp/index.ts",
   "wisp-agent/effect": "src/effect/index.ts",
+  "wisp-agent/mcp/stdio": "runtime/mcp-stdio/index.ts",
 };
 
 /** The (virtual) file a block is checked as: beside the tests, so `zod` resolves from node_modules. */

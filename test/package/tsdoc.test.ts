@@ -13,6 +13,7 @@ const ENTRIES = [
   "src/mcp/index.ts",
   "src/effect/index.ts",
   "runtime/node/index.ts",
+  "runtime/mcp-stdio/index.ts",
 ];
 /** The functions a user starts from. */
 const WITH_EXAMPLE = [
@@ -31,6 +32,7 @@ const WITH_EXAMPLE = [
   "runAgentStreamEffect",
   "createAgentSessionEffect",
   "connectMcp",
+  "connectMcpStdio",
   "fromClaudeCode",
   "fromPi",
   "serveSession",
