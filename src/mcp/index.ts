@@ -29,7 +29,25 @@ export {
   formatSchemaIssues,
   type SchemaIssue,
 } from "./json-schema-check.ts";
+export { MCP_AUTH_MAX_ATTEMPTS, type McpAuth, type McpAuthContext } from "./mcp-auth.ts";
 export type { McpCloseOptions, McpProgress } from "./mcp-client.ts";
 export { MCP_METADATA_KEY, type McpServerRecord, mcpMetadata, mcpServerRecord } from "./mcp-metadata.ts";
 export { type McpToolInfo, wispToolName } from "./mcp-tools.ts";
+export {
+  type McpClientCredentialsOptions,
+  type McpClientSecretCredentials,
+  type McpPrivateKeyCredentials,
+  mcpClientCredentials,
+} from "./oauth/client-credentials.ts";
+export type { JwtAlgorithm } from "./oauth/jwt-assertion.ts";
+export { type FinishMcpOAuthOptions, finishMcpOAuth, mcpOAuth } from "./oauth/mcp-oauth.ts";
+export type {
+  McpAuthorizeContext,
+  McpOAuthOptions,
+  McpPreRegisteredClient,
+} from "./oauth/mcp-oauth-options.ts";
+export type { TokenEndpointAuthMethod } from "./oauth/client-auth.ts";
+export type { McpAuthReason } from "./oauth/oauth-failures.ts";
+export type { McpClientMetadata } from "./oauth/registration.ts";
+export { type McpAuthStorage, memoryAuthStorage } from "./oauth/storage.ts";
 export { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";

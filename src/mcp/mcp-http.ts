@@ -2,7 +2,10 @@
  * The Streamable HTTP transport of MCP, fetch-only: one POST per message, the answer read as JSON or
  * as an SSE stream; a GET stream for what the server says unprompted; a DELETE to end the session.
  * It keeps the session id and the negotiated version and sends them as `Mcp-Session-Id` and
- * `MCP-Protocol-Version`. Failures are thrown as SdkErrors, except a 404 on a known session, thrown as
+ * `MCP-Protocol-Version`. With `auth` (OAuth), each request carries the `Authorization` it gives, and a
+ * 401 or 403 `insufficient_scope` is handed to `auth.refused` and the request sent again (a bounded
+ * number of times; never for the DELETE of `close()`, which asks nobody). Nothing here imports the
+ * OAuth machinery (src/mcp/oauth), so a connection without `auth` loads none of it. Failures are thrown as SdkErrors, except a 404 on a known session, thrown as
  * {@link SessionExpired} so the client can initialize again.
  *
  * @module
@@ -17,7 +20,7 @@ import { safeUrl } from "../http/safe-url.ts";
 import { reconnectDelay, retryField } from "../http/sse-retry.ts";
 import type { JsonObject } from "../types.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "./json-rpc.ts";
-import type { McpAuth } from "./mcp-auth.ts";
+import { isAuthRefusal, MCP_AUTH_MAX_ATTEMPTS, type McpAuth, type McpAuthContext } from "./mcp-auth.ts";
 import { AnswerLost, httpFailure, MCP_PROVIDER, protocolFailure, redirected } from "./mcp-failures.ts";
 import type { ExchangeOptions, ListenOutcome, McpSession, McpTransport } from "./mcp-transport.ts";
 
@@ -89,6 +92,24 @@ export class McpHttp implements McpTransport {
     return headers;
   }
 
+  /** What the authorization is told about a request: the server, the connection's fetch, the signal. */
+  #authContext(signal: AbortSignal): McpAuthContext {
+    return { url: this.#settings.url, fetch: this.#settings.fetch, signal };
+  }
+
+  /** Sets the `Authorization` header the connection's `auth` gives, when it gives one. */
+  async #authorize(headers: Headers, signal: AbortSignal): Promise<void> {
+    const auth = this.#settings.auth;
+    if (auth === undefined) return;
+    const value = await auth.authorization(this.#authContext(signal));
+    if (value !== undefined) headers.set("authorization", value);
+  }
+
+  /**
+   * Sends one request. With `auth`, a 401 (or a 403 `insufficient_scope`) is handed to `auth.refused`
+   * and the request sent again with the new credentials, at most {@link MCP_AUTH_MAX_ATTEMPTS} times
+   * (not for a DELETE).
+   */
   async #send(
     method: string,
     accept: string,
@@ -96,8 +117,26 @@ export class McpHttp implements McpTransport {
     body?: string,
     session: McpSession = this,
   ): Promise<Response> {
+    // Ending a session asks nobody to authorize: a refused DELETE stands.
+    const auth = method === "DELETE" ? undefined : this.#settings.auth;
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.#sendOnce(method, accept, signal, body, session);
+      if (auth === undefined || attempt >= MCP_AUTH_MAX_ATTEMPTS || !isAuthRefusal(response)) return response;
+      if (!(await auth.refused(response, this.#authContext(signal)))) return response;
+      await response.body?.cancel().catch(() => {});
+    }
+  }
+
+  async #sendOnce(
+    method: string,
+    accept: string,
+    signal: AbortSignal,
+    body: string | undefined,
+    session: McpSession,
+  ): Promise<Response> {
     const headers = this.#headers(accept, session);
     if (body !== undefined) headers.set("content-type", "application/json");
+    await this.#authorize(headers, signal);
     // Redirects are not followed: the headers (API keys, tokens) would go wherever the server points.
     const init: RequestInit = { method, headers, signal, redirect: "manual" };
     if (body !== undefined) init.body = body;
@@ -239,6 +278,7 @@ export class McpHttp implements McpTransport {
     if (!(await abortableSleep(delayMs, signal))) throw new ReadAborted("aborted while waiting to resume");
     const headers = this.#headers("text/event-stream");
     headers.set("last-event-id", lastEventId);
+    await this.#authorize(headers, signal);
     const response = checkFetchResult(
       await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal }),
       { provider: MCP_PROVIDER, request },

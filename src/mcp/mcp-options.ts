@@ -128,7 +128,16 @@ export const CONNECT_MCP_OPTIONS: OptionTable<ConnectMcpOptions> = {
   url: { required: true, check: checkUrl },
   headers: null,
   fetch: notFunctionOption,
-  auth: null,
+  auth: (value, path) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Partial<McpAuth>).authorization === "function" &&
+    typeof (value as Partial<McpAuth>).refused === "function"
+      ? undefined
+      : invalid(
+          `${path} must be what mcpOAuth() or mcpClientCredentials() returns, got ${showValue(value)}`,
+          path,
+        ),
   signal: notSignalOption,
   timeoutMs: checkDelay,
   maxTotalTimeoutMs: checkDelay,
