@@ -22,6 +22,7 @@ import { ApiError, errorResponse, MAX_MCP_BODY, MAX_MESSAGE_BODY, readJson, read
 import { clientKey, DEFAULT_MCP_RATE_LIMIT, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
 import { handleMcp } from "./mcp-notes.ts";
+import { mountMcpServerRoutes } from "./mcp-server-routes.ts";
 import { apiHeaders } from "./security-headers.ts";
 import type { RunnerCommand } from "./session-runner.ts";
 import { loadRecord, MAX_SESSION_CHARS, saveRecord } from "./session-store.ts";
@@ -260,6 +261,9 @@ export function createApp(): Hono<App> {
   app.delete("/api/sessions/:id", (c) =>
     runner(c.env, c.get("sessionId"), { op: "delete", sessionId: c.get("sessionId") }),
   );
+
+  // The session's own MCP servers (OAuth-protected ones too) and the OAuth callback: worker/mcp-server-routes.ts.
+  mountMcpServerRoutes(app);
 
   // A known route asked with a method it does not take: 405 with Allow, in the API's shape.
   for (const [path, allow] of Object.entries(ROUTE_METHODS)) {

@@ -1,7 +1,8 @@
 /**
  * The model the demo uses when no provider key is set: Wisp's scripted model, answering each request
  * from what it asks. A question about the time calls `clock`; arithmetic (`12 * 7`) calls
- * `calculator`; "send … to Ada" calls `send_message` (which waits for the user's approval); tool
+ * `calculator`; "send … to Ada" calls `send_message` (which waits for the user's approval); `call <tool>
+ * {args}` calls any tool the request offers (an MCP server's the session added); tool
  * results are summed up; anything else gets a longer streamed answer, slow enough
  * to watch and to stop. It speaks Anthropic's wire format, so the SDK runs exactly as against the API.
  *
@@ -66,7 +67,9 @@ function resultText(block: WireBlock): string {
   return "";
 }
 
-function toolCalls(prompt: string): ScriptPart[] {
+function toolCalls(prompt: string, offered: readonly string[] = []): ScriptPart[] {
+  const named = namedCall(prompt, offered);
+  if (named !== undefined) return [named];
   const calls: ScriptPart[] = [];
   if (/\b(time|clock|date|hour)\b/i.test(prompt)) {
     const zone = prompt.match(/\b([A-Z][a-z]+\/[A-Z][A-Za-z_]+)\b/)?.[1] ?? "UTC";
@@ -85,6 +88,23 @@ function toolCalls(prompt: string): ScriptPart[] {
   }
   calls.push(...noteCalls(prompt));
   return calls;
+}
+
+/**
+ * `call <tool>` or `call <tool> {json arguments}`: a call of any tool the request offers by that name
+ * (an MCP server's the session added, say), so every connected tool can be tried without a real model.
+ */
+function namedCall(prompt: string, offered: readonly string[]): ScriptPart | undefined {
+  const match = /^\s*call\s+([A-Za-z][\w-]{0,127})\s*(\{[\s\S]*\})?\s*$/i.exec(prompt);
+  if (match === null || !offered.includes(match[1] as string)) return undefined;
+  let args: JsonObject = {};
+  try {
+    const parsed: unknown = JSON.parse(match[2] ?? "{}");
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) args = parsed as JsonObject;
+  } catch {
+    // Not JSON: call it without arguments (the tool's own check answers).
+  }
+  return { type: "tool_call", name: match[1] as string, args };
 }
 
 /**
@@ -108,7 +128,10 @@ function noteCalls(prompt: string): ScriptPart[] {
 }
 
 /** The answer to one request. */
-function demoAnswer(body: { messages?: WireMessage[] }, delayMs = DEFAULT_CHUNK_DELAY_MS): ScriptedTurn {
+function demoAnswer(
+  body: { messages?: WireMessage[]; tools?: Array<{ name?: string }> },
+  delayMs = DEFAULT_CHUNK_DELAY_MS,
+): ScriptedTurn {
   const last = body.messages?.at(-1);
   const all = blocksOf(last);
   // Anthropic merges consecutive user turns, so a new prompt can follow older results in one message
@@ -127,7 +150,8 @@ function demoAnswer(body: { messages?: WireMessage[] }, delayMs = DEFAULT_CHUNK_
     .map((block) => block.text ?? "")
     .join(" ")
     .trim();
-  const calls = toolCalls(prompt);
+  const offered = (body.tools ?? []).map((tool) => tool.name ?? "");
+  const calls = toolCalls(prompt, offered);
   if (calls.length > 0) {
     return { content: [{ type: "text", text: words("Let me check. ") }, ...calls], delayMs };
   }

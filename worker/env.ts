@@ -25,7 +25,10 @@ export interface Env {
   DEMO_CHUNK_DELAY_MS?: string;
   /** Milliseconds a run goes on with no client attached before it is cancelled (default 15,000). */
   RUN_GRACE_MS?: string;
-  /** Sessions a client may create or import, as `"<count>/<seconds>"` (default `"20/60"`). */
+  /**
+   * Sessions a client may create or import, as `"<count>/<seconds>"` (default `"20/60"`); the same
+   * rate, counted apart, bounds the MCP servers it may try to add to sessions.
+   */
   CREATE_RATE_LIMIT?: string;
   /** Requests a client may send the demo's MCP server at `/mcp`, as `"<count>/<seconds>"` (default `"120/60"`). */
   MCP_RATE_LIMIT?: string;

@@ -1,7 +1,8 @@
 /**
  * The MCP tools a run gets, next to the clock, calculator and messenger: the demo's own notes server
  * (worker/mcp-notes.ts, reached in-process through `connectMcp`'s `fetch` option, so no network hop
- * and no self-fetch), and every server listed in `MCP_SERVERS`. A server that cannot be reached is
+ * and no self-fetch), every server listed in `MCP_SERVERS`, and the servers the session added itself
+ * (OAuth-protected ones with their stored tokens, worker/session-mcp.ts). A server that cannot be reached is
  * left out of the run with a warning rather than failing it.
  *
  * @module
@@ -77,12 +78,14 @@ const MCP_CONNECT_DEADLINE_MS = 10_000;
  * Connects to the notes server and to `MCP_SERVERS` in parallel, all within
  * {@link MCP_CONNECT_DEADLINE_MS} (a server's handshake and its pages of tools together); `signal` (the
  * run's cancel) ends the wait at once. A server not connected by then is left out with a warning, as is
- * a tool whose name is taken (by a local tool in `reserved`, or an earlier server).
+ * a tool whose name is taken (by a local tool in `reserved`, or an earlier server). `sessionServers` are
+ * the servers the session added itself (worker/session-mcp.ts, with their OAuth), connected last.
  */
 export async function connectRunMcp(
   env: Env,
   reserved: readonly string[] = [],
   signal?: AbortSignal,
+  sessionServers: readonly ConnectMcpOptions[] = [],
 ): Promise<RunMcpTools> {
   const warnings: string[] = [];
   const notes: ConnectMcpOptions = {
@@ -92,15 +95,18 @@ export async function connectRunMcp(
     timeoutMs: 10_000,
     fetch: async (input, init) => handleMcp(new Request(input, init), env.SESSIONS),
   };
-  const others = parseMcpServers(env.MCP_SERVERS, warnings).map(
-    (server): ConnectMcpOptions => ({
-      url: server.url,
-      timeoutMs: 10_000,
-      listen: false,
-      ...(server.prefix === undefined ? {} : { prefix: server.prefix }),
-      ...(server.headers === undefined ? {} : { headers: server.headers }),
-    }),
-  );
+  const others = [
+    ...parseMcpServers(env.MCP_SERVERS, warnings).map(
+      (server): ConnectMcpOptions => ({
+        url: server.url,
+        timeoutMs: 10_000,
+        listen: false,
+        ...(server.prefix === undefined ? {} : { prefix: server.prefix }),
+        ...(server.headers === undefined ? {} : { headers: server.headers }),
+      }),
+    ),
+    ...sessionServers,
+  ];
   // Connecting is bounded as a whole; once connected, aborting this closes the connections (close()).
   const connecting = new AbortController();
   const timer = setTimeout(

@@ -29,6 +29,7 @@ import { ApiError, errorResponse } from "./api-error.ts";
 import type { Env } from "./env.ts";
 import { connectRunMcp, type RunMcpTools } from "./mcp-tools.ts";
 import { parseEventId, RunLog } from "./run-log.ts";
+import { runSessionMcpCommand, type SessionMcpCommand, sessionMcpOptions } from "./session-mcp.ts";
 import {
   deleteRecord,
   loadRecord,
@@ -45,7 +46,8 @@ export type RunnerCommand =
   | { op: "attach"; after?: string }
   | { op: "cancel" }
   | { op: "export"; sessionId: string }
-  | { op: "delete"; sessionId: string };
+  | { op: "delete"; sessionId: string }
+  | SessionMcpCommand;
 
 /** How long a run goes on with no client attached before it is cancelled, by default. */
 const DEFAULT_RUN_GRACE_MS = 15_000;
@@ -137,6 +139,10 @@ export class SessionRunner extends DurableObject<Env> {
         case "delete":
           await this.#delete(command.sessionId);
           return new Response(null, { status: 204 });
+        case "mcp-connect":
+        case "mcp-finish":
+        case "mcp-list":
+          return await runSessionMcpCommand(this.ctx.storage, command);
       }
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
@@ -308,7 +314,12 @@ export class SessionRunner extends DurableObject<Env> {
       // A cancel while the MCP servers connect ends that wait at once.
       const connecting = new AbortController();
       abort = (reason) => connecting.abort(reason);
-      mcp = await connectRunMcp(this.env, options.tools?.map((tool) => tool.name) ?? [], connecting.signal);
+      mcp = await connectRunMcp(
+        this.env,
+        options.tools?.map((tool) => tool.name) ?? [],
+        connecting.signal,
+        await sessionMcpOptions(this.ctx.storage),
+      );
       const tools = [...(options.tools ?? []), ...mcp.tools];
       const created = await createAgentSession({ ...options, tools, restore: record.state });
       if (!created.ok) throw created.error;

@@ -6,7 +6,10 @@
 // id it saw) and misses nothing; a reload draws the conversation as it was before the run and replays
 // the run from its log, then follows it live. A tool call that needs approval pauses the run: the page
 // shows it with Approve / Deny (with a reason) and editable arguments, from the run's end or, after a
-// reload, from the saved session; a decision resumes the run as a new stream.
+// reload, from the saved session; a decision resumes the run as a new stream. "Connect an MCP server"
+// adds a server to the session; one that asks for OAuth sends this tab to its sign-in, and the Worker's
+// callback sends it back here with `?mcp=connected` (or `?mcp=failed&code=…`). Its tokens stay in the
+// Worker: the page only ever sees the server's URL and tool names.
 const $ = (id) => document.getElementById(id);
 const log = $("log");
 const STORAGE_KEY = "wisp-demo-session";
@@ -111,6 +114,7 @@ function forget() {
   remember(undefined);
   loaded = true;
   log.replaceChildren();
+  $("mcp-servers").replaceChildren();
   setStatus("that session no longer exists (expired or deleted); your next message starts a new one");
 }
 
@@ -118,6 +122,7 @@ async function newSession() {
   remember(await (await api("/api/sessions", { method: "POST" })).json());
   loaded = true;
   log.replaceChildren();
+  $("mcp-servers").replaceChildren();
   setStatus(`session ${session.sessionId.slice(0, 8)}`);
 }
 
@@ -625,6 +630,68 @@ $("new").addEventListener("click", async () => {
   }
 });
 
+/** Shows the MCP servers the session added. */
+async function showMcpServers() {
+  if (!session) return $("mcp-servers").replaceChildren();
+  const { servers } = await (await api(`/api/sessions/${session.sessionId}/mcp-servers`)).json();
+  $("mcp-servers").replaceChildren(
+    ...servers.map((server) =>
+      el(
+        "li",
+        "mcp-server",
+        `${server.url}${server.prefix ? ` (tools as ${server.prefix}…)` : ""} — connected`,
+      ),
+    ),
+  );
+}
+
+/** What the page says when an authorization came back failed, by the Worker's error code. */
+const MCP_FAILURES = {
+  OAUTH_STATE_INVALID: "that authorization is unknown, expired or was already used; connect again",
+  OAUTH_BROWSER_MISMATCH: "that authorization was started in another browser; connect from this one",
+  OAUTH_FAILED: "the server did not authorize the connection",
+  MCP_CONNECT_FAILED: "authorized, but the MCP server could not be reached",
+};
+
+/** The outcome of an authorization the Worker's callback sent this tab back with (then dropped from the URL). */
+function authorizationOutcome() {
+  const params = new URLSearchParams(location.search);
+  const outcome = params.get("mcp");
+  if (outcome === null) return undefined;
+  history.replaceState(null, "", location.pathname);
+  if (outcome === "connected") return "MCP server connected: its tools are in your next run";
+  const code = (params.get("code") ?? "").replace(/[^A-Z_]/g, "").slice(0, 40);
+  return `could not connect the MCP server: ${MCP_FAILURES[code] ?? "it failed"} (${code || "unknown"})`;
+}
+
+$("mcp-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const body = { url: $("mcp-url").value.trim() };
+  const prefix = $("mcp-prefix").value.trim();
+  if (prefix) body.prefix = prefix;
+  $("mcp-connect").disabled = true;
+  try {
+    if (!session) await newSession();
+    const response = await api(`/api/sessions/${session.sessionId}/mcp-servers`, {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (answer.status === "authorization_required") {
+      setStatus("the server asks you to sign in: taking you there…");
+      location.assign(answer.authorizationUrl);
+      return;
+    }
+    setStatus(`connected to ${answer.server.url}: ${answer.server.tools.join(", ") || "no tools"}`);
+    $("mcp-url").value = "";
+    await showMcpServers();
+  } catch (error) {
+    report(error, "could not connect the MCP server");
+  } finally {
+    $("mcp-connect").disabled = false;
+  }
+});
+
 /** Loads the stored session, retrying with growing pauses while the server is unreachable or failing. */
 async function load(attempt = 0) {
   try {
@@ -649,8 +716,11 @@ async function start() {
   } catch {
     $("model").textContent = "the server could not be reached";
   }
+  const outcome = authorizationOutcome();
   if (session) await load();
   else setStatus("ready");
+  if (session) await showMcpServers().catch(() => {});
+  if (outcome) setStatus(outcome);
 }
 
 void start();
