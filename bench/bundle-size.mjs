@@ -128,6 +128,18 @@ export const BUDGET = {
   "agent-zod-mini": 43 * KB,
 };
 
+/**
+ * What MCP costs a program (issue 37): the same `runAgent` program without tools, with one MCP
+ * server's tools (`connectMcp`, a bearer header), and with that server authorized by `mcpOAuth`.
+ * Reported by `npm run bench`; test/package/bundle-size.test.ts checks that a program without MCP
+ * carries none of it and one without OAuth none of that.
+ */
+export const MCP_PROGRAMS = [
+  { name: "run", file: "wisp-run.ts", what: "`runAgent`, no tools" },
+  { name: "mcp", file: "wisp-mcp.ts", what: "the same with one MCP server's tools (`connectMcp`)" },
+  { name: "mcp-oauth", file: "wisp-mcp-oauth.ts", what: "the same, the server authorized with `mcpOAuth`" },
+];
+
 /** Whole entry points, for the record (not budgeted: a program keeps only what it imports). */
 export const ENTRIES = [
   { name: "wisp-agent", file: "entry-wisp.ts" },
@@ -321,6 +333,14 @@ export async function bundleSizeSection() {
         .map((row) => `| ${row.concern} | ${kb(row.minified)} | ${kb(row.gzipShare)} |`)
         .join("\n");
   }
+  const mcpRows = [];
+  let before;
+  for (const program of MCP_PROGRAMS) {
+    const size = await measure(program.file);
+    const more = before === undefined ? "–" : `+${kb(size.gzip - before)}`;
+    mcpRows.push(`| ${program.what} | ${kb(size.minified)} | ${kb(size.gzip)} | ${more} |`);
+    before = size.gzip;
+  }
   const entries = [];
   for (const entry of ENTRIES) {
     const size = await measureBundle(`bench/size/${entry.file}`, true);
@@ -355,6 +375,12 @@ files they come from, and that share of its gzip size (an estimate: gzip does no
 | concern | min KB | ≈ gzip KB |
 |---|---:|---:|
 ${concerns}
+
+What MCP costs (bench/size/wisp-run.ts, wisp-mcp.ts, wisp-mcp-oauth.ts; each row adds to the one above):
+
+| program | min KB | gzip KB | added gzip KB |
+|---|---:|---:|---:|
+${mcpRows.join("\n")}
 
 Whole entry points (everything exported, every provider; a program keeps only what it reaches):
 

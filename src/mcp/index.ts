@@ -23,6 +23,7 @@ export {
   DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
   type McpConnection,
 } from "./connect-mcp.ts";
+export type { McpSessionOptions } from "./mcp-options.ts";
 export {
   type CheckJsonSchemaOptions,
   checkJsonSchema,

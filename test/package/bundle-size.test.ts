@@ -7,7 +7,7 @@
  * that catches a regression (see BUDGET in bench/bundle-size.mjs).
  */
 import { describe, expect, it } from "vitest";
-import { BUDGET, kb, measureBundle, PROGRAMS } from "../../bench/bundle-size.mjs";
+import { BUDGET, kb, MCP_PROGRAMS, measureBundle, PROGRAMS } from "../../bench/bundle-size.mjs";
 
 const path = (file: string) => `bench/size/${file}`;
 const aiSizes = new Map<string, Promise<number>>();
@@ -52,4 +52,17 @@ describe("browser bundle sizes", () => {
     expect(stream.inputs.some((input) => input.includes("dist/src/stream/stream-turn.js"))).toBe(true);
     expect(stream.inputs.filter((input) => input.includes("node_modules/zod/"))).toEqual([]);
   }, 60_000);
+
+  it("a program that does not use MCP carries none of it; one that connects without auth, none of OAuth", async () => {
+    const mcpFiles = (inputs: string[]) => inputs.filter((input) => input.includes("dist/src/mcp/"));
+    const oauthFiles = (inputs: string[]) => inputs.filter((input) => input.includes("dist/src/mcp/oauth/"));
+    for (const program of [...PROGRAMS, MCP_PROGRAMS[0]]) {
+      if (program === undefined) continue;
+      expect(mcpFiles((await measureBundle(path(program.file))).inputs), program.file).toEqual([]);
+    }
+    const [, mcp, oauth] = await Promise.all(MCP_PROGRAMS.map((program) => measureBundle(path(program.file))));
+    expect(mcpFiles(mcp?.inputs ?? [])).toContain("dist/src/mcp/mcp-http.js");
+    expect(oauthFiles(mcp?.inputs ?? [])).toEqual([]);
+    expect(oauthFiles(oauth?.inputs ?? [])).toContain("dist/src/mcp/oauth/mcp-oauth.js");
+  }, 120_000);
 });
