@@ -60,7 +60,9 @@ describe("browser bundle sizes", () => {
       if (program === undefined) continue;
       expect(mcpFiles((await measureBundle(path(program.file))).inputs), program.file).toEqual([]);
     }
-    const [, mcp, oauth] = await Promise.all(MCP_PROGRAMS.map((program) => measureBundle(path(program.file))));
+    const [, mcp, oauth] = await Promise.all(
+      MCP_PROGRAMS.map((program) => measureBundle(path(program.file))),
+    );
     expect(mcpFiles(mcp?.inputs ?? [])).toContain("dist/src/mcp/mcp-http.js");
     expect(oauthFiles(mcp?.inputs ?? [])).toEqual([]);
     expect(oauthFiles(oauth?.inputs ?? [])).toContain("dist/src/mcp/oauth/mcp-oauth.js");
