@@ -2,7 +2,10 @@
 import { runAgent } from "wisp-agent";
 import { connectMcp } from "wisp-agent/mcp";
 
-const mcp = await connectMcp({ url: "https://notes.example.com/mcp", headers: { authorization: "Bearer token" } });
+const mcp = await connectMcp({
+  url: "https://notes.example.com/mcp",
+  headers: { authorization: "Bearer token" },
+});
 if (mcp.ok) {
   const result = await runAgent({
     model: "anthropic/claude-sonnet-4-5",
