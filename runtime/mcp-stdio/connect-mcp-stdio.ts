@@ -101,20 +101,11 @@ function tiedToProcess(connection: McpConnection, transport: McpStdio): McpStdio
     await connection.close(closeOptions);
     await transport.terminate();
   };
-  return {
-    pid: transport.pid,
-    get tools() {
-      return connection.tools;
-    },
-    get serverInfo() {
-      return connection.serverInfo;
-    },
-    get instructions() {
-      return connection.instructions;
-    },
-    record: () => connection.record(),
-    refreshTools: (refreshSignal) => connection.refreshTools(refreshSignal),
-    close,
-    [asyncDispose]: () => close(),
-  };
+  // Everything else is the connection's own (its getters read the live tool list), through the prototype.
+  const tied: McpStdioConnection = Object.create(connection);
+  return Object.defineProperties(tied, {
+    pid: { value: transport.pid, enumerable: true },
+    close: { value: close },
+    [asyncDispose]: { value: () => close() },
+  });
 }

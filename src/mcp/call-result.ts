@@ -11,7 +11,7 @@
 
 import { type ToolContent, toolContent } from "../agent/tool-output.ts";
 import { imageProblem, storedImage } from "../message/tool-image.ts";
-import type { ImagePart, JsonObject, JsonValue } from "../types.ts";
+import type { ImagePart, JsonObject, JsonValue, UserContentPart } from "../types.ts";
 import { asObject } from "./as-object.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
 
@@ -63,6 +63,27 @@ function blockText(block: JsonObject): string {
     default:
       return `[${String(block.type)} content]`;
   }
+}
+
+/**
+ * MCP content blocks (a prompt's messages, a resource's contents) as the parts of a Wisp user message:
+ * text as text, images a provider takes as images, anything else (audio, other binary data, links) as
+ * a one-line note of its kind and size; neighbouring texts are joined.
+ */
+export function contentParts(blocks: readonly JsonObject[]): UserContentPart[] {
+  const parts: UserContentPart[] = [];
+  for (const block of blocks) {
+    const image = blockImage(block);
+    if (image !== undefined) {
+      parts.push(image);
+      continue;
+    }
+    const text = blockText(block);
+    const last = parts.at(-1);
+    if (last?.type === "text") last.text = `${last.text}\n${text}`;
+    else parts.push({ type: "text", text });
+  }
+  return parts;
 }
 
 /**

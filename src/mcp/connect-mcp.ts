@@ -11,6 +11,8 @@ import { classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
 import { asyncDispose } from "../session/async-dispose.ts";
 import type { JsonObject } from "../types.ts";
+import { ELICITATION_CAPABILITY, elicitationHandler } from "./elicitation.ts";
+import { RPC_METHOD_NOT_FOUND } from "./json-rpc.ts";
 import { McpClient, type McpCloseOptions } from "./mcp-client.ts";
 import { MCP_PROVIDER } from "./mcp-failures.ts";
 import { McpHttp } from "./mcp-http.ts";
@@ -22,8 +24,17 @@ import {
   DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
   type McpSessionOptions,
 } from "./mcp-options.ts";
-import { listMcpTools, type McpToolContext, toWispTools } from "./mcp-tools.ts";
+import { listMcpTools, type McpToolContext, type McpToolInfo, toWispTools } from "./mcp-tools.ts";
 import type { McpTransport } from "./mcp-transport.ts";
+import { getPrompt, listPrompts, type McpPrompt, type McpPromptResult } from "./prompts.ts";
+import {
+  listResources,
+  listResourceTemplates,
+  type McpResource,
+  type McpResourceContents,
+  type McpResourceTemplate,
+  readResourceContents,
+} from "./resources.ts";
 
 export type { ConnectMcpOptions } from "./mcp-options.ts";
 export { DEFAULT_MCP_TIMEOUT_MS, DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR } from "./mcp-options.ts";
@@ -40,6 +51,27 @@ export interface McpConnection {
   record(): McpServerRecord;
   /** Reads the tool list again. */
   refreshTools(signal?: AbortSignal): Promise<Result<Tool<JsonObject>[], AnySdkError, undefined>>;
+  /** The server's resources (`resources/list`, every page). A server without resources: a ProviderError. */
+  listResources(signal?: AbortSignal): Promise<Result<McpResource[], AnySdkError, undefined>>;
+  /** The server's resource templates (`resources/templates/list`, every page). */
+  listResourceTemplates(signal?: AbortSignal): Promise<Result<McpResourceTemplate[], AnySdkError, undefined>>;
+  /** A resource's contents (`resources/read`); `resourceParts()` makes them a prompt's parts. */
+  readResource(
+    uri: string,
+    signal?: AbortSignal,
+  ): Promise<Result<McpResourceContents[], AnySdkError, undefined>>;
+  /** Asks to hear when a resource changes (`resources/subscribe`): `onResourceUpdated` is then called. */
+  subscribeResource(uri: string, signal?: AbortSignal): Promise<Result<void, AnySdkError, undefined>>;
+  /** Stops hearing of a resource's changes (`resources/unsubscribe`). */
+  unsubscribeResource(uri: string, signal?: AbortSignal): Promise<Result<void, AnySdkError, undefined>>;
+  /** The server's prompts (`prompts/list`, every page). */
+  listPrompts(signal?: AbortSignal): Promise<Result<McpPrompt[], AnySdkError, undefined>>;
+  /** A prompt filled in with `args` by the server (`prompts/get`), its messages as Wisp parts. */
+  getPrompt(
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<Result<McpPromptResult, AnySdkError, undefined>>;
   /**
    * Stops listening and ends the session on the server (DELETE); never throws. With
    * `{ endSession: false }` it stops listening but keeps the server's session, so a {@link record}
@@ -48,6 +80,43 @@ export interface McpConnection {
   close(options?: McpCloseOptions): Promise<void>;
   /** `await using` support: the same as `close()` with the defaults (the server's session is ended). */
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** What `promise` came to, as a Result: an SdkError as it is, anything else classified. */
+async function settle<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<Result<T, AnySdkError, undefined>> {
+  try {
+    return ok(await promise);
+  } catch (error) {
+    return err(isSdkError(error) ? error : classifyThrown(error, { provider: MCP_PROVIDER, signal }));
+  }
+}
+
+/** Tells the app that the server's resources or prompts changed, through the options that ask. */
+function notifyLists(method: string, params: JsonObject, options: McpSessionOptions): void {
+  if (method === "notifications/resources/list_changed") options.onResourcesChanged?.();
+  else if (method === "notifications/prompts/list_changed") options.onPromptsChanged?.();
+  else if (method === "notifications/resources/updated" && typeof params.uri === "string")
+    options.onResourceUpdated?.(params.uri);
+}
+
+/**
+ * The server's tools; none when it declared no `tools` capability and refuses `tools/list` as a
+ * method it does not have (a server of resources or prompts only).
+ */
+async function listToolsIfAny(client: McpClient, signal: AbortSignal | undefined): Promise<McpToolInfo[]> {
+  try {
+    return await listMcpTools(client, signal);
+  } catch (error) {
+    const noTools =
+      client.capabilities.tools === undefined &&
+      isSdkError(error) &&
+      error.providerCode === String(RPC_METHOD_NOT_FOUND);
+    if (noTools) return [];
+    throw error;
+  }
 }
 
 /** The request limits: `timeoutMs` and the total cap, defaults filled in. */
@@ -111,12 +180,18 @@ export async function connectOver(
 ): Promise<Result<McpConnection, AnySdkError, undefined>> {
   const { signal } = options;
   let tools: Tool<JsonObject>[] = [];
+  const { onElicitation } = options;
   const client: McpClient = new McpClient({
     transport,
     ...limitsOf(options),
     clientName: options.clientName ?? "wisp-agent",
+    capabilities: onElicitation === undefined ? {} : { elicitation: ELICITATION_CAPABILITY },
+    requestHandlers: new Map(
+      onElicitation === undefined ? [] : [["elicitation/create", elicitationHandler(onElicitation)]],
+    ),
     onNotification: (method, params) => {
       if (method === "notifications/tools/list_changed") void refresh().catch(() => {});
+      notifyLists(method, params, options);
       options.onNotification?.(method, params);
     },
   });
@@ -128,7 +203,7 @@ export async function connectOver(
     onResult: options.onResult,
   };
   const readTools = async (listSignal?: AbortSignal): Promise<Tool<JsonObject>[]> => {
-    const infos = await listMcpTools(client, listSignal);
+    const infos = await listToolsIfAny(client, listSignal);
     return toWispTools(options.filter === undefined ? infos : infos.filter(options.filter), context);
   };
   let refreshes = 0;
@@ -176,17 +251,22 @@ export async function connectOver(
       if (client.sessionId !== undefined) record.sessionId = client.sessionId;
       return record;
     },
-    refreshTools: async (refreshSignal) => {
-      try {
-        return ok(await refresh(refreshSignal));
-      } catch (error) {
-        return err(
-          isSdkError(error)
-            ? error
-            : classifyThrown(error, { provider: MCP_PROVIDER, signal: refreshSignal }),
-        );
-      }
-    },
+    refreshTools: (refreshSignal) => settle(refresh(refreshSignal), refreshSignal),
+    listResources: (listSignal) => settle(listResources(client, listSignal), listSignal),
+    listResourceTemplates: (listSignal) => settle(listResourceTemplates(client, listSignal), listSignal),
+    readResource: (uri, readSignal) => settle(readResourceContents(client, uri, readSignal), readSignal),
+    subscribeResource: (uri, subscribeSignal) =>
+      settle(
+        client.request("resources/subscribe", { uri }, { signal: subscribeSignal }).then(() => undefined),
+        subscribeSignal,
+      ),
+    unsubscribeResource: (uri, unsubscribeSignal) =>
+      settle(
+        client.request("resources/unsubscribe", { uri }, { signal: unsubscribeSignal }).then(() => undefined),
+        unsubscribeSignal,
+      ),
+    listPrompts: (listSignal) => settle(listPrompts(client, listSignal), listSignal),
+    getPrompt: (name, args, getSignal) => settle(getPrompt(client, name, args, getSignal), getSignal),
     close,
     [asyncDispose]: () => close(),
   };

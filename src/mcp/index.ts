@@ -23,7 +23,7 @@ export {
   DEFAULT_MCP_TOTAL_TIMEOUT_FACTOR,
   type McpConnection,
 } from "./connect-mcp.ts";
-export type { McpSessionOptions } from "./mcp-options.ts";
+export type { McpElicitationHandler, McpElicitationRequest, McpElicitationResult } from "./elicitation.ts";
 export {
   type CheckJsonSchemaOptions,
   checkJsonSchema,
@@ -33,7 +33,9 @@ export {
 export { MCP_AUTH_MAX_ATTEMPTS, type McpAuth, type McpAuthContext } from "./mcp-auth.ts";
 export type { McpCloseOptions, McpProgress } from "./mcp-client.ts";
 export { MCP_METADATA_KEY, type McpServerRecord, mcpMetadata, mcpServerRecord } from "./mcp-metadata.ts";
+export type { McpSessionOptions } from "./mcp-options.ts";
 export { type McpToolInfo, wispToolName } from "./mcp-tools.ts";
+export type { TokenEndpointAuthMethod } from "./oauth/client-auth.ts";
 export {
   type McpClientCredentialsOptions,
   type McpClientSecretCredentials,
@@ -47,8 +49,14 @@ export type {
   McpOAuthOptions,
   McpPreRegisteredClient,
 } from "./oauth/mcp-oauth-options.ts";
-export type { TokenEndpointAuthMethod } from "./oauth/client-auth.ts";
 export type { McpAuthReason } from "./oauth/oauth-failures.ts";
 export type { McpClientMetadata } from "./oauth/registration.ts";
 export { type McpAuthStorage, memoryAuthStorage } from "./oauth/storage.ts";
+export type { McpPrompt, McpPromptArgument, McpPromptMessage, McpPromptResult } from "./prompts.ts";
 export { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
+export {
+  type McpResource,
+  type McpResourceContents,
+  type McpResourceTemplate,
+  resourceParts,
+} from "./resources.ts";

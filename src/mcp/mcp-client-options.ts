@@ -8,6 +8,7 @@
 import type { JsonObject } from "../types.ts";
 import type { McpProgress } from "./mcp-progress.ts";
 import type { McpSession, McpTransport } from "./mcp-transport.ts";
+import type { ServerRequestHandler } from "./server-requests.ts";
 
 /**
  * Per request: the caller's signal, and where progress goes (its arrival restarts the timeout, never
@@ -38,6 +39,10 @@ export interface McpClientSettings {
   /** The longest a request may take however much progress keeps coming, in ms. */
   maxTotalTimeoutMs: number;
   clientName: string;
+  /** The capabilities `initialize` declares (`elicitation` when the app answers it); default none. */
+  capabilities?: JsonObject | undefined;
+  /** Handlers of the server's requests by method (`ping` is always answered). */
+  requestHandlers?: ReadonlyMap<string, ServerRequestHandler> | undefined;
   /** Every notification the server sends (after the client handled those it knows). */
   onNotification(method: string, params: JsonObject): void;
 }

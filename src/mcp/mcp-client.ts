@@ -3,7 +3,7 @@
  * always ends them, progress, `notifications/cancelled` when a request is given up, one transparent
  * re-initialization when the server forgot the session (404), shared by every request that meets it
  * or starts during it, answers to the server's own requests
- * (`ping`), and the GET stream for what the server says unprompted. Every failure is thrown as an
+ * (`ping`, and those the app handles: server-requests.ts), and the GET stream for what the server says unprompted. Every failure is thrown as an
  * SdkError.
  *
  * Its parts: mcp-client-options.ts (settings and options), mcp-progress.ts (progress tokens) and
@@ -17,13 +17,7 @@ import { ConfigError, isSdkError, ProviderError } from "../errors/sdk-error.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
 import type { JsonObject } from "../types.ts";
 import { asObject } from "./as-object.ts";
-import {
-  type IncomingMessage,
-  type RequestId,
-  RPC_METHOD_NOT_FOUND,
-  rpcNotification,
-  rpcRequest,
-} from "./json-rpc.ts";
+import { type IncomingMessage, type RequestId, rpcNotification, rpcRequest } from "./json-rpc.ts";
 import type {
   McpClientSettings,
   McpCloseOptions,
@@ -36,6 +30,7 @@ import { McpListener } from "./mcp-listener.ts";
 import { ProgressTracker } from "./mcp-progress.ts";
 import type { McpSession, McpTransport } from "./mcp-transport.ts";
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
+import { ServerRequests } from "./server-requests.ts";
 
 export type { McpClientSettings, McpCloseOptions, McpRequestOptions } from "./mcp-client-options.ts";
 export type { McpProgress } from "./mcp-progress.ts";
@@ -50,6 +45,7 @@ export class McpClient {
   #nextId = 1;
   readonly #progress = new ProgressTracker();
   readonly #listener: McpListener;
+  readonly #serverRequests: ServerRequests;
   #reinitializing: Promise<void> | undefined;
   #closed = false;
   /** What the server said about itself in `initialize`. */
@@ -63,6 +59,10 @@ export class McpClient {
     this.#settings = settings;
     this.#http = settings.transport;
     this.#listener = new McpListener(this.#http, (message) => this.#handle(message));
+    this.#serverRequests = new ServerRequests(settings.requestHandlers ?? new Map(), (answer) => {
+      const signal = AbortSignal.timeout(this.#settings.timeoutMs);
+      this.#http.post(answer, { signal, onMessage: () => {} }).catch(() => {});
+    });
   }
 
   /** The session id the server gave, if it keeps sessions. */
@@ -90,7 +90,7 @@ export class McpClient {
     const session: McpSession = { sessionId: undefined, protocolVersion: undefined };
     const params = {
       protocolVersion: MCP_LATEST_PROTOCOL_VERSION,
-      capabilities: {},
+      capabilities: this.#settings.capabilities ?? {},
       clientInfo: { name: this.#settings.clientName, version: "1" },
     };
     const result = await this.#exchange("initialize", params, { signal, session });
@@ -259,24 +259,12 @@ export class McpClient {
   #handle(message: IncomingMessage): void {
     if (message.kind === "notification") {
       if (message.method === "notifications/progress") this.#progress.receive(message.params);
+      if (message.method === "notifications/cancelled")
+        this.#serverRequests.cancel(message.params.requestId, message.params.reason);
       this.#settings.onNotification(message.method, message.params);
     } else if (message.kind === "request") {
-      this.#reply(message.id, message.method);
+      this.#serverRequests.answer(message.id, message.method, message.params);
     }
-  }
-
-  /** Answers the server's request: `ping` with an empty result, anything else "method not found". */
-  #reply(id: RequestId, method: string): void {
-    const answer: JsonObject =
-      method === "ping"
-        ? { jsonrpc: "2.0", id, result: {} }
-        : {
-            jsonrpc: "2.0",
-            id,
-            error: { code: RPC_METHOD_NOT_FOUND, message: `Method not supported: ${method}` },
-          };
-    const signal = AbortSignal.timeout(this.#settings.timeoutMs);
-    this.#http.post(answer, { signal, onMessage: () => {} }).catch(() => {});
   }
 
   /**
@@ -295,6 +283,7 @@ export class McpClient {
   async close(options: McpCloseOptions = {}): Promise<void> {
     this.#closed = true;
     this.#listener.stop();
+    this.#serverRequests.cancelAll();
     if (options.endSession === false) return;
     try {
       await this.#http.terminate(AbortSignal.timeout(this.#settings.timeoutMs));

@@ -12,6 +12,7 @@ import { showValue } from "../config/show-value.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { JsonObject } from "../types.ts";
+import type { McpElicitationHandler } from "./elicitation.ts";
 import type { McpAuth } from "./mcp-auth.ts";
 import type { McpProgress } from "./mcp-client.ts";
 import type { McpServerRecord } from "./mcp-metadata.ts";
@@ -76,6 +77,20 @@ export interface McpSessionOptions {
   onProgress?: (tool: string, progress: McpProgress) => void;
   /** The whole `tools/call` result (images, resources and all), by the Wisp tool's name. */
   onResult?: (tool: string, result: JsonObject) => void;
+  /**
+   * Answers the server's questions to the person (`elicitation/create`): a form (`requestedSchema`)
+   * or a URL to visit. Given, the client declares the `elicitation` capability (forms and URLs); form
+   * answers get the schema's defaults for fields left out and are checked against it. Not given, the
+   * server is told the method is not supported. Its signal aborts when the server cancels the question
+   * or the connection closes. The request that led to the question keeps its `timeoutMs` meanwhile.
+   */
+  onElicitation?: McpElicitationHandler;
+  /** The server's resource list changed (`notifications/resources/list_changed`): list them again. */
+  onResourcesChanged?: () => void;
+  /** A resource subscribed to changed (`notifications/resources/updated`): read it again. */
+  onResourceUpdated?: (uri: string) => void;
+  /** The server's prompt list changed (`notifications/prompts/list_changed`): list them again. */
+  onPromptsChanged?: () => void;
 }
 
 const invalid = (message: string, path: string): ConfigError =>
@@ -154,6 +169,10 @@ export const CONNECT_MCP_OPTIONS: OptionTable<ConnectMcpOptions> = {
   onToolsChanged: notFunctionOption,
   onProgress: notFunctionOption,
   onResult: notFunctionOption,
+  onElicitation: notFunctionOption,
+  onResourcesChanged: notFunctionOption,
+  onResourceUpdated: notFunctionOption,
+  onPromptsChanged: notFunctionOption,
 };
 
 /** The first problem with `connectMcp`'s options, or undefined. */

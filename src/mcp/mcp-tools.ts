@@ -12,6 +12,7 @@ import type { JsonObject, JsonValue } from "../types.ts";
 import { asObject } from "./as-object.ts";
 import { callResultOutput } from "./call-result.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
+import { listPages } from "./list-pages.ts";
 import type { McpClient, McpProgress } from "./mcp-client.ts";
 
 /** A tool as the MCP server describes it in `tools/list`. */
@@ -47,9 +48,6 @@ export interface McpToolContext {
   onResult?: ((tool: string, result: JsonObject) => void) | undefined;
 }
 
-/** How many `tools/list` pages are read at most (a server that never stops paging is cut off). */
-const MAX_PAGES = 100;
-
 /** Reads one tool descriptor; undefined for one without a name. */
 function toolInfo(value: JsonValue): McpToolInfo | undefined {
   const raw = asObject(value);
@@ -65,20 +63,8 @@ function toolInfo(value: JsonValue): McpToolInfo | undefined {
 }
 
 /** Every tool the server lists, following `nextCursor` page by page. */
-export async function listMcpTools(client: McpClient, signal?: AbortSignal): Promise<McpToolInfo[]> {
-  const tools: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request("tools/list", cursor === undefined ? {} : { cursor }, { signal });
-    for (const value of Array.isArray(result.tools) ? result.tools : []) {
-      const info = toolInfo(value);
-      if (info !== undefined) tools.push(info);
-    }
-    cursor =
-      typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
-    if (cursor === undefined) break;
-  }
-  return tools;
+export function listMcpTools(client: McpClient, signal?: AbortSignal): Promise<McpToolInfo[]> {
+  return listPages(client, "tools/list", "tools", toolInfo, signal);
 }
 
 /** `prefix + name` with every character providers refuse turned into `_`, at most 64 characters. */

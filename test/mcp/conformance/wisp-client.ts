@@ -12,6 +12,7 @@ import {
   connectMcp,
   type McpAuth,
   type McpConnection,
+  type McpElicitationHandler,
   mcpClientCredentials,
   mcpOAuth,
 } from "../../../src/mcp/index.ts";
@@ -51,13 +52,12 @@ async function call(connection: McpConnection, name: string, args: JsonObject): 
 /** Connects (with `options`), lists the tools, calls `tool` when the server has it, and closes. */
 async function run(
   url: string,
-  options: { auth?: McpAuth; headers?: Record<string, string>; extra?: object },
+  options: { auth?: McpAuth; headers?: Record<string, string>; onElicitation?: McpElicitationHandler },
   tools: Array<[string, JsonObject]>,
 ): Promise<void> {
   const connected = await connectMcp({
     url,
-    listen: false,
-    ...options.extra,
+    ...(options.onElicitation === undefined ? {} : { onElicitation: options.onElicitation }),
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
   });
@@ -119,9 +119,9 @@ async function main(): Promise<void> {
   if (scenario === "initialize" || scenario === "tools_call" || scenario === "sse-retry")
     return run(url, {}, basicTools);
   if (scenario === "elicitation-sep1034-client-defaults") {
-    // onElicitation (another change) answers with empty content: Wisp applies the schema's defaults.
-    const onElicitation = async () => ({ action: "accept" as const, content: {} });
-    return run(url, { extra: { onElicitation } }, [["test_client_elicitation_defaults", {}]]);
+    // The person accepts without filling anything in: Wisp applies the schema's defaults.
+    const onElicitation: McpElicitationHandler = async () => ({ action: "accept", content: {} });
+    return run(url, { onElicitation }, [["test_client_elicitation_defaults", {}]]);
   }
   if (scenario === "auth/client-credentials-basic")
     return run(

@@ -7,7 +7,8 @@
  * `retry:` it sends (`retryInterval`, 50 ms unless given). Its tools add, sleep (cancellable: the server records every call whose
  * signal was aborted, which only a `notifications/cancelled` does), fail, return structured content
  * (right or wrong for its outputSchema), report progress, and change the tool list. Other paths can be
- * answered by `fallback` (the cross-runtime tests serve their pages and the built package from it).
+ * answered by `fallback` (the cross-runtime tests serve their pages and the built package from it);
+ * `extend(server)` registers more (resources, prompts, tools that ask the client questions).
  * Plain JavaScript so the bench and the runtime drivers can import it without a build.
  */
 import { randomUUID } from "node:crypto";
@@ -26,6 +27,7 @@ import { z } from "zod";
  * @property {string[]} resumes the Last-Event-ID of each GET that resumed a stream
  * @property {number[]} resumedAt when each GET that resumed a stream arrived (`Date.now()`)
  * @property {number[]} closedAt when the `poll` tool closed each of its response streams (`Date.now()`)
+ * @property {unknown[]} capabilities the client capabilities of each `initialize`, in order
  */
 
 /**
@@ -117,7 +119,7 @@ function registerTools(server, log) {
 
 /**
  * Starts a server.
- * @param {{ stateless?: boolean, json?: boolean, resumable?: boolean, retryInterval?: number, fallback?: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void }} [options]
+ * @param {{ stateless?: boolean, json?: boolean, resumable?: boolean, retryInterval?: number, fallback?: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void, extend?: (server: McpServer) => void }} [options]
  * @returns {Promise<{ url: string, origin: string, log: ServerLog, sessions: Map<string, unknown>, forgetSessions(): void, close(): Promise<void> }>}
  */
 export async function startOfficialServer(options = {}) {
@@ -130,6 +132,7 @@ export async function startOfficialServer(options = {}) {
     resumes: [],
     resumedAt: [],
     closedAt: [],
+    capabilities: [],
   };
   /** @type {Map<string, StreamableHTTPServerTransport>} */
   const sessions = new Map();
@@ -137,6 +140,7 @@ export async function startOfficialServer(options = {}) {
   const newServer = () => {
     const server = new McpServer({ name: "wisp-test-server", version: "1.0.0" });
     registerTools(server, log);
+    options.extend?.(server);
     return server;
   };
 
@@ -201,8 +205,10 @@ export async function startOfficialServer(options = {}) {
       const chunks = [];
       for await (const chunk of req) chunks.push(chunk);
       body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      for (const message of Array.isArray(body) ? body : [body])
+      for (const message of Array.isArray(body) ? body : [body]) {
         log.methods.push(message.method ?? "(response)");
+        if (message.method === "initialize") log.capabilities.push(message.params?.capabilities);
+      }
       const version = req.headers["mcp-protocol-version"];
       log.versions.push(typeof version === "string" ? version : undefined);
       const authorization = req.headers.authorization;

@@ -1,0 +1,92 @@
+/**
+ * The server's own requests (`ping`, `elicitation/create`): each answered by a handler of the method,
+ * asynchronously, under a signal that aborts when the server cancels it (`notifications/cancelled`)
+ * or the connection closes. A method without a handler is answered "method not found"; a handler that
+ * fails is answered with a JSON-RPC error whose message is the handler's own, never its stack.
+ *
+ * @module
+ */
+
+import type { JsonObject } from "../types.ts";
+import { type RequestId, RPC_METHOD_NOT_FOUND } from "./json-rpc.ts";
+
+/** JSON-RPC's code for an error inside the answering side. */
+const RPC_INTERNAL_ERROR = -32603;
+
+/** A failure a handler throws to answer with its own JSON-RPC code (`-32602` invalid params, …). */
+export class RpcAnswerError extends Error {
+  override readonly name = "RpcAnswerError";
+  /** The JSON-RPC error code the server gets. */
+  readonly code: number;
+
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Answers one method of the server's requests: its result, or a throw that becomes an error answer. */
+export type ServerRequestHandler = (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
+
+/** The server's requests being answered, by id, and the handlers that answer them. */
+export class ServerRequests {
+  readonly #handlers: ReadonlyMap<string, ServerRequestHandler>;
+  readonly #send: (answer: JsonObject) => void;
+  readonly #running = new Map<RequestId, AbortController>();
+
+  /** Handlers by method (`ping` is always answered); `send` posts an answer to the server. */
+  constructor(handlers: ReadonlyMap<string, ServerRequestHandler>, send: (answer: JsonObject) => void) {
+    this.#handlers = handlers;
+    this.#send = send;
+  }
+
+  /** Starts answering request `id`; the answer is sent when its handler settles (unless cancelled). */
+  answer(id: RequestId, method: string, params: JsonObject): void {
+    const handler = method === "ping" ? async () => ({}) : this.#handlers.get(method);
+    if (handler === undefined) {
+      const error = { code: RPC_METHOD_NOT_FOUND, message: `Method not supported: ${method}` };
+      this.#send({ jsonrpc: "2.0", id, error });
+      return;
+    }
+    const controller = new AbortController();
+    this.#running.get(id)?.abort(); // a server reusing an id gives up the first
+    this.#running.set(id, controller);
+    void this.#run(id, handler, params, controller);
+  }
+
+  async #run(
+    id: RequestId,
+    handler: ServerRequestHandler,
+    params: JsonObject,
+    controller: AbortController,
+  ): Promise<void> {
+    let answer: JsonObject;
+    try {
+      answer = { jsonrpc: "2.0", id, result: await handler(params, controller.signal) };
+    } catch (error) {
+      const code = error instanceof RpcAnswerError ? error.code : RPC_INTERNAL_ERROR;
+      const message = error instanceof Error ? error.message : "The client could not answer";
+      answer = { jsonrpc: "2.0", id, error: { code, message: message.slice(0, 1000) } };
+    }
+    if (this.#running.get(id) !== controller) return;
+    this.#running.delete(id);
+    // A request the server cancelled gets no answer (the spec: the receiver should not respond).
+    if (!controller.signal.aborted) this.#send(answer);
+  }
+
+  /** The server gave up request `id` (`notifications/cancelled`): its handler's signal aborts. */
+  cancel(id: unknown, reason: unknown): void {
+    if (typeof id !== "string" && typeof id !== "number") return;
+    const controller = this.#running.get(id);
+    this.#running.delete(id);
+    controller?.abort(
+      new Error(typeof reason === "string" ? reason : "The MCP server cancelled the request"),
+    );
+  }
+
+  /** The connection closed: every handler's signal aborts, and no answer is sent. */
+  cancelAll(): void {
+    for (const controller of this.#running.values()) controller.abort(new Error("The MCP connection closed"));
+    this.#running.clear();
+  }
+}

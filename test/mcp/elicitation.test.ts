@@ -1,0 +1,241 @@
+/**
+ * Elicitation: the official SDK's McpServer asks the client questions (`elicitation/create`) in the
+ * middle of a tool call, on real loopback HTTP; the app answers through `onElicitation`.
+ */
+
+import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { applyDefaults } from "../../src/mcp/elicitation.ts";
+import {
+  connectMcp,
+  type McpConnection,
+  type McpElicitationHandler,
+  type McpElicitationRequest,
+} from "../../src/mcp/index.ts";
+import { startOfficialServer } from "./support/official-server.mjs";
+import { toolNamed } from "./support/tool-named.ts";
+
+type Server = Awaited<ReturnType<typeof startOfficialServer>>;
+
+const FORM = {
+  type: "object",
+  properties: {
+    name: { type: "string", default: "Ada" },
+    age: { type: "integer", minimum: 0, default: 36 },
+    newsletter: { type: "boolean", default: false },
+    plan: { type: "string", enum: ["free", "pro"], default: "free" },
+  },
+  required: ["name"],
+} as const;
+
+/** What the server got back from each question, by the tool that asked. */
+const answers: unknown[] = [];
+
+function extend(server: import("@modelcontextprotocol/sdk/server/mcp.js").McpServer): void {
+  server.registerTool("ask", { description: "Asks the person for a profile" }, async () => {
+    try {
+      const answer = await server.server.elicitInput({
+        message: "Your profile?",
+        requestedSchema: FORM as never,
+      });
+      answers.push(answer);
+      return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+    } catch (error) {
+      answers.push({ error: error instanceof Error ? error.message : String(error) });
+      return { content: [{ type: "text", text: "no answer" }], isError: true };
+    }
+  });
+  server.registerTool("ask-briefly", { description: "Asks, and gives up after 300 ms" }, async () => {
+    try {
+      await server.server.elicitInput(
+        { message: "Quick?", requestedSchema: FORM as never },
+        { timeout: 300 },
+      );
+      return { content: [{ type: "text", text: "answered" }] };
+    } catch {
+      return { content: [{ type: "text", text: "gave up" }] };
+    }
+  });
+  server.registerTool("ask-anyway", { description: "Asks even a client that cannot answer" }, async () => {
+    try {
+      const answer = await server.server.request(
+        { method: "elicitation/create", params: { message: "Hello?", requestedSchema: FORM } },
+        ElicitResultSchema,
+      );
+      answers.push(answer);
+    } catch (error) {
+      answers.push({ error: error instanceof Error ? error.message : String(error) });
+    }
+    return { content: [{ type: "text", text: "done" }] };
+  });
+  server.registerTool(
+    "visit",
+    { description: "Asks the person to visit a URL", inputSchema: { id: z.string() } },
+    async ({ id }) => {
+      const answer = await server.server.elicitInput({
+        mode: "url",
+        message: "Sign the form",
+        url: "https://example.com/sign",
+        elicitationId: id,
+      } as never);
+      answers.push(answer);
+      return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+    },
+  );
+}
+
+const context = () => ({
+  signal: AbortSignal.timeout(10_000),
+  toolCallId: "c1",
+  sessionId: "s",
+  turn: 1,
+  messages: [],
+});
+
+describe("elicitation", () => {
+  let server: Server;
+  const open: McpConnection[] = [];
+  beforeAll(async () => {
+    server = await startOfficialServer({ extend });
+  });
+  afterAll(async () => {
+    for (const connection of open) await connection.close();
+    await server.close();
+  });
+  const connect = async (onElicitation?: McpElicitationHandler) => {
+    const result = await connectMcp({ url: server.url, ...(onElicitation ? { onElicitation } : {}) });
+    if (!result.ok) throw result.error;
+    open.push(result.value);
+    return result.value;
+  };
+
+  it("gives the form to onElicitation, fills in the defaults left out, and the server gets the answer", async () => {
+    const asked: McpElicitationRequest[] = [];
+    const connection = await connect(async (request) => {
+      asked.push(request);
+      return { action: "accept", content: { name: "Grace", age: 85 } };
+    });
+    answers.length = 0;
+    await toolNamed(connection, "ask").execute({}, context());
+    expect(asked).toEqual([{ mode: "form", message: "Your profile?", requestedSchema: FORM }]);
+    expect(answers).toEqual([
+      { action: "accept", content: { name: "Grace", age: 85, newsletter: false, plan: "free" } },
+    ]);
+  });
+
+  it("declares the elicitation capability only with onElicitation", async () => {
+    await connect(async () => ({ action: "cancel" }));
+    await connect();
+    const declared = server.log.capabilities ?? [];
+    expect(declared.slice(-2)).toEqual([{ elicitation: { form: {}, url: {} } }, {}]);
+  });
+
+  it("passes a decline or a cancel on without content", async () => {
+    for (const action of ["decline", "cancel"] as const) {
+      const connection = await connect(async () => ({ action, content: { name: "ignored" } }));
+      answers.length = 0;
+      await toolNamed(connection, "ask").execute({}, context());
+      expect(answers).toEqual([{ action }]);
+    }
+  });
+
+  it("gives a URL request its url and id, and sends back only the action", async () => {
+    const asked: McpElicitationRequest[] = [];
+    const connection = await connect(async (request) => {
+      asked.push(request);
+      return { action: "accept", content: { secret: "never sent" } };
+    });
+    answers.length = 0;
+    await toolNamed(connection, "visit").execute({ id: "e-7" }, context());
+    expect(asked).toEqual([
+      { mode: "url", message: "Sign the form", url: "https://example.com/sign", elicitationId: "e-7" },
+    ]);
+    expect(answers).toEqual([{ action: "accept" }]);
+  });
+
+  it("refuses as 'method not supported' when the app gave no onElicitation", async () => {
+    const connection = await connect();
+    answers.length = 0;
+    await toolNamed(connection, "ask-anyway").execute({}, context());
+    expect(answers).toEqual([
+      { error: expect.stringMatching(/-32601.*Method not supported: elicitation\/create/) },
+    ]);
+  });
+
+  it("answers an app that throws with an error that keeps the app's message to itself, and goes on", async () => {
+    const connection = await connect(async () => {
+      throw new Error("db password is hunter2");
+    });
+    answers.length = 0;
+    // The server's tool reports the failed question as its own error result.
+    await expect(toolNamed(connection, "ask").execute({}, context())).rejects.toThrow("no answer");
+    expect(answers).toHaveLength(1);
+    const answer = JSON.stringify(answers[0]);
+    expect(answer).toContain("onElicitation failed");
+    expect(answer).not.toContain("hunter2");
+    const add = await toolNamed(connection, "add").execute({ a: 1, b: 2 }, context());
+    expect(add).toBe("3");
+  });
+
+  it("refuses an answer that does not match the form, or is not an answer, with the reason", async () => {
+    const wrong: McpElicitationHandler[] = [
+      async () => ({ action: "accept", content: { name: 42 } }),
+      async () => ({ action: "accept", content: { age: -1 } }),
+      async () => ({ action: "maybe" }) as never,
+      async () => ({ action: "accept", content: ["a"] }) as never,
+    ];
+    const reasons = [/name/, /age/, /action/, /content/];
+    for (const [index, handler] of wrong.entries()) {
+      const connection = await connect(handler);
+      answers.length = 0;
+      await expect(toolNamed(connection, "ask").execute({}, context())).rejects.toThrow("no answer");
+      expect(JSON.stringify(answers[0])).toMatch(reasons[index] as RegExp);
+      expect(answers[0]).toHaveProperty("error");
+    }
+  });
+
+  it("aborts the question's signal when the server gives up on it, and sends no answer", async () => {
+    let aborted: unknown;
+    const connection = await connect(
+      ({ mode }, { signal }) =>
+        new Promise((resolve) => {
+          expect(mode).toBe("form");
+          signal.addEventListener("abort", () => {
+            aborted = signal.reason;
+            resolve({ action: "accept", content: { name: "late" } });
+          });
+        }),
+    );
+    const before = server.log.methods.length;
+    const output = await toolNamed(connection, "ask-briefly").execute({}, context());
+    expect(output).toBe("gave up");
+    await expect.poll(() => aborted).toBeInstanceOf(Error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.log.methods.slice(before)).not.toContain("(response)");
+  });
+
+  it("aborts the question's signal when the connection closes", async () => {
+    let signal: AbortSignal | undefined;
+    const connection = await connect((_request, context) => {
+      signal = context.signal;
+      return new Promise(() => {});
+    });
+    void Promise.resolve(toolNamed(connection, "ask").execute({}, context())).catch(() => {});
+    await expect.poll(() => signal).toBeDefined();
+    await connection.close();
+    expect(signal?.aborted).toBe(true);
+  });
+});
+
+describe("applyDefaults", () => {
+  it("fills top-level fields left out with their defaults, and keeps what was given", () => {
+    expect(applyDefaults(FORM as never, { name: "Grace", newsletter: true })).toEqual({
+      name: "Grace",
+      age: 36,
+      newsletter: true,
+      plan: "free",
+    });
+    expect(applyDefaults({ type: "object" }, { a: 1 })).toEqual({ a: 1 });
+  });
+});
