@@ -4,19 +4,12 @@
  */
 
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { applyDefaults } from "../../src/mcp/elicitation.ts";
-import {
-  connectMcp,
-  type McpConnection,
-  type McpElicitationHandler,
-  type McpElicitationRequest,
-} from "../../src/mcp/index.ts";
-import { startOfficialServer } from "./support/official-server.mjs";
+import type { McpElicitationHandler, McpElicitationRequest } from "../../src/mcp/index.ts";
+import { callContext, useExtendedServer } from "./support/extended-server.ts";
 import { toolNamed } from "./support/tool-named.ts";
-
-type Server = Awaited<ReturnType<typeof startOfficialServer>>;
 
 const FORM = {
   type: "object",
@@ -85,30 +78,10 @@ function extend(server: import("@modelcontextprotocol/sdk/server/mcp.js").McpSer
   );
 }
 
-const context = () => ({
-  signal: AbortSignal.timeout(10_000),
-  toolCallId: "c1",
-  sessionId: "s",
-  turn: 1,
-  messages: [],
-});
-
 describe("elicitation", () => {
-  let server: Server;
-  const open: McpConnection[] = [];
-  beforeAll(async () => {
-    server = await startOfficialServer({ extend });
-  });
-  afterAll(async () => {
-    for (const connection of open) await connection.close();
-    await server.close();
-  });
-  const connect = async (onElicitation?: McpElicitationHandler) => {
-    const result = await connectMcp({ url: server.url, ...(onElicitation ? { onElicitation } : {}) });
-    if (!result.ok) throw result.error;
-    open.push(result.value);
-    return result.value;
-  };
+  const served = useExtendedServer(extend);
+  const connect = (onElicitation?: McpElicitationHandler) =>
+    served.connect(onElicitation ? { onElicitation } : {});
 
   it("gives the form to onElicitation, fills in the defaults left out, and the server gets the answer", async () => {
     const asked: McpElicitationRequest[] = [];
@@ -117,7 +90,7 @@ describe("elicitation", () => {
       return { action: "accept", content: { name: "Grace", age: 85 } };
     });
     answers.length = 0;
-    await toolNamed(connection, "ask").execute({}, context());
+    await toolNamed(connection, "ask").execute({}, callContext());
     expect(asked).toEqual([{ mode: "form", message: "Your profile?", requestedSchema: FORM }]);
     expect(answers).toEqual([
       { action: "accept", content: { name: "Grace", age: 85, newsletter: false, plan: "free" } },
@@ -127,7 +100,7 @@ describe("elicitation", () => {
   it("declares the elicitation capability only with onElicitation", async () => {
     await connect(async () => ({ action: "cancel" }));
     await connect();
-    const declared = server.log.capabilities ?? [];
+    const declared = served.server().log.capabilities ?? [];
     expect(declared.slice(-2)).toEqual([{ elicitation: { form: {}, url: {} } }, {}]);
   });
 
@@ -135,7 +108,7 @@ describe("elicitation", () => {
     for (const action of ["decline", "cancel"] as const) {
       const connection = await connect(async () => ({ action, content: { name: "ignored" } }));
       answers.length = 0;
-      await toolNamed(connection, "ask").execute({}, context());
+      await toolNamed(connection, "ask").execute({}, callContext());
       expect(answers).toEqual([{ action }]);
     }
   });
@@ -147,7 +120,7 @@ describe("elicitation", () => {
       return { action: "accept", content: { secret: "never sent" } };
     });
     answers.length = 0;
-    await toolNamed(connection, "visit").execute({ id: "e-7" }, context());
+    await toolNamed(connection, "visit").execute({ id: "e-7" }, callContext());
     expect(asked).toEqual([
       { mode: "url", message: "Sign the form", url: "https://example.com/sign", elicitationId: "e-7" },
     ]);
@@ -157,7 +130,7 @@ describe("elicitation", () => {
   it("refuses as 'method not supported' when the app gave no onElicitation", async () => {
     const connection = await connect();
     answers.length = 0;
-    await toolNamed(connection, "ask-anyway").execute({}, context());
+    await toolNamed(connection, "ask-anyway").execute({}, callContext());
     expect(answers).toEqual([
       { error: expect.stringMatching(/-32601.*Method not supported: elicitation\/create/) },
     ]);
@@ -169,12 +142,12 @@ describe("elicitation", () => {
     });
     answers.length = 0;
     // The server's tool reports the failed question as its own error result.
-    await expect(toolNamed(connection, "ask").execute({}, context())).rejects.toThrow("no answer");
+    await expect(toolNamed(connection, "ask").execute({}, callContext())).rejects.toThrow("no answer");
     expect(answers).toHaveLength(1);
     const answer = JSON.stringify(answers[0]);
     expect(answer).toContain("onElicitation failed");
     expect(answer).not.toContain("hunter2");
-    const add = await toolNamed(connection, "add").execute({ a: 1, b: 2 }, context());
+    const add = await toolNamed(connection, "add").execute({ a: 1, b: 2 }, callContext());
     expect(add).toBe("3");
   });
 
@@ -189,7 +162,7 @@ describe("elicitation", () => {
     for (const [index, handler] of wrong.entries()) {
       const connection = await connect(handler);
       answers.length = 0;
-      await expect(toolNamed(connection, "ask").execute({}, context())).rejects.toThrow("no answer");
+      await expect(toolNamed(connection, "ask").execute({}, callContext())).rejects.toThrow("no answer");
       expect(JSON.stringify(answers[0])).toMatch(reasons[index] as RegExp);
       expect(answers[0]).toHaveProperty("error");
     }
@@ -207,12 +180,12 @@ describe("elicitation", () => {
           });
         }),
     );
-    const before = server.log.methods.length;
-    const output = await toolNamed(connection, "ask-briefly").execute({}, context());
+    const before = served.server().log.methods.length;
+    const output = await toolNamed(connection, "ask-briefly").execute({}, callContext());
     expect(output).toBe("gave up");
     await expect.poll(() => aborted).toBeInstanceOf(Error);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.log.methods.slice(before)).not.toContain("(response)");
+    expect(served.server().log.methods.slice(before)).not.toContain("(response)");
   });
 
   it("aborts the question's signal when the connection closes", async () => {
@@ -221,7 +194,7 @@ describe("elicitation", () => {
       signal = context.signal;
       return new Promise(() => {});
     });
-    void Promise.resolve(toolNamed(connection, "ask").execute({}, context())).catch(() => {});
+    void Promise.resolve(toolNamed(connection, "ask").execute({}, callContext())).catch(() => {});
     await expect.poll(() => signal).toBeDefined();
     await connection.close();
     expect(signal?.aborted).toBe(true);

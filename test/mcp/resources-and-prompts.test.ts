@@ -4,16 +4,14 @@
  * arguments, and turning both into a Wisp prompt's parts; plus a server of prompts only (no tools).
  */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgent } from "../../src/index.ts";
-import { connectMcp, type McpConnection, resourceParts } from "../../src/mcp/index.ts";
+import { connectMcp, resourceParts } from "../../src/mcp/index.ts";
 import { says, scripted } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
-import { startOfficialServer } from "./support/official-server.mjs";
+import { callContext, useExtendedServer } from "./support/extended-server.ts";
 import { toolNamed } from "./support/tool-named.ts";
-
-type Server = Awaited<ReturnType<typeof startOfficialServer>>;
 
 /** A 1×1 PNG: an image every provider takes. */
 const PIXEL =
@@ -67,29 +65,9 @@ function extend(server: McpServer): void {
   });
 }
 
-const context = () => ({
-  signal: AbortSignal.timeout(10_000),
-  toolCallId: "c",
-  sessionId: "s",
-  turn: 1,
-  messages: [],
-});
-
 describe("resources and prompts from the official server", () => {
-  let server: Server;
-  const open: McpConnection[] = [];
-  beforeAll(async () => {
-    server = await startOfficialServer({ extend });
-  });
-  afterAll(async () => {
-    for (const connection of open) await connection.close();
-    await server.close();
-  });
-  const connect = async (extra: Partial<Parameters<typeof connectMcp>[0]> = {}) => {
-    const connection = okValue(await connectMcp({ url: server.url, ...extra }));
-    open.push(connection);
-    return connection;
-  };
+  const served = useExtendedServer(extend);
+  const connect = served.connect;
 
   it("lists resources and templates with what the server said of them", async () => {
     const connection = await connect();
@@ -175,7 +153,7 @@ describe("resources and prompts from the official server", () => {
       onResourcesChanged: () => resourcesChanged++,
       onPromptsChanged: () => promptsChanged++,
     });
-    await toolNamed(connection, "add-note").execute({}, context());
+    await toolNamed(connection, "add-note").execute({}, callContext());
     await expect.poll(() => resourcesChanged).toBeGreaterThan(0);
     await expect.poll(() => promptsChanged).toBeGreaterThan(0);
     const resources = okValue(await connection.listResources());
