@@ -14,15 +14,43 @@ export class AttemptTimer {
   #total: ReturnType<typeof setTimeout> | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
   readonly #idleMs: number;
+  readonly #timeoutMs: number;
   readonly #controller: AbortController;
+  /** What is left of the total deadline when it is armed next (after a hold). */
+  #leftMs: number;
+  #armedAt = Date.now();
 
   constructor(controller: AbortController, timeoutMs: number, idleTimeoutMs: number) {
     this.#controller = controller;
     this.#idleMs = idleTimeoutMs;
-    if (Number.isFinite(timeoutMs) && timeoutMs > 0) {
-      this.#total = setTimeout(() => this.#fire(`The request took longer than ${timeoutMs} ms`), timeoutMs);
+    this.#timeoutMs = timeoutMs;
+    this.#leftMs = timeoutMs;
+    this.#arm();
+  }
+
+  #arm(): void {
+    this.#armedAt = Date.now();
+    if (Number.isFinite(this.#timeoutMs) && this.#timeoutMs > 0) {
+      const description = `The request took longer than ${this.#timeoutMs} ms`;
+      this.#total = setTimeout(() => this.#fire(description), Math.max(this.#leftMs, 0));
     }
-    if (Number.isFinite(idleTimeoutMs) && idleTimeoutMs > 0) this.#armIdle(idleTimeoutMs);
+    if (Number.isFinite(this.#idleMs) && this.#idleMs > 0) this.#armIdle(this.#idleMs);
+  }
+
+  /**
+   * Stops both clocks while `work` runs (a person signing in: their time is not the server's), then
+   * starts them again: the idle limit afresh, the total with what was left of it.
+   */
+  async hold<T>(work: Promise<T>): Promise<T> {
+    if (this.fired !== undefined) return work;
+    this.clear();
+    this.#leftMs -= Date.now() - this.#armedAt;
+    try {
+      return await work;
+    } finally {
+      this.#last = Date.now();
+      if (this.fired === undefined) this.#arm();
+    }
   }
 
   #armIdle(ms: number): void {

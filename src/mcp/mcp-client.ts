@@ -207,6 +207,7 @@ export class McpClient {
         awaiting: id,
         session: options.session,
         onMessage: (message) => this.#handle(message),
+        hold: (work) => timer.hold(work),
       });
       if (answer?.kind === "error") throw rpcFailure(answer.error, method, this.#http.described("POST"));
       if (answer?.kind !== "response") throw new Error("no response"); // post() never resolves so

@@ -116,13 +116,14 @@ export class McpHttp implements McpTransport {
     signal: AbortSignal,
     body?: string,
     session: McpSession = this,
+    hold: <T>(work: Promise<T>) => Promise<T> = (work) => work,
   ): Promise<Response> {
     // Ending a session asks nobody to authorize: a refused DELETE stands.
     const auth = method === "DELETE" ? undefined : this.#settings.auth;
     for (let attempt = 0; ; attempt++) {
       const response = await this.#sendOnce(method, accept, signal, body, session);
       if (auth === undefined || attempt >= MCP_AUTH_MAX_ATTEMPTS || !isAuthRefusal(response)) return response;
-      if (!(await auth.refused(response, this.#authContext(signal)))) return response;
+      if (!(await hold(auth.refused(response, this.#authContext(signal))))) return response;
       await response.body?.cancel().catch(() => {});
     }
   }
@@ -169,6 +170,7 @@ export class McpHttp implements McpTransport {
       options.signal,
       JSON.stringify(message),
       session,
+      options.hold,
     );
     if (!response.ok) throw httpFailure(response, await boundedText(response, options.signal), request);
     try {

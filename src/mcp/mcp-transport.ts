@@ -31,6 +31,11 @@ export interface ExchangeOptions {
   awaiting?: RequestId | undefined;
   /** Every other message the answer carries (notifications, the server's requests), in order. */
   onMessage(message: IncomingMessage): void;
+  /**
+   * Runs `work` with the request's timeout stopped: the time a person takes to authorize (OAuth) is
+   * not the server's.
+   */
+  hold?: (<T>(work: Promise<T>) => Promise<T>) | undefined;
 }
 
 /**

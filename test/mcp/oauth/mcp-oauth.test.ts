@@ -142,6 +142,25 @@ describe("mcpOAuth with a browser that comes back (authorize resolves the callba
     expect(exchange?.get("client_secret")).toMatch(/^client-.*-SECRET$/); // client_secret_post, as registered
   });
 
+  it("stops the request's timeout while the person signs in: a sign-in longer than timeoutMs still connects", async () => {
+    const server = await start();
+    const options: McpOAuthOptions = {
+      redirectUrl: REDIRECT,
+      authorize: async (url) => {
+        await new Promise((resolve) => setTimeout(resolve, 600)); // the person takes their time
+        return visit(url);
+      },
+    };
+    const connected = await connectMcp({
+      url: server.mcpUrl,
+      auth: mcpOAuth(options),
+      listen: false,
+      timeoutMs: 250,
+    });
+    expect(connected.ok ? connected.value.tools.map((tool) => tool.name) : connected.error).toContain("echo");
+    if (connected.ok) await connected.value.close();
+  });
+
   it("uses the refresh token before sending the person through a new authorization", async () => {
     const server = await start();
     const visits: string[] = [];
