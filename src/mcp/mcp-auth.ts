@@ -15,6 +15,11 @@ export interface McpAuthContext {
   fetch: typeof globalThis.fetch;
   /** Aborts the work (the request's signal). */
   signal: AbortSignal;
+  /**
+   * In `refused`: the `Authorization` value the refused request carried. When the credentials kept
+   * are newer (another request renewed them meanwhile), sending again is all it takes.
+   */
+  sent?: string | undefined;
 }
 
 /** The authorization of one MCP connection: credentials for each request, and what to do when refused. */

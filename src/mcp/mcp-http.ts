@@ -97,12 +97,13 @@ export class McpHttp implements McpTransport {
     return { url: this.#settings.url, fetch: this.#settings.fetch, signal };
   }
 
-  /** Sets the `Authorization` header the connection's `auth` gives, when it gives one. */
-  async #authorize(headers: Headers, signal: AbortSignal): Promise<void> {
+  /** Sets the `Authorization` header the connection's `auth` gives, when it gives one; returns it. */
+  async #authorize(headers: Headers, signal: AbortSignal): Promise<string | undefined> {
     const auth = this.#settings.auth;
-    if (auth === undefined) return;
+    if (auth === undefined) return undefined;
     const value = await auth.authorization(this.#authContext(signal));
     if (value !== undefined) headers.set("authorization", value);
+    return value;
   }
 
   /**
@@ -121,9 +122,10 @@ export class McpHttp implements McpTransport {
     // Ending a session asks nobody to authorize: a refused DELETE stands.
     const auth = method === "DELETE" ? undefined : this.#settings.auth;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.#sendOnce(method, accept, signal, body, session);
+      const { response, sent } = await this.#sendOnce(method, accept, signal, body, session);
       if (auth === undefined || attempt >= MCP_AUTH_MAX_ATTEMPTS || !isAuthRefusal(response)) return response;
-      if (!(await hold(auth.refused(response, this.#authContext(signal))))) return response;
+      const context: McpAuthContext = { ...this.#authContext(signal), sent };
+      if (!(await hold(auth.refused(response, context)))) return response;
       await response.body?.cancel().catch(() => {});
     }
   }
@@ -134,10 +136,10 @@ export class McpHttp implements McpTransport {
     signal: AbortSignal,
     body: string | undefined,
     session: McpSession,
-  ): Promise<Response> {
+  ): Promise<{ response: Response; sent: string | undefined }> {
     const headers = this.#headers(accept, session);
     if (body !== undefined) headers.set("content-type", "application/json");
-    await this.#authorize(headers, signal);
+    const sent = await this.#authorize(headers, signal);
     // Redirects are not followed: the headers (API keys, tokens) would go wherever the server points.
     const init: RequestInit = { method, headers, signal, redirect: "manual" };
     if (body !== undefined) init.body = body;
@@ -154,7 +156,7 @@ export class McpHttp implements McpTransport {
       await response.body?.cancel().catch(() => {});
       throw new SessionExpired(sentId);
     }
-    return response;
+    return { response, sent };
   }
 
   /**
@@ -282,7 +284,7 @@ export class McpHttp implements McpTransport {
     headers.set("last-event-id", lastEventId);
     await this.#authorize(headers, signal);
     const response = checkFetchResult(
-      await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal }),
+      await this.#settings.fetch(this.#settings.url, { method: "GET", headers, signal, redirect: "manual" }),
       { provider: MCP_PROVIDER, request },
     );
     if (!response.ok) throw httpFailure(response, await boundedText(response, signal), request);

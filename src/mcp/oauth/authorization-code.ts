@@ -6,6 +6,7 @@
  * @module
  */
 
+import { redactText } from "../../errors/redact.ts";
 import { authFailure } from "./oauth-failures.ts";
 import { createPkce, randomToken } from "./pkce.ts";
 import type { TokenGrant } from "./token-grant.ts";
@@ -81,7 +82,7 @@ export function codeFromCallback(callbackUrl: string, pending: PendingAuthorizat
     );
   const error = params.get("error");
   if (error !== null) {
-    const description = (params.get("error_description") ?? "").slice(0, 200);
+    const description = redactText((params.get("error_description") ?? "").slice(0, 200), [pending.state]);
     throw authFailure(
       `The authorization server did not authorize: ${error.slice(0, 100)}${description === "" ? "" : ` (${description})`}`,
       error.slice(0, 100),

@@ -49,6 +49,7 @@ async function getJson(url: string, context: DiscoveryContext): Promise<JsonObje
     method: "GET",
     headers: { accept: "application/json" },
     signal: context.signal,
+    redirect: "manual", // a redirect is no metadata: nothing is followed to where a server points
   });
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
@@ -154,13 +155,65 @@ function authorizationServerMetadataUrls(issuer: string): string[] {
   ];
 }
 
-function serverOf(metadata: JsonObject, issuer: string): AuthorizationServer | undefined {
+/** An issuer URL as RFC 8414 compares it: exactly, but for a trailing slash. */
+const sameIssuer = (a: string, b: string): boolean => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+
+/**
+ * Whether metadata fetched for `issuer` may claim to be `claimed`: exactly that issuer when resource
+ * metadata named it; when it was only the MCP server's origin (2025-03-26, no resource metadata), an
+ * issuer on that same origin (such servers publish one under a path, `/oauth`).
+ */
+function claimable(claimed: string, issuer: string, named: boolean): boolean {
+  if (sameIssuer(claimed, issuer)) return true;
+  try {
+    return !named && new URL(claimed).origin === new URL(issuer).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether an endpoint may receive codes and secrets: https, or http on this machine (loopback). */
+export function isSecureEndpoint(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol === "https:") return true;
+  const host = url.hostname;
+  return (
+    url.protocol === "http:" && (host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host))
+  );
+}
+
+/**
+ * The metadata's endpoints, once it proved to be the issuer's (RFC 8414 §3.3: its `issuer` is the one
+ * the metadata URL was made from; see {@link claimable}) with endpoints a secret may go to. A hostile MCP server naming a
+ * metadata document that claims another issuer, or a `javascript:` or plain-http endpoint, is refused.
+ */
+function serverOf(metadata: JsonObject, issuer: string, named: boolean): AuthorizationServer | undefined {
   const {
     authorization_endpoint: authorize,
     token_endpoint: token,
     registration_endpoint: register,
   } = metadata;
   if (typeof authorize !== "string" || typeof token !== "string") return undefined;
+  const shown = describedRequest("GET", issuer).url;
+  if (typeof metadata.issuer === "string" && !claimable(metadata.issuer, issuer, named))
+    throw authFailure(
+      `The authorization server metadata fetched for ${shown} names another issuer (${describedRequest("GET", metadata.issuer).url}); Wisp sends it nothing`,
+      "untrusted_metadata",
+      { details: { issuer: shown } },
+    );
+  const endpoints = typeof register === "string" ? [authorize, token, register] : [authorize, token];
+  const insecure = endpoints.find((endpoint) => !isSecureEndpoint(endpoint));
+  if (insecure !== undefined)
+    throw authFailure(
+      `The authorization server ${shown} names an endpoint that is not https (${describedRequest("GET", insecure).url}); Wisp sends codes and secrets only over https (or http on loopback)`,
+      "untrusted_metadata",
+      { details: { issuer: shown } },
+    );
   const found: AuthorizationServer = {
     issuer: typeof metadata.issuer === "string" ? metadata.issuer : issuer,
     authorizationEndpoint: authorize,
@@ -205,7 +258,7 @@ export async function discoverAuthorizationServer(
   const issuer = resource?.authorizationServers[0] ?? new URL(serverUrl).origin;
   for (const url of authorizationServerMetadataUrls(issuer)) {
     const metadata = await getJson(url, context);
-    const found = metadata === undefined ? undefined : serverOf(metadata, issuer);
+    const found = metadata === undefined ? undefined : serverOf(metadata, issuer, resource !== undefined);
     if (found === undefined) continue;
     return found;
   }

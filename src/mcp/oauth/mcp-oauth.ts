@@ -82,6 +82,9 @@ class McpOAuth implements McpAuth {
       try {
         const flow = this.#flow(context);
         const stored = await readTokens(flow.storage, flow.url);
+        // Renewed by another request (or another tab, sharing the storage) since this one went out.
+        if (response.status === 401 && stored !== undefined && context.sent !== undefined)
+          if (`Bearer ${stored.tokens.accessToken}` !== context.sent) return true;
         // A refresh renews the same scope: a missing scope (403) needs the person again.
         if (response.status === 401 && stored !== undefined && hasRefreshToken(stored)) {
           if (
@@ -135,6 +138,10 @@ class McpOAuth implements McpAuth {
       return renewed;
     } catch (error) {
       if (!isSdkError(error) || error.code !== "AUTH") throw error;
+      // Refused: another holder of the storage (a second tab, a parallel run) may have spent this
+      // refresh token and kept the new tokens; those stand, only the spent ones are forgotten.
+      const now = await readTokens(flow.storage, flow.url);
+      if (now !== undefined && now.tokens.refreshToken !== stored.tokens.refreshToken) return now;
       await forgetTokens(flow.storage, flow.url);
       return undefined;
     }
@@ -201,6 +208,13 @@ export async function finishMcpOAuth(
   try {
     const problem =
       checkOAuthOptions(options) ??
+      // The default storage is memory, new for this call: it could hold no pending authorization.
+      (options.storage === undefined
+        ? authOptionFailure(
+            "finishMcpOAuth needs the storage mcpOAuth kept the pending authorization in",
+            "storage",
+          )
+        : undefined) ??
       (isUrl(options.url)
         ? undefined
         : authOptionFailure("finishMcpOAuth: url must be the MCP server's URL", "url")) ??

@@ -26,6 +26,11 @@ export type McpAuthReason =
   | "pkce_unsupported"
   /** No authorization server metadata, no usable endpoint. */
   | "discovery_failed"
+  /**
+   * The authorization server's metadata names another issuer than the one it was fetched for, or an
+   * endpoint that is not https (http only on loopback): secrets are never sent there.
+   */
+  | "untrusted_metadata"
   /** Dynamic client registration was refused or answered badly. */
   | "registration_failed"
   /** No way to identify the client: no pre-registered client, no CIMD, no registration endpoint. */

@@ -67,6 +67,8 @@ export async function registerClient(
     ...(metadata.contacts === undefined ? {} : { contacts: metadata.contacts }),
   };
   const response = await fetch(endpoint, {
+    // Never followed: a 307 would send the secrets in the body to wherever it points.
+    redirect: "manual",
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify(body),

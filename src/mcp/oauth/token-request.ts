@@ -6,6 +6,7 @@
  * @module
  */
 
+import { redactText } from "../../errors/redact.ts";
 import { authFailure, describedRequest, oauthErrorOf } from "./oauth-failures.ts";
 
 /** Tokens as Wisp keeps them (plain JSON; epoch-ms expiry). */
@@ -42,6 +43,8 @@ export async function requestToken(
   request.headers.set("content-type", "application/x-www-form-urlencoded");
   request.headers.set("accept", "application/json");
   const response = await fetch(request.endpoint, {
+    // Never followed: a 307 would send the secrets in the body to wherever it points.
+    redirect: "manual",
     method: "POST",
     headers: request.headers,
     body: request.body.toString(),
@@ -51,10 +54,15 @@ export async function requestToken(
   const text = (await response.text()).slice(0, MAX_TOKEN_ANSWER_CHARS);
   if (!response.ok) {
     const oauth = oauthErrorOf(text);
+    // What the server says may quote what it was sent (the code, a refresh token, the client's secret).
+    const sent = [...request.body.values(), request.headers.get("authorization") ?? ""];
     const said =
       oauth === undefined
         ? ""
-        : `: ${oauth.error}${oauth.description === "" ? "" : ` (${oauth.description})`}`;
+        : redactText(`: ${oauth.error}${oauth.description === "" ? "" : ` (${oauth.description})`}`, [
+            ...sent,
+            ...sent.map((value) => value.replace(/^Basic /, "")),
+          ]);
     return Promise.reject(
       authFailure(
         `The authorization server refused the token request (${request.body.get("grant_type")}) with ${response.status}${said} (POST ${shown.url})`,

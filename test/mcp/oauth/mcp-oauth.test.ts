@@ -15,6 +15,7 @@ import {
   mcpOAuth,
   memoryAuthStorage,
 } from "../../../src/mcp/index.ts";
+import { writeTokens } from "../../../src/mcp/oauth/stored-tokens.ts";
 import { type OAuthServer, startOAuthServer, visit } from "./support/oauth-server.ts";
 
 const servers: OAuthServer[] = [];
@@ -161,6 +162,31 @@ describe("mcpOAuth with a browser that comes back (authorize resolves the callba
     if (connected.ok) await connected.value.close();
   });
 
+  it("refuses metadata claiming another issuer, or naming an endpoint that is not https, before sending anything", async () => {
+    const cases: Array<(metadata: Record<string, string | string[]>) => Record<string, string | string[]>> = [
+      (metadata) => ({ ...metadata, issuer: "https://real-as.example" }),
+      (metadata) => ({ ...metadata, token_endpoint: "http://evil.example/token" }),
+      (metadata) => ({ ...metadata, authorization_endpoint: "javascript:alert(document.domain)//" }),
+    ];
+    for (const metadata of cases) {
+      const server = await start({ metadata });
+      const visits: string[] = [];
+      const connected = await connectMcp({
+        url: server.mcpUrl,
+        auth: mcpOAuth(browserOptions(memoryAuthStorage(), visits)),
+        listen: false,
+      });
+      expect(connected.ok ? undefined : connected.error).toMatchObject({
+        _tag: "ProviderError",
+        code: "AUTH",
+        providerCode: "untrusted_metadata",
+      });
+      expect(visits).toEqual([]);
+      expect(server.registrations).toBe(0);
+      expect(server.tokenRequests).toEqual([]);
+    }
+  });
+
   it("uses the refresh token before sending the person through a new authorization", async () => {
     const server = await start();
     const visits: string[] = [];
@@ -303,5 +329,42 @@ describe("secrets", () => {
     expect(secrets.length).toBeGreaterThan(5);
     const texts = [record, ...keys, ...errors.map(shown)];
     for (const secret of secrets) for (const text of texts) expect(text).not.toContain(secret);
+  });
+});
+
+describe("requests refused while another renewed the tokens", () => {
+  it("are sent again with the newer token: no refresh is spent and nobody is asked", async () => {
+    const storage = memoryAuthStorage();
+    const url = "https://notes.example/mcp";
+    await writeTokens(storage, url, {
+      tokens: { accessToken: "NEW", refreshToken: "R2", tokenType: "Bearer" },
+      grant: {
+        tokenEndpoint: "https://as.example/token",
+        resource: url,
+        issuer: "https://as.example",
+        client: { clientId: "c" },
+        authMethod: "none",
+      },
+    });
+    const asked: string[] = [];
+    const requested: string[] = [];
+    const auth = mcpOAuth({
+      redirectUrl: REDIRECT,
+      storage,
+      authorize: async (authorizationUrl) => {
+        asked.push(authorizationUrl);
+        return undefined;
+      },
+    });
+    const fetch: typeof globalThis.fetch = async (input) => {
+      requested.push(String(input));
+      return new Response(null, { status: 500 });
+    };
+    const refused = new Response(null, { status: 401, headers: { "www-authenticate": "Bearer" } });
+    const context = { url, fetch, signal: new AbortController().signal };
+    await expect(auth.refused(refused, { ...context, sent: "Bearer OLD" })).resolves.toBe(true);
+    expect(asked).toEqual([]);
+    expect(requested).toEqual([]);
+    expect(await auth.authorization(context)).toBe("Bearer NEW");
   });
 });

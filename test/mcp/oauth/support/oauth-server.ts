@@ -19,6 +19,8 @@ export interface OAuthServerOptions {
   resource?: string;
   /** `expires_in` of access tokens, in seconds (default 3600). */
   expiresIn?: number;
+  /** Changes the authorization server metadata before it is sent (a hostile or careless server). */
+  metadata?: (metadata: Record<string, string | string[]>) => Record<string, string | string[]>;
 }
 
 /** The server, what it saw, and what it issued. */
@@ -78,7 +80,15 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
     const form = new URLSearchParams(await request.text());
     state.tokenRequests.push({ form, authorization: request.headers.get("authorization") });
     if (options.refuseTokens)
-      return json({ error: "invalid_grant", error_description: "refused", echo: form.toString() }, 400);
+      return json(
+        {
+          error: "invalid_grant",
+          // A careless server quotes what it got, in the one field Wisp shows as well as in another.
+          error_description: `refused code ${form.get("code")} from ${form.get("client_secret")}`.slice(0, 190),
+          echo: form.toString(),
+        },
+        400,
+      );
     if (form.get("grant_type") === "authorization_code") {
       const expected = challenges.get(form.get("code") ?? "");
       if (expected === undefined || s256(form.get("code_verifier") ?? "") !== expected)
@@ -129,8 +139,8 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
         authorization_servers: [base],
         scopes_supported: ["notes"],
       });
-    if (url.pathname === "/.well-known/oauth-authorization-server")
-      return json({
+    if (url.pathname === "/.well-known/oauth-authorization-server") {
+      const metadata = {
         issuer: base,
         authorization_endpoint: `${base}/authorize`,
         token_endpoint: `${base}/token`,
@@ -138,7 +148,9 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
         response_types_supported: ["code"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["client_secret_post"],
-      });
+      };
+      return json(options.metadata?.(metadata) ?? metadata);
+    }
     if (url.pathname === "/register") {
       state.registrations++;
       return json(
