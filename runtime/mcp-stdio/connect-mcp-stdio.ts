@@ -28,6 +28,11 @@ export interface McpStdioConnection extends McpConnection {
   readonly pid: number | undefined;
 }
 
+/** The values of the caller's `env`: never shown in an error (stderr's tail is redacted of them). */
+function secretsOf(env: ConnectMcpStdioOptions["env"]): string[] {
+  return Object.values(env ?? {}).filter((value): value is string => typeof value === "string");
+}
+
 /** The first problem with the options, as an SdkError (a getter that throws included), or undefined. */
 function problemWith(options: ConnectMcpStdioOptions): AnySdkError | undefined {
   try {
@@ -79,6 +84,7 @@ export async function connectMcpStdio(
         stderr: options.stderr ?? "pipe",
       },
       shownCommand(options.command, args),
+      secretsOf(options.env),
     );
   } catch (error) {
     return err(isSdkError(error) ? error : classifyThrown(error, { provider: MCP_PROVIDER }));

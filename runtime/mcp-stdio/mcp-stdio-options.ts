@@ -30,13 +30,17 @@ type HttpOnly = "resume" | "listen";
 export interface ConnectMcpStdioOptions extends Omit<McpSessionOptions, HttpOnly> {
   /** The program to start: a path, or a name looked up on the `PATH` of `env` (no shell). */
   command: string;
-  /** Its arguments (default none). Passed as they are: no shell, no quoting, no expansion. */
+  /**
+   * Its arguments (default none). Passed as they are: no shell, no quoting, no expansion. One with a
+   * NUL character is refused (its value not shown).
+   */
   args?: readonly string[];
   /**
    * Environment variables for the server, added to a safe inherited few (`HOME`, `LOGNAME`, `PATH`,
    * `SHELL`, `TERM`, `USER`; on Windows `APPDATA`, `PATH`, `SYSTEMROOT`, `TEMP`, `USERPROFILE`, …).
    * Nothing else of this process's environment is passed on; a key set to `undefined` is removed.
-   * Values are never shown in errors or records.
+   * Values are never shown in errors or records (what the server writes to stderr is redacted of them);
+   * a key or value with a NUL character is refused.
    */
   env?: Readonly<Record<string, string | undefined>>;
   /** The server's working directory (default: this process's). */
@@ -91,7 +95,18 @@ export function serverEnvironment(
   return result;
 }
 
+/**
+ * A NUL character: no program name, argument or environment variable can hold one (the system's
+ * strings end there), and a runtime that refuses it quotes the whole value in its message.
+ */
+const hasNul = (text: string): boolean => text.includes("\0");
+
+/** The error for a NUL in `path`'s value; the value itself is never shown (it may be a secret). */
+const nulRefused = (path: string, what: string): ConfigError =>
+  invalidOption(`${what} holds a NUL character (\\0), which no process can be given`, path);
+
 function checkCommand(value: unknown, path: string): ConfigError | undefined {
+  if (typeof value === "string" && hasNul(value)) return nulRefused(path, path);
   if (typeof value === "string" && value.trim() !== "") return undefined;
   return invalidOption(
     `connectMcpStdio needs a command (the server's program), got ${showValue(value)}`,
@@ -104,14 +119,32 @@ function checkEnv(value: unknown, path: string): ConfigError | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return invalidOption(`${path} must be an object of strings, got ${showValue(value)}`, path);
   for (const [key, item] of Object.entries(value)) {
-    // The value itself is never shown: it may be a secret.
+    // The value itself is never shown: it may be a secret. Nor is a key with a NUL (a value pasted
+    // into the wrong place, perhaps).
+    if (hasNul(key)) return nulRefused(path, `A key of ${path}`);
     if (item !== undefined && typeof item !== "string")
       return invalidOption(
         `${path}.${key} must be a string or undefined, got a ${typeof item}`,
         `${path}.${key}`,
       );
+    if (item !== undefined && hasNul(item)) return nulRefused(`${path}.${key}`, `${path}.${key}`);
   }
   return undefined;
+}
+
+/** An array of strings, none with a NUL; an argument is never shown (`--api-key` and its value). */
+function checkArgs(value: unknown, path: string): ConfigError | undefined {
+  const problem = notStringsOption(value, path);
+  if (problem !== undefined || value === undefined) return problem;
+  const index = (value as readonly string[]).findIndex(hasNul);
+  return index === -1 ? undefined : nulRefused(`${path}.${index}`, `${path}[${index}]`);
+}
+
+/** A string without a NUL, as the working directory. */
+function checkCwd(value: unknown, path: string): ConfigError | undefined {
+  const problem = notStringOption(value, path);
+  if (problem !== undefined || value === undefined) return problem;
+  return hasNul(value as string) ? nulRefused(path, path) : undefined;
 }
 
 function checkStderr(value: unknown, path: string): ConfigError | undefined {
@@ -137,9 +170,9 @@ const {
 /** Every option of {@link ConnectMcpStdioOptions}, in the order they are checked. */
 export const CONNECT_MCP_STDIO_OPTIONS: OptionTable<ConnectMcpStdioOptions> = {
   command: { required: true, check: checkCommand },
-  args: notStringsOption,
+  args: checkArgs,
   env: checkEnv,
-  cwd: notStringOption,
+  cwd: checkCwd,
   stderr: checkStderr,
   ...SESSION_RULES,
 };

@@ -4,11 +4,14 @@
  * message the server sent unprompted (notifications, its own requests), handed to the client. A
  * process that ends fails every waiting request at once with how it ended and the tail of its stderr;
  * a line that is not JSON-RPC fails the waiting requests with a ParseError; a line past the bound
- * ends the connection.
+ * ends the connection. A message the server does not read before its request gives up (timeout or
+ * abort) ends the connection too: the rest of its line is dropped and the process stopped, as a half
+ * line would corrupt every later message (see {@link McpStdio.post}).
  *
  * @module
  */
 
+import { redactText } from "../../src/errors/redact.ts";
 import type { FailedRequest } from "../../src/errors/sdk-error.ts";
 import { type IncomingMessage, type RequestId, sortIncoming } from "../../src/mcp/json-rpc.ts";
 import { protocolFailure } from "../../src/mcp/mcp-failures.ts";
@@ -16,7 +19,13 @@ import type { ExchangeOptions, ListenOutcome, McpTransport } from "../../src/mcp
 import type { JsonObject } from "../../src/types.ts";
 import type { LineTooLong } from "./line-splitter.ts";
 import { type ServerCommand, ServerProcess } from "./server-process.ts";
-import { closedFailure, exitFailure, type ProcessExit, startFailure } from "./stdio-failures.ts";
+import {
+  closedFailure,
+  exitFailure,
+  type ProcessExit,
+  stalledFailure,
+  startFailure,
+} from "./stdio-failures.ts";
 
 /** A request that waits for its answer. */
 interface Waiting {
@@ -38,14 +47,24 @@ export class McpStdio implements McpTransport {
   /** What every request fails with once the connection ended. */
   #ended: unknown;
   #process: ServerProcess | undefined;
+  /** The caller's secrets (the values of its `env`), redacted from what the server writes into errors. */
+  readonly #secrets: readonly string[];
 
-  private constructor(shownUrl: string) {
+  private constructor(shownUrl: string, secrets: readonly string[]) {
     this.shownUrl = shownUrl;
+    this.#secrets = secrets;
   }
 
-  /** Starts the server; rejects with an SdkError when it cannot be started. */
-  static async start(command: ServerCommand, shownUrl: string): Promise<McpStdio> {
-    const transport = new McpStdio(shownUrl);
+  /**
+   * Starts the server; rejects with an SdkError when it cannot be started. `secrets` (the values of
+   * the caller's `env`) never appear in an error: stderr's tail and stdout's bad lines are redacted.
+   */
+  static async start(
+    command: ServerCommand,
+    shownUrl: string,
+    secrets: readonly string[] = [],
+  ): Promise<McpStdio> {
+    const transport = new McpStdio(shownUrl, secrets);
     try {
       transport.#process = await ServerProcess.start(command, {
         onLine: (line) => transport.#read(line),
@@ -76,6 +95,15 @@ export class McpStdio implements McpTransport {
   /**
    * Writes one message as a line. Resolves with the response to `awaiting`, or undefined when nothing
    * was awaited, once the line was written.
+   *
+   * The write itself is raced against `signal` (which the client aborts on its timeout): a server that
+   * stopped reading its stdin fills the pipe, and the write would never finish. When `signal` aborts
+   * before the line was written, this rejects with its reason at once (the client makes that a
+   * RequestError `TIMEOUT`, or an AbortError), and the connection ends: part of the line may be in the
+   * pipe, and the rest of it, or any later message after half of it, would corrupt the stream. The
+   * unwritten rest is dropped, stdin closed and the process stopped (SIGTERM, then SIGKILL); every
+   * other waiting request, and every later one, fails with a RequestError `NETWORK` (not retryable)
+   * saying the server stopped reading its stdin.
    */
   async post(message: JsonObject, options: ExchangeOptions): Promise<IncomingMessage | undefined> {
     if (this.#ended !== undefined) throw this.#ended;
@@ -104,13 +132,37 @@ export class McpStdio implements McpTransport {
 
   async #write(process: ServerProcess, message: JsonObject, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw signal.reason;
+    let onAbort = (): void => {};
+    const aborted = new Promise<"aborted">((resolve) => {
+      onAbort = () => resolve("aborted");
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    const written = process.write(`${JSON.stringify(message)}\n`).then(() => "written" as const);
+    written.catch(() => {}); // a write that fails after the request gave up is the connection's end
+    let outcome: "written" | "aborted";
     try {
-      await process.write(`${JSON.stringify(message)}\n`);
+      outcome = await Promise.race([written, aborted]);
     } catch (error) {
-      // The process is going: its end (code, signal, stderr) says more than the pipe's EPIPE.
-      await process.exited;
+      // Ended here already (a stalled write dropped), or the process is going: its end (code, signal,
+      // stderr) says more than the pipe's EPIPE.
+      if (this.#ended === undefined) await process.exited;
       throw this.#ended ?? error;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
     }
+    if (outcome === "aborted") {
+      this.#stalled();
+      throw signal.reason;
+    }
+  }
+
+  /** A line could not be written before its request gave up: the connection ends (see {@link post}). */
+  #stalled(): void {
+    const failure = stalledFailure(this.described("stdin"));
+    this.#ended ??= failure;
+    this.#failWaiting(this.#ended);
+    this.#process?.dropInput();
+    void this.#process?.stop();
   }
 
   /** One line of stdout: a response for a waiting request, or a message for the client. */
@@ -122,14 +174,14 @@ export class McpStdio implements McpTransport {
       value = JSON.parse(line);
     } catch {
       this.#failWaiting(
-        protocolFailure(`The MCP server wrote a line that is not JSON: ${line.slice(0, 80)}`, request),
+        protocolFailure(`The MCP server wrote a line that is not JSON: ${this.#shown(line)}`, request),
       );
       return;
     }
     const messages = sortIncoming(value);
     if (messages === undefined) {
       this.#failWaiting(
-        protocolFailure(`The MCP server wrote JSON that is not JSON-RPC 2.0: ${line.slice(0, 80)}`, request),
+        protocolFailure(`The MCP server wrote JSON that is not JSON-RPC 2.0: ${this.#shown(line)}`, request),
       );
       return;
     }
@@ -140,6 +192,11 @@ export class McpStdio implements McpTransport {
         // a callback of the caller's that threw (onNotification, …) does not stop the reading
       }
     }
+  }
+
+  /** The start of a line of the server's, for an error: redacted (a log line may carry a key). */
+  #shown(line: string): string {
+    return redactText(line, this.#secrets).slice(0, 80);
   }
 
   #route(message: IncomingMessage): void {
@@ -171,7 +228,12 @@ export class McpStdio implements McpTransport {
   }
 
   #exited(exit: ProcessExit): void {
-    this.#ended ??= exitFailure(exit, this.#process?.stderrLines() ?? [], this.described("stdio"));
+    this.#ended ??= exitFailure(
+      exit,
+      this.#process?.stderrLines() ?? [],
+      this.described("stdio"),
+      this.#secrets,
+    );
     this.#failWaiting(this.#ended);
   }
 

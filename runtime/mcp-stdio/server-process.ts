@@ -145,13 +145,24 @@ export class ServerProcess {
     return this.#tail.lines();
   }
 
-  /** Writes `text` to stdin; resolves once it was handed to the system, rejects if it cannot be. */
+  /**
+   * Writes `text` to stdin; resolves once it was handed to the system, rejects if it cannot be. Never
+   * resolves while the pipe is full (a server that stopped reading): race it against a deadline.
+   */
   write(text: string): Promise<void> {
     const stdin = this.#child.stdin;
     if (stdin === null || !stdin.writable) return Promise.reject(new Error("The server's stdin is closed"));
     return new Promise((resolve, reject) => {
       stdin.write(text, (error) => (error ? reject(error) : resolve()));
     });
+  }
+
+  /**
+   * Drops what is still waiting to be written and closes stdin at once: for a line that cannot be
+   * finished, whose rest must not reach the server later. Pending writes reject.
+   */
+  dropInput(): void {
+    this.#child.stdin?.destroy();
   }
 
   /** Ends the process: stdin closed, then SIGTERM, then SIGKILL, each after {@link STOP_GRACE_MS}. */

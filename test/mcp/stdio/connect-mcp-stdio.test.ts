@@ -266,3 +266,98 @@ describe("connectMcpStdio against the official SDK's stdio server", () => {
     expect(env.ok || [env.error.path, env.error.message.includes("42")]).toEqual(["env.TOKEN", false]);
   });
 });
+
+describe("connectMcpStdio when the server stops reading its stdin", () => {
+  const big = "x".repeat(2 * 1024 * 1024); // far past a pipe's buffer: the write cannot finish
+
+  it("a write the server does not read fails with TIMEOUT within timeoutMs; the connection ends, typed", async () => {
+    const mcp = await connect([], { timeoutMs: 500 });
+    expect(await call(mcp, "stdio_echo", { text: "small" })).toBe("5");
+    expect(await call(mcp, "stdio_deaf")).toBe("deaf");
+    const started = Date.now();
+    const error = await call(mcp, "stdio_echo", { text: big }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ _tag: "RequestError", code: "TIMEOUT" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Half a line is in the pipe: the stream cannot carry another message, so later calls fail at once.
+    const later = Date.now();
+    const next = await call(mcp, "stdio_echo", { text: "small" }).catch((thrown: unknown) => thrown);
+    expect(next).toMatchObject({ _tag: "RequestError", code: "NETWORK", retryable: false, provider: "mcp" });
+    expect((next as Error).message).toContain("stopped reading its stdin");
+    expect(Date.now() - later).toBeLessThan(500);
+    await expect.poll(() => isRunning(mcp.pid as number), { timeout: 6_000 }).toBe(false);
+  }, 15_000);
+
+  it("an abort while the write is blocked is an AbortError, at once", async () => {
+    const mcp = await connect([], { timeoutMs: 30_000 });
+    expect(await call(mcp, "stdio_deaf")).toBe("deaf");
+    const controller = new AbortController();
+    const execute = tool(mcp, "stdio_echo").execute;
+    const waiting = execute?.({ text: big } as never, toolContext(controller.signal));
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    await expect(waiting).rejects.toMatchObject({ _tag: "AbortError" });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await expect(call(mcp, "stdio_add", { a: 1, b: 1 })).rejects.toMatchObject({ code: "NETWORK" });
+  }, 15_000);
+});
+
+describe("connectMcpStdio keeps secrets out of its errors", () => {
+  const SECRET = "sk-live-supersecret";
+
+  it("refuses NUL in env keys and values and in args, at the right path, never showing the value", async () => {
+    const cases: Array<[Partial<Parameters<typeof testServer>[1]>, string]> = [
+      [{ env: { API_KEY: `${SECRET}\u0000` } }, "env.API_KEY"],
+      [{ env: { [`API\u0000${SECRET}`]: "value" } }, "env"],
+      [{ args: ["--api-key", `${SECRET}\u0000`] }, "args.1"],
+    ];
+    for (const [options, path] of cases) {
+      const result = await connectMcpStdio({ ...testServer(), ...options });
+      expect(result.ok, path).toBe(false);
+      if (result.ok) continue;
+      expect(result.error, path).toMatchObject({ _tag: "ConfigError", code: "CONFIG_INVALID", path });
+      expect(result.error.message, path).toContain("NUL");
+      expect(JSON.stringify(result.error.toJSON()), path).not.toContain("supersecret");
+      expect(result.error.stack ?? "", path).not.toContain("supersecret");
+    }
+  });
+
+  it("a start the runtime refuses does not carry the runtime's message, only its code", async () => {
+    const { startFailure } = await import("../../../runtime/mcp-stdio/stdio-failures.ts");
+    const thrown = Object.assign(
+      new TypeError(
+        `The argument 'options.env['API_KEY']' must be a string without null bytes. Received '${SECRET}\\x00'`,
+      ),
+      { code: "ERR_INVALID_ARG_VALUE" },
+    );
+    const error = startFailure(
+      thrown,
+      { method: "stdio", url: "node server.mjs" },
+      { command: "node", cwd: undefined },
+    );
+    expect(error).toMatchObject({ _tag: "ConfigError", causeCode: "ERR_INVALID_ARG_VALUE" });
+    expect(error.message).toContain("ERR_INVALID_ARG_VALUE");
+    expect(JSON.stringify(error.toJSON())).not.toContain("supersecret");
+    expect(error.toJSON().cause).toMatchObject({ name: "TypeError", code: "ERR_INVALID_ARG_VALUE" });
+    const other = startFailure(
+      Object.assign(new Error(`spawn failed: ${SECRET}`), { code: "EAGAIN" }),
+      { method: "stdio", url: "node server.mjs" },
+      { command: "node", cwd: undefined },
+    );
+    expect(other).toMatchObject({ _tag: "RequestError", code: "NETWORK", causeCode: "EAGAIN" });
+    expect(JSON.stringify(other.toJSON())).not.toContain("supersecret");
+  });
+
+  it("redacts stderr's tail: the values of `env` and provider keys a server logs stay out of errors", async () => {
+    const mcp = await connect([], { env: { SERVICE_TOKEN: "plain-service-token-4711" } });
+    const error = await call(mcp, "stdio_leak").catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ _tag: "RequestError", code: "NETWORK", details: { exitCode: 2 } });
+    const shown = JSON.stringify({
+      message: (error as Error).message,
+      json: (error as { toJSON(): unknown }).toJSON(),
+    });
+    expect(shown).toContain("connecting with [redacted]");
+    expect(shown).toContain("Authorization failed for key [redacted]");
+    expect(shown).not.toContain("plain-service-token-4711");
+    expect(shown).not.toContain("sk-live-abcdefghijklmnopqrstuvwx");
+  });
+});

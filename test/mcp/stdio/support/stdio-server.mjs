@@ -1,7 +1,8 @@
 /**
  * A real MCP server over stdio for the tests: the official TypeScript SDK's McpServer behind its
  * StdioServerTransport. Its tools add, tell its pid and its environment's names, sleep, write a line
- * that is not JSON-RPC or one past every bound, crash mid-call (stderr first), log to stderr, and change the tool list. Flags:
+ * that is not JSON-RPC or one past every bound, crash mid-call (stderr first), log to stderr, log
+ * secrets to stderr and exit, echo a text, stop reading stdin, and change the tool list. Flags:
  * `--exit-at-start <code>` writes to stderr and exits before reading anything; `--stubborn` ignores
  * SIGTERM and the end of its stdin (only SIGKILL ends it). Plain JavaScript, so every runtime can
  * start it without a build.
@@ -65,6 +66,26 @@ server.registerTool("flood", { description: "Writes a line longer than any bound
 server.registerTool("log", { description: "Writes lines to stderr" }, async () => {
   process.stderr.write("first log line\nsecond log line\n");
   return text("logged");
+});
+server.registerTool(
+  "leak",
+  { description: "Logs secrets to stderr (an env value, a provider key), then exits" },
+  async () => {
+    process.stderr.write(`connecting with ${process.env.SERVICE_TOKEN}\n`);
+    process.stderr.write("Authorization failed for key sk-live-abcdefghijklmnopqrstuvwx\n");
+    setTimeout(() => process.exit(2), 20);
+    return new Promise(() => {}); // never answers
+  },
+);
+server.registerTool(
+  "echo",
+  { description: "Answers with the length of its text", inputSchema: { text: z.string() } },
+  async ({ text: value }) => text(value.length),
+);
+server.registerTool("deaf", { description: "Stops reading stdin (it fills up)" }, async () => {
+  process.stdin.pause();
+  setInterval(() => {}, 1_000); // a paused stdin no longer keeps the process alive
+  return text("deaf");
 });
 server.registerTool("grow", { description: "Adds a tool (the list changes)" }, async () => {
   server.registerTool("extra", { description: "Added later" }, async () => text("extra"));
