@@ -10,7 +10,9 @@
  * - `GET /oauth/callback?code&state`: where the authorization server sends the person back. It finds
  *   the session by `state`, finishes the authorization in the session's Durable Object (the tokens
  *   stay there), and sends the browser back to the page (`/?mcp=connected`, or
- *   `/?mcp=failed&code=<CODE>`); a client that is not a browser navigating gets the API's JSON.
+ *   `/?mcp=failed&code=<CODE>`); a client that is not a browser navigating gets the API's JSON. A
+ *   callback for a session deleted meanwhile writes nothing and is 404 `NOT_FOUND`
+ *   (`/?mcp=failed&code=NOT_FOUND` for a browser).
  *
  * The work itself runs in the session's Durable Object (worker/session-mcp.ts).
  *
@@ -97,7 +99,7 @@ export function mountMcpServerRoutes(app: Hono<App>): void {
     }
     const sessionId = c.get("sessionId");
     const redirectUrl = new URL(CALLBACK_PATH, c.req.url).href;
-    const answer = await runner(c.env, sessionId, { op: "mcp-connect", ...server, redirectUrl });
+    const answer = await runner(c.env, sessionId, { op: "mcp-connect", sessionId, ...server, redirectUrl });
     if (answer.status !== 202) return answer;
     const { authorizationUrl, state } = (await answer.json()) as AuthorizationNeeded;
     const nonce = await rememberAuthorization(
@@ -115,7 +117,10 @@ export function mountMcpServerRoutes(app: Hono<App>): void {
     );
   });
 
-  app.get("/api/sessions/:id/mcp-servers", (c) => runner(c.env, c.get("sessionId"), { op: "mcp-list" }));
+  app.get("/api/sessions/:id/mcp-servers", (c) => {
+    const sessionId = c.get("sessionId");
+    return runner(c.env, sessionId, { op: "mcp-list", sessionId });
+  });
 
   app.all("/api/sessions/:id/mcp-servers", (c) =>
     errorResponse(
@@ -153,6 +158,7 @@ export function mountMcpServerRoutes(app: Hono<App>): void {
     const { sessionId, url, prefix, redirectUrl } = entry;
     const finished = await runner(c.env, sessionId, {
       op: "mcp-finish",
+      sessionId,
       url,
       redirectUrl,
       callbackUrl: c.req.url,

@@ -27,11 +27,22 @@ import {
 } from "./mcp-auth-storage.ts";
 import { policedFetch } from "./mcp-url-policy.ts";
 
-/** What the Worker asks a session's Durable Object about its MCP servers. */
+/**
+ * What the Worker asks a session's Durable Object about its MCP servers. `sessionId` lets the object
+ * check that the session still exists before it writes anything (a callback can come back after the
+ * session was deleted).
+ */
 export type SessionMcpCommand =
-  | { op: "mcp-connect"; url: string; prefix?: string; redirectUrl: string }
-  | { op: "mcp-finish"; url: string; prefix?: string; redirectUrl: string; callbackUrl: string }
-  | { op: "mcp-list" };
+  | { op: "mcp-connect"; sessionId: string; url: string; prefix?: string; redirectUrl: string }
+  | {
+      op: "mcp-finish";
+      sessionId: string;
+      url: string;
+      prefix?: string;
+      redirectUrl: string;
+      callbackUrl: string;
+    }
+  | { op: "mcp-list"; sessionId: string };
 
 /** The answer to `mcp-connect` when the person must authorize first (the Worker keeps `state`). */
 export interface AuthorizationNeeded {
@@ -126,11 +137,12 @@ function shown(server: SessionMcpServer, tools?: string[]): Record<string, unkno
 }
 
 /**
- * Carries out a {@link SessionMcpCommand} on the session's storage. `mcp-connect`: 201
- * `{ status: "connected", server }`, or 202 {@link AuthorizationNeeded}; `mcp-finish`: 200
- * `{ status: "connected", server }`, 400 `OAUTH_STATE_INVALID` when nothing (or another
- * authorization) is pending, 400 `OAUTH_FAILED` when the authorization server refused; `mcp-list`:
- * `{ servers }`. A server that cannot be reached or refuses is 502 `MCP_CONNECT_FAILED`.
+ * Carries out a {@link SessionMcpCommand} on the session's storage (the caller,
+ * worker/session-runner.ts, has checked that the session exists, and clears what this wrote if the
+ * session is deleted meanwhile). `mcp-connect`: 201 `{ status: "connected", server }`, or 202
+ * {@link AuthorizationNeeded}; `mcp-finish`: 200 `{ status: "connected", server }`, 400
+ * `OAUTH_STATE_INVALID` when nothing (or another authorization) is pending, 400 `OAUTH_FAILED` when
+ * the authorization server refused; `mcp-list`: `{ servers }`. A server that cannot be reached or refuses is 502 `MCP_CONNECT_FAILED`.
  */
 export async function runSessionMcpCommand(
   storage: DurableObjectStorage,

@@ -142,7 +142,7 @@ export class SessionRunner extends DurableObject<Env> {
         case "mcp-connect":
         case "mcp-finish":
         case "mcp-list":
-          return await runSessionMcpCommand(this.ctx.storage, command);
+          return await this.#mcp(command);
       }
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
@@ -165,6 +165,29 @@ export class SessionRunner extends DurableObject<Env> {
     const record = this.#latest ?? (await this.#stored()) ?? (await loadRecord(this.env.SESSIONS, sessionId));
     if (record === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
     return record;
+  }
+
+  /**
+   * An MCP command, only for a session that exists: an OAuth callback can come back after the session
+   * was deleted, and its tokens and server list must not be written into this object's storage, where
+   * nothing would ever delete them (404 `NOT_FOUND` instead). A delete that lands while the command
+   * waits on the network (the token exchange, the connection) is caught after it: what the command
+   * wrote is cleared again, and the answer is the same 404.
+   */
+  async #mcp(command: SessionMcpCommand): Promise<Response> {
+    await this.#record(command.sessionId);
+    let outcome: { answer: Response } | { error: unknown };
+    try {
+      outcome = { answer: await runSessionMcpCommand(this.ctx.storage, command) };
+    } catch (error) {
+      outcome = { error };
+    }
+    if (this.#deleted) {
+      await this.ctx.storage.deleteAll();
+      throw new ApiError(404, "NOT_FOUND", "No such session");
+    }
+    if ("error" in outcome) throw outcome.error;
+    return outcome.answer;
   }
 
   #cancel(why: string): boolean {
