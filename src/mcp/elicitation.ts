@@ -53,14 +53,22 @@ export type McpElicitationHandler = (
 /** The capability `initialize` declares when the app answers elicitations: forms and URLs. */
 export const ELICITATION_CAPABILITY: JsonObject = { form: {}, url: {} };
 
-/** The request as the app gets it; a request Wisp cannot read is refused as invalid params. */
+/**
+ * The request as the app gets it (no `mode` is a form, as 2025-06-18 servers send it); a request Wisp
+ * cannot read, or of a mode it does not know, is refused as invalid params.
+ */
 function readRequest(params: JsonObject): McpElicitationRequest {
   const message = typeof params.message === "string" ? params.message : "";
   if (params.mode === "url") {
     if (typeof params.url !== "string" || typeof params.elicitationId !== "string")
       throw new RpcAnswerError(RPC_INVALID_PARAMS, "A URL elicitation needs a url and an elicitationId");
+    // Only a web page: a `javascript:` or `data:` URL would run in the app's origin when opened.
+    if (!/^https?:\/\//i.test(params.url))
+      throw new RpcAnswerError(RPC_INVALID_PARAMS, "A URL elicitation's url must be http or https");
     return { mode: "url", message, url: params.url, elicitationId: params.elicitationId };
   }
+  if (params.mode !== undefined && params.mode !== "form")
+    throw new RpcAnswerError(RPC_INVALID_PARAMS, `Unknown elicitation mode ${JSON.stringify(params.mode)}`);
   const requestedSchema = asObject(params.requestedSchema);
   if (requestedSchema === undefined)
     throw new RpcAnswerError(RPC_INVALID_PARAMS, "A form elicitation needs a requestedSchema");
@@ -76,9 +84,17 @@ export function applyDefaults(schema: JsonObject, content: JsonObject): JsonObje
   const filled: JsonObject = { ...content };
   for (const [name, value] of Object.entries(properties)) {
     const property = asObject(value);
-    if (property === undefined || !("default" in property) || name in filled) continue;
+    if (property === undefined || !Object.hasOwn(property, "default") || Object.hasOwn(filled, name))
+      continue;
     const fallback = property.default;
-    if (fallback !== undefined) filled[name] = fallback;
+    // A field named `__proto__` is a field, not the object's prototype.
+    if (fallback !== undefined)
+      Object.defineProperty(filled, name, {
+        value: fallback,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return filled;
 }

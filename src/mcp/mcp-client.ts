@@ -2,13 +2,13 @@
  * The MCP client: the `initialize` handshake with version negotiation, requests with a timeout that
  * always ends them, progress, `notifications/cancelled` when a request is given up, one transparent
  * re-initialization when the server forgot the session (404), shared by every request that meets it
- * or starts during it, answers to the server's own requests
- * (`ping`, and those the app handles: server-requests.ts), and the GET stream for what the server says unprompted. Every failure is thrown as an
- * SdkError.
+ * or starts during it, answers to the server's own requests (`ping`, and those the app handles), and
+ * the GET stream for what the server says unprompted. Every failure is thrown as an SdkError.
  *
- * Its parts: mcp-client-options.ts (settings and options), mcp-progress.ts (progress tokens) and
- * mcp-listener.ts (the GET stream); the transport under it is an McpTransport (mcp-transport.ts):
- * Streamable HTTP (mcp-http.ts) or stdio.
+ * Its parts: mcp-client-options.ts (settings and options), mcp-progress.ts (progress tokens),
+ * server-requests.ts (the server's requests), server-request-holds.ts (a request's clocks stopped
+ * while the app answers the server or a person signs in) and mcp-listener.ts (the GET stream). The
+ * transport under it is an McpTransport (mcp-transport.ts): Streamable HTTP (mcp-http.ts) or stdio.
  *
  * @module
  */
@@ -30,6 +30,7 @@ import { McpListener } from "./mcp-listener.ts";
 import { ProgressTracker } from "./mcp-progress.ts";
 import type { McpSession, McpTransport } from "./mcp-transport.ts";
 import { MCP_LATEST_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./protocol-versions.ts";
+import { RequestHolds } from "./server-request-holds.ts";
 import { ServerRequests } from "./server-requests.ts";
 
 export type { McpClientSettings, McpCloseOptions, McpRequestOptions } from "./mcp-client-options.ts";
@@ -46,6 +47,10 @@ export class McpClient {
   readonly #progress = new ProgressTracker();
   readonly #listener: McpListener;
   readonly #serverRequests: ServerRequests;
+  /** The clocks of the requests waiting for the server, stopped while the app answers a question. */
+  readonly #inFlight = new Set<RequestHolds>();
+  /** The app's answers to the server's questions, while they run. */
+  readonly #questions = new Set<Promise<void>>();
   #reinitializing: Promise<void> | undefined;
   #closed = false;
   /** What the server said about itself in `initialize`. */
@@ -197,6 +202,10 @@ export class McpClient {
     // `timeoutMs` of silence ends the request (progress counts as sound), `maxTotalTimeoutMs` in all.
     const { timeoutMs, maxTotalTimeoutMs } = this.#settings;
     const timer = new AttemptTimer(controller, maxTotalTimeoutMs, timeoutMs);
+    // While the app answers a question of the server's, the server is waiting for it, not silent.
+    const holds = new RequestHolds(timer);
+    this.#inFlight.add(holds);
+    for (const question of this.#questions) void holds.hold(question);
     const onAbort = (): void => controller.abort(caller?.reason);
     caller?.addEventListener("abort", onAbort, { once: true });
     const token = String(id);
@@ -207,7 +216,7 @@ export class McpClient {
         awaiting: id,
         session: options.session,
         onMessage: (message) => this.#handle(message),
-        hold: (work) => timer.hold(work),
+        hold: (work) => holds.hold(work),
       });
       if (answer?.kind === "error") throw rpcFailure(answer.error, method, this.#http.described("POST"));
       if (answer?.kind !== "response") throw new Error("no response"); // post() never resolves so
@@ -220,6 +229,8 @@ export class McpClient {
       if (controller.signal.aborted && method !== "initialize") this.#sendCancel(id, timedOut ?? "aborted");
       throw thrownFailure(error, caller, timedOut, this.#http.described("POST"));
     } finally {
+      this.#inFlight.delete(holds);
+      await holds.end();
       timer.clear();
       caller?.removeEventListener("abort", onAbort);
       this.#progress.forget(token);
@@ -264,8 +275,19 @@ export class McpClient {
         this.#serverRequests.cancel(message.params.requestId, message.params.reason);
       this.#settings.onNotification(message.method, message.params);
     } else if (message.kind === "request") {
-      this.#serverRequests.answer(message.id, message.method, message.params);
+      const question = this.#serverRequests.answer(message.id, message.method, message.params);
+      if (question !== undefined) this.#holdWhile(question);
     }
+  }
+
+  /**
+   * Stops the clocks of every request in flight, and of those sent meanwhile, until the app has
+   * answered: the server waits for the person, and the run's own tool timeout still bounds the wait.
+   */
+  #holdWhile(question: Promise<void>): void {
+    this.#questions.add(question);
+    for (const holds of this.#inFlight) void holds.hold(question);
+    void question.finally(() => this.#questions.delete(question));
   }
 
   /**

@@ -4,10 +4,12 @@
  */
 
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { AttemptTimer } from "../../src/http/attempt-timer.ts";
 import { applyDefaults } from "../../src/mcp/elicitation.ts";
 import type { McpElicitationHandler, McpElicitationRequest } from "../../src/mcp/index.ts";
+import { RequestHolds } from "../../src/mcp/server-request-holds.ts";
 import { callContext, useExtendedServer } from "./support/extended-server.ts";
 import { toolNamed } from "./support/tool-named.ts";
 
@@ -39,6 +41,13 @@ function extend(server: import("@modelcontextprotocol/sdk/server/mcp.js").McpSer
       return { content: [{ type: "text", text: "no answer" }], isError: true };
     }
   });
+  server.registerTool("ask-here", { description: "Asks on the call's own stream" }, async (extra) => {
+    const answer = await server.server.elicitInput(
+      { message: "Your profile?", requestedSchema: FORM as never },
+      { relatedRequestId: extra.requestId },
+    );
+    return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  });
   server.registerTool("ask-briefly", { description: "Asks, and gives up after 300 ms" }, async () => {
     try {
       await server.server.elicitInput(
@@ -57,6 +66,17 @@ function extend(server: import("@modelcontextprotocol/sdk/server/mcp.js").McpSer
         ElicitResultSchema,
       );
       answers.push(answer);
+    } catch (error) {
+      answers.push({ error: error instanceof Error ? error.message : String(error) });
+    }
+    return { content: [{ type: "text", text: "done" }] };
+  });
+  server.registerTool("ask-oddly", { description: "Asks in a mode no spec has" }, async () => {
+    try {
+      await server.server.request(
+        { method: "elicitation/create", params: { mode: "telepathy", message: "Think of a number" } },
+        ElicitResultSchema,
+      );
     } catch (error) {
       answers.push({ error: error instanceof Error ? error.message : String(error) });
     }
@@ -136,6 +156,20 @@ describe("elicitation", () => {
     ]);
   });
 
+  it("refuses a mode it does not know as invalid params, without asking the app", async () => {
+    let asked = 0;
+    const connection = await connect(async () => {
+      asked++;
+      return { action: "decline" };
+    });
+    answers.length = 0;
+    await toolNamed(connection, "ask-oddly").execute({}, callContext());
+    expect(answers).toEqual([
+      { error: expect.stringMatching(/-32602.*Unknown elicitation mode "telepathy"/) },
+    ]);
+    expect(asked).toBe(0);
+  });
+
   it("answers an app that throws with an error that keeps the app's message to itself, and goes on", async () => {
     const connection = await connect(async () => {
       throw new Error("db password is hunter2");
@@ -188,6 +222,22 @@ describe("elicitation", () => {
     expect(served.server().log.methods.slice(before)).not.toContain("(response)");
   });
 
+  it("stops the call's timeout while the person answers, on the call's stream or the GET stream", async () => {
+    const slowly: McpElicitationHandler = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      return { action: "accept", content: { name: "Slow" } };
+    };
+    const connection = await served.connect({ onElicitation: slowly, timeoutMs: 250 });
+    // The same silence without a question is past the timeout.
+    await expect(toolNamed(connection, "sleep").execute({ ms: 700 }, callContext())).rejects.toMatchObject({
+      code: "TIMEOUT",
+    });
+    for (const tool of ["ask", "ask-here"]) {
+      const output = await toolNamed(connection, tool).execute({}, callContext());
+      expect(JSON.parse(String(output))).toMatchObject({ action: "accept", content: { name: "Slow" } });
+    }
+  });
+
   it("aborts the question's signal when the connection closes", async () => {
     let signal: AbortSignal | undefined;
     const connection = await connect((_request, context) => {
@@ -210,5 +260,53 @@ describe("applyDefaults", () => {
       plan: "free",
     });
     expect(applyDefaults({ type: "object" }, { a: 1 })).toEqual({ a: 1 });
+  });
+});
+
+describe("RequestHolds", () => {
+  it("keeps the clocks stopped until the last of overlapping holds ends, then the idle limit runs afresh", async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const timer = new AttemptTimer(controller, 10_000, 100);
+      const holds = new RequestHolds(timer);
+      let first = (): void => {};
+      let second = (): void => {};
+      const held = [
+        holds.hold(new Promise<void>((resolve) => (first = resolve))),
+        holds.hold(new Promise<void>((resolve) => (second = resolve))),
+      ];
+      first();
+      await vi.advanceTimersByTimeAsync(500);
+      expect(controller.signal.aborted).toBe(false);
+      second();
+      await Promise.all(held);
+      await vi.advanceTimersByTimeAsync(90);
+      expect(controller.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(controller.signal.aborted).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("leaves no clock running when the request ends during a hold", async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const timer = new AttemptTimer(controller, 1_000, 100);
+      const holds = new RequestHolds(timer);
+      let answered = (): void => {};
+      const question = holds.hold(new Promise<void>((resolve) => (answered = resolve)));
+      await holds.end();
+      timer.clear();
+      answered(); // the question is answered after its request ended: no clock starts again
+      await question;
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(controller.signal.aborted).toBe(false);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

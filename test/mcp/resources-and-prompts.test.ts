@@ -4,6 +4,7 @@
  * arguments, and turning both into a Wisp prompt's parts; plus a server of prompts only (no tools).
  */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgent } from "../../src/index.ts";
@@ -158,6 +159,55 @@ describe("resources and prompts from the official server", () => {
     await expect.poll(() => promptsChanged).toBeGreaterThan(0);
     const resources = okValue(await connection.listResources());
     expect(resources.some((resource) => resource.uri.startsWith("notes://extra-"))).toBe(true);
+  });
+});
+
+describe("subscriptions, on a server that offers them", () => {
+  const subscribed = new Set<string>();
+  const served = useExtendedServer((server) => {
+    server.server.registerCapabilities({ resources: { subscribe: true } });
+    server.registerResource("report", "files://report.pdf", { mimeType: "application/pdf" }, async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "application/pdf", blob: "JVBERi0xLjQK" }],
+    }));
+    server.server.setRequestHandler(SubscribeRequestSchema, async ({ params }) => {
+      subscribed.add(params.uri);
+      return {};
+    });
+    server.server.setRequestHandler(UnsubscribeRequestSchema, async ({ params }) => {
+      subscribed.delete(params.uri);
+      return {};
+    });
+    server.registerTool("touch", { description: "Changes every subscribed resource" }, async () => {
+      for (const uri of subscribed) await server.server.sendResourceUpdated({ uri });
+      return { content: [{ type: "text", text: `touched ${subscribed.size}` }] };
+    });
+  });
+
+  it("subscribes, hears of each change by URI, and stops hearing after unsubscribing", async () => {
+    const updated: string[] = [];
+    const connection = await served.connect({ onResourceUpdated: (uri) => updated.push(uri) });
+    okValue(await connection.subscribeResource("files://report.pdf"));
+    expect(subscribed).toEqual(new Set(["files://report.pdf"]));
+    expect(await toolNamed(connection, "touch").execute({}, callContext())).toBe("touched 1");
+    await expect.poll(() => updated).toEqual(["files://report.pdf"]);
+    okValue(await connection.unsubscribeResource("files://report.pdf"));
+    expect(await toolNamed(connection, "touch").execute({}, callContext())).toBe("touched 0");
+    expect(subscribed.size).toBe(0);
+  });
+
+  it("makes binary contents that are not an image a one-line note of their type and size", async () => {
+    const connection = await served.connect();
+    const report = okValue(await connection.readResource("files://report.pdf"));
+    expect(report).toEqual([
+      { uri: "files://report.pdf", mimeType: "application/pdf", blob: "JVBERi0xLjQK" },
+    ]);
+    const parts = resourceParts(report);
+    expect(parts).toHaveLength(1);
+    expect(parts[0]).toMatchObject({
+      type: "text",
+      text: expect.stringMatching(/files:\/\/report\.pdf.*application\/pdf.*9 bytes/),
+    });
+    expect(JSON.stringify(parts)).not.toContain("JVBERi0xLjQK");
   });
 });
 

@@ -173,7 +173,7 @@ function claimable(claimed: string, issuer: string, named: boolean): boolean {
 }
 
 /** Whether an endpoint may receive codes and secrets: https, or http on this machine (loopback). */
-export function isSecureEndpoint(endpoint: string): boolean {
+function isSecureEndpoint(endpoint: string): boolean {
   let url: URL;
   try {
     url = new URL(endpoint);

@@ -84,7 +84,10 @@ export async function startOAuthServer(options: OAuthServerOptions = {}): Promis
         {
           error: "invalid_grant",
           // A careless server quotes what it got, in the one field Wisp shows as well as in another.
-          error_description: `refused code ${form.get("code")} from ${form.get("client_secret")}`.slice(0, 190),
+          error_description: `refused code ${form.get("code")} from ${form.get("client_secret")}`.slice(
+            0,
+            190,
+          ),
           echo: form.toString(),
         },
         400,
