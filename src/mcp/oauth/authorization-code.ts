@@ -76,7 +76,7 @@ export function codeFromCallback(callbackUrl: string, pending: PendingAuthorizat
   if (pending === undefined || params.get("state") !== pending.state)
     throw authFailure(
       pending === undefined
-        ? "No authorization is pending for this MCP server (it was finished already, or began in another storage)"
+        ? "No authorization is pending for the state that came back (finished already, older than 30 minutes, begun in another storage, or never sent)"
         : "The authorization came back with another state than the one sent: it is not the answer to this request",
       "state_mismatch",
     );

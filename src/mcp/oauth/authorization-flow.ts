@@ -6,14 +6,15 @@
  * @module
  */
 
-import { beginAuthorization, codeFromCallback, isPendingAuthorization } from "./authorization-code.ts";
+import { beginAuthorization, codeFromCallback } from "./authorization-code.ts";
 import { chooseAuthMethod } from "./client-auth.ts";
 import { clientFor } from "./client-identity.ts";
 import { discoverAuthorizationServer, discoverResource } from "./discovery.ts";
 import type { McpOAuthOptions } from "./mcp-oauth-options.ts";
 import { authFailure } from "./oauth-failures.ts";
+import { keepPending, takePending } from "./pending-authorizations.ts";
 import { chooseScope } from "./scope-choice.ts";
-import { type McpAuthStorage, storageKey } from "./storage.ts";
+import type { McpAuthStorage } from "./storage.ts";
 import { writeTokens } from "./stored-tokens.ts";
 import { exchangeCode, type TokenGrant } from "./token-grant.ts";
 import type { BearerChallenge } from "./www-authenticate.ts";
@@ -78,22 +79,20 @@ export async function startAuthorization(challenge: BearerChallenge, context: Fl
     grant,
     scope,
   });
-  await context.storage.set(storageKey("pending", url), pending);
+  await keepPending(context.storage, url, pending);
   return authorizationUrl;
 }
 
 /**
- * Completes the pending authorization with the URL the person came back to: checks `state`, exchanges
- * the code (with the PKCE verifier and `resource`) and keeps the tokens. The pending record is used
- * once; a `state` that does not match leaves it in place (it is not the answer to it).
+ * Completes the pending authorization whose `state` came back in the URL the person returned to:
+ * exchanges the code (with the PKCE verifier and `resource`) and keeps the tokens. The pending record
+ * is used once (even when the server's answer is an error); a `state` that matches none leaves every
+ * pending one in place (it is not the answer to any).
  */
 export async function completeAuthorization(callbackUrl: string, context: FlowContext): Promise<void> {
-  const key = storageKey("pending", context.url);
-  const value = await context.storage.get(key);
-  const pending = isPendingAuthorization(value) ? value : undefined;
+  const pending = await takePending(context.storage, context.url, callbackUrl);
   const code = codeFromCallback(callbackUrl, pending);
   if (pending === undefined) return; // codeFromCallback refused it already
-  await context.storage.delete(key);
   const tokens = await exchangeCode(
     pending.grant,
     { code, verifier: pending.verifier, redirectUrl: pending.redirectUrl },

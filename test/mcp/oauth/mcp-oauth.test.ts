@@ -5,7 +5,7 @@
  * token used before a new authorization, the retry limit, the storage's namespacing, and secrets kept
  * out of every error and record.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AnySdkError, isSdkError } from "../../../src/errors/sdk-error.ts";
 import {
   connectMcp,
@@ -98,6 +98,45 @@ describe("mcpOAuth in a page that navigates away", () => {
     expect(again.ok).toBe(true);
     if (again.ok) await again.value.close();
     expect(server.authorizations).toHaveLength(1);
+    expect(server.tokenRequests).toHaveLength(1);
+  });
+
+  it("keeps an authorization a person is partway through when another begins (a second tab), and forgets it after 30 minutes", async () => {
+    const server = await start();
+    const options: McpOAuthOptions = { redirectUrl: REDIRECT, storage: memoryAuthStorage() };
+    const begin = async () => {
+      const refused = await connectMcp({ url: server.mcpUrl, auth: mcpOAuth(options), listen: false });
+      return String((refused as { error: AnySdkError }).error.details?.authorizationUrl);
+    };
+    const firstTab = await begin();
+    const secondTab = await begin();
+    // The first tab's person comes back after the second began: theirs is still the answer to one sent.
+    const first = await finishMcpOAuth({
+      ...options,
+      url: server.mcpUrl,
+      callbackUrl: await visit(firstTab),
+    });
+    expect(first).toEqual({ ok: true, value: undefined });
+    // Used once.
+    const again = await finishMcpOAuth({
+      ...options,
+      url: server.mcpUrl,
+      callbackUrl: await visit(firstTab),
+    });
+    expect(again.ok ? undefined : again.error.providerCode).toBe("state_mismatch");
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 31 * 60_000);
+      const late = await finishMcpOAuth({
+        ...options,
+        url: server.mcpUrl,
+        callbackUrl: await visit(secondTab),
+      });
+      expect(late.ok ? undefined : late.error.providerCode).toBe("state_mismatch");
+    } finally {
+      vi.useRealTimers();
+    }
     expect(server.tokenRequests).toHaveLength(1);
   });
 
