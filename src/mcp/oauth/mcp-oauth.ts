@@ -15,6 +15,7 @@ import { MCP_PROVIDER } from "../mcp-failures.ts";
 import { completeAuthorization, type FlowContext, startAuthorization } from "./authorization-flow.ts";
 import { checkOAuthOptions, isUrl, type McpOAuthOptions, storageOf } from "./mcp-oauth-options.ts";
 import { authFailure, authOptionFailure } from "./oauth-failures.ts";
+import { SharedWork } from "./shared-work.ts";
 import { forgetTokens, readTokens, writeTokens } from "./stored-tokens.ts";
 import { refreshTokens, type StoredTokens } from "./token-grant.ts";
 import { readBearerChallenge } from "./www-authenticate.ts";
@@ -37,11 +38,11 @@ function hasRefreshToken(
 class McpOAuth implements McpAuth {
   readonly #options: McpOAuthOptions;
   /** An authorization under way, by server URL: concurrent refusals wait for the same one. */
-  readonly #inFlight = new Map<string, Promise<boolean>>();
+  readonly #authorizing = new SharedWork<boolean>();
   /** The access token each server got by the last refresh: refused again, it is not refreshed again. */
   readonly #refreshed = new Map<string, string>();
   /** A refresh under way, by server URL: requests sent meanwhile wait for it (a refresh token is used once). */
-  readonly #refreshing = new Map<string, Promise<StoredTokens | undefined>>();
+  readonly #refreshing = new SharedWork<StoredTokens | undefined>();
 
   constructor(options: McpOAuthOptions) {
     this.#options = options;
@@ -76,11 +77,9 @@ class McpOAuth implements McpAuth {
   refused(response: Response, context: McpAuthContext): Promise<boolean> {
     const challenge = readBearerChallenge(response.headers.get("www-authenticate"));
     if (response.status === 403 && challenge.error !== "insufficient_scope") return Promise.resolve(false);
-    const running = this.#inFlight.get(context.url);
-    if (running !== undefined) return running;
-    const attempt = (async () => {
+    const attempt = async (signal: AbortSignal): Promise<boolean> => {
       try {
-        const flow = this.#flow(context);
+        const flow = this.#flow({ ...context, signal });
         const stored = await readTokens(flow.storage, flow.url);
         // Renewed by another request (or another tab, sharing the storage) since this one went out.
         if (response.status === 401 && stored !== undefined && context.sent !== undefined)
@@ -104,11 +103,12 @@ class McpOAuth implements McpAuth {
         await completeAuthorization(callbackUrl, flow);
         return true;
       } catch (error) {
-        throw asSdkError(error, context.signal);
+        throw asSdkError(error, signal);
       }
-    })().finally(() => this.#inFlight.delete(context.url));
-    this.#inFlight.set(context.url, attempt);
-    return attempt;
+    };
+    return this.#authorizing
+      .run(context.url, context.signal, attempt)
+      .catch((error: unknown) => Promise.reject(asSdkError(error, context.signal)));
   }
 
   /**
@@ -119,11 +119,9 @@ class McpOAuth implements McpAuth {
     stored: StoredTokens & { tokens: { refreshToken: string } },
     flow: FlowContext,
   ): Promise<StoredTokens | undefined> {
-    const running = this.#refreshing.get(flow.url);
-    if (running !== undefined) return running;
-    const refresh = this.#refreshOnce(stored, flow).finally(() => this.#refreshing.delete(flow.url));
-    this.#refreshing.set(flow.url, refresh);
-    return refresh;
+    return this.#refreshing.run(flow.url, flow.signal, (signal) =>
+      this.#refreshOnce(stored, { ...flow, signal }),
+    );
   }
 
   async #refreshOnce(
