@@ -9,7 +9,7 @@
 import { beginAuthorization, codeFromCallback } from "./authorization-code.ts";
 import { chooseAuthMethod } from "./client-auth.ts";
 import { clientFor } from "./client-identity.ts";
-import { discoverAuthorizationServer, discoverResource } from "./discovery.ts";
+import { checkPinnedIssuer, discoverAuthorizationServer, discoverResource } from "./discovery.ts";
 import type { McpOAuthOptions } from "./mcp-oauth-options.ts";
 import { authFailure } from "./oauth-failures.ts";
 import { keepPending, takePending } from "./pending-authorizations.ts";
@@ -45,6 +45,7 @@ export async function startAuthorization(challenge: BearerChallenge, context: Fl
   const { options, url, fetch, signal } = context;
   const resource = await discoverResource(url, challenge.resourceMetadata, { fetch, signal });
   const server = await discoverAuthorizationServer(url, resource, { fetch, signal });
+  checkPinnedIssuer(server, options.client?.issuer);
   if (!server.fallback && !(server.codeChallengeMethods ?? []).includes("S256"))
     throw authFailure(
       "The authorization server does not say it supports PKCE with S256 (code_challenge_methods_supported), which MCP requires",

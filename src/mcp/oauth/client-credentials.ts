@@ -11,7 +11,12 @@ import { isSdkError } from "../../errors/sdk-error.ts";
 import type { McpAuth, McpAuthContext } from "../mcp-auth.ts";
 import { MCP_PROVIDER } from "../mcp-failures.ts";
 import { chooseAuthMethod } from "./client-auth.ts";
-import { type AuthorizationServer, discoverAuthorizationServer, discoverResource } from "./discovery.ts";
+import {
+  type AuthorizationServer,
+  checkPinnedIssuer,
+  discoverAuthorizationServer,
+  discoverResource,
+} from "./discovery.ts";
 import {
   importSigningKey,
   JWT_ASSERTION_TYPE,
@@ -31,6 +36,11 @@ export interface McpClientSecretCredentials {
   clientId: string;
   /** The client's secret: sent to the token endpoint only, never in errors or records. */
   clientSecret: string;
+  /**
+   * The authorization server's issuer the client is registered with: another one is refused before
+   * the secret is sent (recommended: otherwise the MCP server's metadata decides where it goes).
+   */
+  issuer?: string;
   /** How the secret is sent (default: `client_secret_basic`, or `client_secret_post` when that is all the server supports). */
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
 }
@@ -39,6 +49,11 @@ export interface McpClientSecretCredentials {
 export interface McpPrivateKeyCredentials {
   /** The client's id at the authorization server (the JWT's `iss` and `sub`). */
   clientId: string;
+  /**
+   * The authorization server's issuer the key is registered with: another one is refused before a JWT
+   * is made (recommended: otherwise the MCP server's metadata names the JWT's audience).
+   */
+  issuer?: string;
   /** A PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`) or a CryptoKey that can sign. Never in errors. */
   privateKey: string | CryptoKey;
   /** The JWS algorithm (default `ES256`, or what a CryptoKey's algorithm implies). */
@@ -103,6 +118,7 @@ class McpClientCredentials implements McpAuth {
       const { signal, url } = context;
       const resource = await discoverResource(url, challenge.resourceMetadata, { fetch, signal });
       const server = await discoverAuthorizationServer(url, resource, { fetch, signal });
+      checkPinnedIssuer(server, credentials.issuer);
       const params: Record<string, string> = { grant_type: "client_credentials" };
       const scope = chooseScope(challenge.scope, this.#options.scope, resource?.scopesSupported, undefined);
       if (scope !== undefined) params.scope = scope;

@@ -245,6 +245,19 @@ function fallbackServer(base: string): AuthorizationServer {
 }
 
 /**
+ * Refuses an authorization server that is not `pinned` (the issuer a pre-registered client's secret or
+ * key belongs to): a server naming another one never gets that secret, or a JWT made for it.
+ */
+export function checkPinnedIssuer(server: AuthorizationServer, pinned: string | undefined): void {
+  if (pinned === undefined || sameIssuer(server.issuer, pinned)) return;
+  throw authFailure(
+    `The MCP server's authorization server is ${describedRequest("GET", server.issuer).url}, not ${describedRequest("GET", pinned).url} that this client's credentials are for; Wisp sends them nothing`,
+    "untrusted_metadata",
+    { details: { issuer: describedRequest("GET", server.issuer).url } },
+  );
+}
+
+/**
  * The authorization server of `resource` (its first `authorization_servers` entry), or, for a server
  * without resource metadata, the server's origin — with the 2025-03-26 default endpoints when that
  * publishes no metadata either. Throws a ProviderError `discovery_failed` when an authorization

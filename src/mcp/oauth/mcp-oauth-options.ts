@@ -25,6 +25,11 @@ export interface McpPreRegisteredClient {
   clientSecret?: string;
   /** How it authenticates at the token endpoint (default: from its secret and what the server supports). */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /**
+   * The authorization server's issuer it is registered with: another one is refused before its secret
+   * is sent (recommended for a client with a secret).
+   */
+  issuer?: string;
 }
 
 /** Options of {@link mcpOAuth}: OAuth 2.1 authorization code with PKCE for servers that ask for it. */
@@ -110,6 +115,8 @@ export function checkOAuthOptions(options: McpOAuthOptions): ConfigError | undef
   const client = options.client;
   if (client !== undefined && (typeof client?.clientId !== "string" || client.clientId === ""))
     return authOptionFailure("mcpOAuth: client.clientId must be a string", "auth.client.clientId");
+  if (client?.issuer !== undefined && !isUrl(client.issuer))
+    return authOptionFailure("mcpOAuth: client.issuer must be the issuer's URL", "auth.client.issuer");
   if (options.clientMetadataUrl !== undefined && !/^https?:/.test(String(options.clientMetadataUrl)))
     return authOptionFailure("mcpOAuth: clientMetadataUrl must be an https URL", "auth.clientMetadataUrl");
   if (options.scope !== undefined && typeof options.scope !== "string")

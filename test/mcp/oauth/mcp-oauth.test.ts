@@ -12,6 +12,7 @@ import {
   finishMcpOAuth,
   type McpAuthStorage,
   type McpOAuthOptions,
+  mcpClientCredentials,
   mcpOAuth,
   memoryAuthStorage,
 } from "../../../src/mcp/index.ts";
@@ -224,6 +225,35 @@ describe("mcpOAuth with a browser that comes back (authorize resolves the callba
       expect(server.registrations).toBe(0);
       expect(server.tokenRequests).toEqual([]);
     }
+  });
+
+  it("sends a pinned client's secret to no authorization server but its own", async () => {
+    const server = await start();
+    const visits: string[] = [];
+    const pinned = (issuer: string) =>
+      mcpOAuth({
+        ...browserOptions(memoryAuthStorage(), visits),
+        client: { clientId: "app", clientSecret: "app-secret-value", issuer },
+      });
+    const elsewhere = await connectMcp({
+      url: server.mcpUrl,
+      auth: pinned("https://as.example"),
+      listen: false,
+    });
+    expect(elsewhere.ok ? undefined : elsewhere.error).toMatchObject({ providerCode: "untrusted_metadata" });
+    expect(visits).toEqual([]);
+    expect(server.tokenRequests).toEqual([]);
+    const credentials = mcpClientCredentials({
+      clientId: "job",
+      clientSecret: "job-secret-value",
+      issuer: "https://as.example",
+    });
+    const job = await connectMcp({ url: server.mcpUrl, auth: credentials, listen: false });
+    expect(job.ok ? undefined : job.error).toMatchObject({ providerCode: "untrusted_metadata" });
+    expect(server.tokenRequests).toEqual([]);
+    // Its own issuer: the authorization goes ahead (to the person, here).
+    await connectMcp({ url: server.mcpUrl, auth: pinned(`${server.url}/`), listen: false });
+    expect(visits).toHaveLength(1);
   });
 
   it("uses the refresh token before sending the person through a new authorization", async () => {
