@@ -7,6 +7,7 @@
  */
 
 import { redactText } from "../../errors/redact.ts";
+import { sameIssuer } from "./discovery.ts";
 import { authFailure } from "./oauth-failures.ts";
 import { createPkce, randomToken } from "./pkce.ts";
 import type { TokenGrant } from "./token-grant.ts";
@@ -79,6 +80,14 @@ export function codeFromCallback(callbackUrl: string, pending: PendingAuthorizat
         ? "No authorization is pending for the state that came back (finished already, older than 30 minutes, begun in another storage, or never sent)"
         : "The authorization came back with another state than the one sent: it is not the answer to this request",
       "state_mismatch",
+    );
+  // RFC 9207: an authorization server that names itself must be the one the request went to (a
+  // mix-up attack sends the person's code from another server's page).
+  const iss = params.get("iss");
+  if (iss !== null && !sameIssuer(iss, pending.grant.issuer))
+    throw authFailure(
+      "The authorization came back from another authorization server (iss) than the one it was sent to",
+      "untrusted_metadata",
     );
   const error = params.get("error");
   if (error !== null) {

@@ -156,7 +156,7 @@ function authorizationServerMetadataUrls(issuer: string): string[] {
 }
 
 /** An issuer URL as RFC 8414 compares it: exactly, but for a trailing slash. */
-const sameIssuer = (a: string, b: string): boolean => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+export const sameIssuer = (a: string, b: string): boolean => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 
 /**
  * Whether metadata fetched for `issuer` may claim to be `claimed`: exactly that issuer when resource

@@ -102,6 +102,26 @@ describe("mcpOAuth in a page that navigates away", () => {
     expect(server.tokenRequests).toHaveLength(1);
   });
 
+  it("refuses a callback naming another authorization server (RFC 9207 iss), and takes one naming its own", async () => {
+    const server = await start();
+    const options: McpOAuthOptions = { redirectUrl: REDIRECT, storage: memoryAuthStorage() };
+    const begin = async () => {
+      const refused = await connectMcp({ url: server.mcpUrl, auth: mcpOAuth(options), listen: false });
+      return String((refused as { error: AnySdkError }).error.details?.authorizationUrl);
+    };
+    const mixedUp = new URL(await visit(await begin()));
+    mixedUp.searchParams.set("iss", "https://other-as.example");
+    const refused = await finishMcpOAuth({ ...options, url: server.mcpUrl, callbackUrl: mixedUp.href });
+    expect(refused.ok ? undefined : refused.error.providerCode).toBe("untrusted_metadata");
+    const named = new URL(await visit(await begin()));
+    named.searchParams.set("iss", server.url);
+    expect(await finishMcpOAuth({ ...options, url: server.mcpUrl, callbackUrl: named.href })).toEqual({
+      ok: true,
+      value: undefined,
+    });
+    expect(server.tokenRequests).toHaveLength(1);
+  });
+
   it("keeps an authorization a person is partway through when another begins (a second tab), and forgets it after 30 minutes", async () => {
     const server = await start();
     const options: McpOAuthOptions = { redirectUrl: REDIRECT, storage: memoryAuthStorage() };
