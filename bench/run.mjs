@@ -9,6 +9,7 @@ import { bundleSizeSection } from "./bundle-size.mjs";
 import { compactionSection } from "./compaction.mjs";
 import { decodingSection } from "./decoding.mjs";
 import { decodingCpuSection } from "./decoding-cpu.mjs";
+import { decodingHonestSection } from "./decoding-honest.mjs";
 import { formatsSection } from "./formats.mjs";
 import { mcpSection } from "./mcp.mjs";
 import { partialJsonSection } from "./partial-json.mjs";
@@ -20,6 +21,7 @@ const sections = [];
 for (const section of [
   decodingSection,
   decodingCpuSection,
+  decodingHonestSection,
   agentLoopSection,
   abortLatencySection,
   sessionStateSection,
