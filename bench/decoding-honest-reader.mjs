@@ -6,28 +6,11 @@
 //   node bench/decoding-honest-reader.mjs <reader> <api> <url> <warmup> <timed> <sha256 of expected>
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
+import { TAKE } from "./realistic-streams.mjs";
 
 const [readerName, api, url, warmupText, timedText, expected] = process.argv.slice(2);
 const WARMUP = Number(warmupText);
 const TIMED = Number(timedText);
-
-/** What every reader keeps from the stream: text, thinking, and the first tool call's arguments. */
-export const TAKE = {
-  anthropic(event, out) {
-    if (event.type !== "content_block_delta") return;
-    const delta = event.delta;
-    if (delta.type === "text_delta") out.text += delta.text;
-    else if (delta.type === "input_json_delta") out.args += delta.partial_json;
-    else if (delta.type === "thinking_delta") out.thinking += delta.thinking;
-  },
-  openai(event, out) {
-    const delta = event.choices?.[0]?.delta;
-    if (delta === undefined) return;
-    if (delta.content) out.text += delta.content;
-    if (delta.tool_calls)
-      for (const call of delta.tool_calls) if (call.index === 0) out.args += call.function?.arguments ?? "";
-  },
-};
 
 const empty = () => ({ text: "", args: "", thinking: "" });
 const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];

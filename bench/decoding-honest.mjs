@@ -19,8 +19,8 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { createParser } from "eventsource-parser";
-import { digest, TAKE } from "./decoding-honest-reader.mjs";
-import { SCENARIOS } from "./realistic-streams.mjs";
+import { digest } from "./decoding-honest-reader.mjs";
+import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
 import { median } from "./stats.mjs";
 
 const WARMUP = 20;

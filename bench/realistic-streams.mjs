@@ -205,7 +205,8 @@ export const PATHS = {
 
 /**
  * What a raw reader takes from one parsed event of each API: the text, and the first tool call's
- * arguments (decoding.mjs, decoding-cpu.mjs).
+ * arguments (decoding.mjs, decoding-cpu.mjs); and the thinking, for a reader whose output keeps it
+ * (decoding-honest-reader.mjs).
  */
 export const TAKE = {
   anthropic(event, out) {
@@ -213,6 +214,7 @@ export const TAKE = {
     const delta = event.delta;
     if (delta.type === "text_delta") out.text += delta.text;
     else if (delta.type === "input_json_delta") out.args += delta.partial_json;
+    else if (delta.type === "thinking_delta" && "thinking" in out) out.thinking += delta.thinking;
   },
   openai(event, out) {
     const delta = event.choices?.[0]?.delta;
