@@ -17,20 +17,8 @@ const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }],
 
 async function makeReader() {
   if (readerName === "raw") {
-    const { createParser } = await import("eventsource-parser");
-    const take = TAKE[api];
-    return async () => {
-      const response = await fetch(url, { method: "POST", body: "{}" });
-      const out = empty();
-      const parser = createParser({
-        onEvent(event) {
-          if (event.data !== "[DONE]") take(JSON.parse(event.data), out);
-        },
-      });
-      const decoder = new TextDecoder();
-      for await (const chunk of response.body) parser.feed(decoder.decode(chunk, { stream: true }));
-      return out;
-    };
+    const { readRaw } = await import("./raw-reader.mjs");
+    return async () => readRaw(await fetch(url, { method: "POST", body: "{}" }), api, empty());
   }
   if (readerName === "wisp-for-await" || readerName === "wisp-on-event") {
     // BENCH_HONEST_WISP=/path/to/other/dist/src/index.js measures another build (for an A/B of a change).

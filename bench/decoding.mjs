@@ -10,9 +10,9 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
-import { createParser } from "eventsource-parser";
 import OpenAI from "openai";
 import { streamTurn } from "wisp-agent";
+import { readRaw } from "./raw-reader.mjs";
 import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
 import { median, quantile } from "./stats.mjs";
 
@@ -39,16 +39,7 @@ const prefix = (name, count) => `${base}/${name.replaceAll(" ", "-")}/${count}`;
 
 async function raw(name, count, api) {
   const response = await fetch(prefix(name, count) + API_PATHS[api], { method: "POST", body: "{}" });
-  const out = { text: "", args: "" };
-  const take = TAKE[api];
-  const parser = createParser({
-    onEvent(event) {
-      if (event.data !== "[DONE]") take(JSON.parse(event.data), out);
-    },
-  });
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body) parser.feed(decoder.decode(chunk, { stream: true }));
-  return out;
+  return readRaw(response, api, { text: "", args: "" });
 }
 
 /**
