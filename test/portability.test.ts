@@ -49,4 +49,11 @@ describe("portable core", () => {
     );
     expect(offenders).toEqual([]);
   });
+
+  it("nor do its doc comments' examples (a user copies them into a browser or a Worker)", () => {
+    const offenders = sourceFiles("src").filter((file) =>
+      /\bprocess\.\w|\bBuffer\.\w|from\s+["']node:/.test(readFileSync(file, "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
 });

@@ -92,7 +92,7 @@ export type ModelOption = ModelName | UncheckedModel;
  *
  * @example
  * ```ts
- * const result = await runAgent({ model: uncheckedModel(process.env.MODEL ?? ""), apiKey, prompt: "Hi" });
+ * const result = await runAgent({ model: uncheckedModel(settings.model), apiKey, prompt: "Hi" });
  * ```
  */
 export function uncheckedModel(name: string): UncheckedModel {
