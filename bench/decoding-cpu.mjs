@@ -8,7 +8,7 @@
 //   Wisp onEvent     the same with a callback per event
 import { createParser } from "eventsource-parser";
 import { streamTurn } from "wisp-agent";
-import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
+import { finishTurn, SCENARIOS, TAKE, takeWisp } from "./realistic-streams.mjs";
 import { median, quantile } from "./stats.mjs";
 
 export const EVENTS = 20_000;
@@ -62,16 +62,8 @@ export function readers(api, chunks, turn = streamTurn) {
   const take = TAKE[api];
   const options = { model: MODELS[api], apiKey: "k", fetch: fetchOf(chunks) };
   // The raw reader keeps the first tool call's arguments only (parallel calls); so does this one.
-  const onWisp = (out) => (event) => {
-    if (event.type === "text-delta") out.text += event.delta;
-    else if (event.type === "tool-call-delta" && event.index === (out.toolIndex ??= event.index))
-      out.args += event.delta;
-  };
-  const finish = async (turn, out) => {
-    const message = await turn.message;
-    if (message.error) throw new Error(message.error.message);
-    return out;
-  };
+  const onWisp = takeWisp;
+  const finish = finishTurn;
   return [
     [
       "raw",

@@ -6,7 +6,7 @@
 //   node bench/decoding-honest-reader.mjs <reader> <api> <url> <warmup> <timed> <sha256 of expected>
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { TAKE } from "./realistic-streams.mjs";
+import { finishTurn, TAKE, takeWisp } from "./realistic-streams.mjs";
 
 const [readerName, api, url, warmupText, timedText, expected] = process.argv.slice(2);
 const WARMUP = Number(warmupText);
@@ -28,17 +28,8 @@ async function makeReader() {
       api === "anthropic"
         ? { model: "anthropic/claude-sonnet-5-5", baseURL: base, apiKey: "k" }
         : { model: "openai/gpt-4o", baseURL: `${base}/v1`, apiKey: "k" };
-    const on = (out) => (event) => {
-      if (event.type === "text-delta") out.text += event.delta;
-      else if (event.type === "thinking-delta") out.thinking += event.delta;
-      else if (event.type === "tool-call-delta" && event.index === (out.toolIndex ??= event.index))
-        out.args += event.delta;
-    };
-    const finish = async (turn, out) => {
-      const message = await turn.message;
-      if (message.error) throw new Error(message.error.message);
-      return out;
-    };
+    const on = takeWisp;
+    const finish = finishTurn;
     if (readerName === "wisp-for-await")
       return async () => {
         const out = empty();

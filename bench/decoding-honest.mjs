@@ -22,6 +22,7 @@ import { createParser } from "eventsource-parser";
 import { digest } from "./decoding-honest-reader.mjs";
 import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
 import { median } from "./stats.mjs";
+import { writeStream } from "./stream-response.mjs";
 
 const WARMUP = 20;
 const TIMED = 40;
@@ -159,14 +160,7 @@ function serve(bodies) {
     request.on("end", () => {
       const body = bodies.get(request.url);
       if (body === undefined) return response.writeHead(404).end();
-      response.writeHead(200, {
-        "content-type": "text/event-stream",
-        "x-request-id": "req_bench",
-        "request-id": "req_bench",
-      });
-      for (let offset = 0; offset < body.length; offset += 16_384)
-        response.write(body.subarray(offset, offset + 16_384));
-      response.end();
+      writeStream(response, body);
     });
   });
   return new Promise((resolve) =>

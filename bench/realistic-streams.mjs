@@ -204,6 +204,25 @@ export const PATHS = {
 };
 
 /**
+ * What a Wisp reader takes from each of its events: the text, the thinking (when `out` keeps it), and
+ * the first tool call's arguments, as the raw reader does (parallel calls); `finishTurn` waits for the
+ * turn's message and fails on its error.
+ */
+export const takeWisp = (out) => (event) => {
+  if (event.type === "text-delta") out.text += event.delta;
+  else if (event.type === "thinking-delta" && "thinking" in out) out.thinking += event.delta;
+  else if (event.type === "tool-call-delta" && event.index === (out.toolIndex ??= event.index))
+    out.args += event.delta;
+};
+
+/** The output of a Wisp reader once its turn's message is in (its error thrown). */
+export async function finishTurn(turn, out) {
+  const message = await turn.message;
+  if (message.error) throw new Error(message.error.message);
+  return out;
+}
+
+/**
  * What a raw reader takes from one parsed event of each API: the text, and the first tool call's
  * arguments (decoding.mjs, decoding-cpu.mjs); and the thinking, for a reader whose output keeps it
  * (decoding-honest-reader.mjs).

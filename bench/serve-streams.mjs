@@ -4,6 +4,7 @@
 // built on first request and kept. Prints its URL, then serves until stdin closes.
 import { createServer } from "node:http";
 import { PATHS, SCENARIOS } from "./realistic-streams.mjs";
+import { writeStream } from "./stream-response.mjs";
 
 const bodies = new Map();
 
@@ -27,14 +28,7 @@ const server = createServer((request, response) => {
   request.on("end", () => {
     const body = bodyFor(request.url);
     if (!body) return response.writeHead(404).end();
-    response.writeHead(200, {
-      "content-type": "text/event-stream",
-      "x-request-id": "req_bench",
-      "request-id": "req_bench",
-    });
-    for (let offset = 0; offset < body.length; offset += 16_384)
-      response.write(body.subarray(offset, offset + 16_384));
-    response.end();
+    writeStream(response, body);
   });
 });
 server.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${server.address().port}`));
