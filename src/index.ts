@@ -144,6 +144,7 @@ export type { AgentSession, ResumeOptions, SessionSnapshot } from "./session/age
 export { createAgentSession } from "./session/agent-session.ts";
 export type { CreateSessionOptions, MessageSession } from "./session/create-session.ts";
 export { createSession, prompt } from "./session/create-session.ts";
+export { joinStateTail } from "./session/join-state-tail.ts";
 export { MIGRATIONS, parseSessionState } from "./session/parse-session-state.ts";
 export type {
   AssistantSessionMessage,
@@ -159,7 +160,12 @@ export type {
 } from "./session/session-messages.ts";
 export type { ChatOptions, DeliveryMode, SessionOptions } from "./session/session-options.ts";
 export { sessionOptions } from "./session/session-options.ts";
-export type { QueuedPrompt, SessionParameters, SessionState } from "./session/session-state.ts";
+export type {
+  QueuedPrompt,
+  SessionParameters,
+  SessionState,
+  SessionStateTail,
+} from "./session/session-state.ts";
 export { SESSION_STATE_VERSION } from "./session/session-state.ts";
 export { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./state/state-limits.ts";
 export type { TurnStream } from "./stream/stream-turn.ts";

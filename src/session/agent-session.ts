@@ -35,7 +35,7 @@ import type { ChatOptions, SessionOptions } from "./session-options.ts";
 import { sessionConfig } from "./session-options.ts";
 import { type ResumeOptions, resumeRun } from "./session-resume.ts";
 import { drainQueue, submit } from "./session-runs.ts";
-import type { QueuedPrompt, SessionState } from "./session-state.ts";
+import type { QueuedPrompt, SessionState, SessionStateTail } from "./session-state.ts";
 
 export type { SessionSnapshot } from "./live-state.ts";
 export type { ResumeOptions } from "./session-resume.ts";
@@ -64,6 +64,13 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
   abort(reason?: unknown): void;
   /** The session as plain JSON (during a run: up to the last completed turn). */
   export(): SessionState;
+  /**
+   * What `export()` gives, with only the conversation's messages from index `from` on: what a store
+   * that keeps messages one by one writes after a turn, so a save costs the new messages, not the
+   * whole conversation. `from` beyond the exported conversation is taken as its end; check
+   * `previousId` against the message you hold at `from - 1` (or use {@link joinStateTail}).
+   */
+  exportTail(from: number): SessionStateTail;
   /** A cheap look at the session (status, counts, usage), without copying its conversation. */
   snapshot(): SessionSnapshot;
   /**
@@ -133,6 +140,10 @@ class Session implements AgentSession {
 
   export(): SessionState {
     return this.#state.export();
+  }
+
+  exportTail(from: number): SessionStateTail {
+    return this.#state.exportTail(from);
   }
 
   snapshot(): SessionSnapshot {

@@ -17,12 +17,17 @@ import type { CompactionState } from "../compaction/compaction-state.ts";
 import { randomId } from "../message/random-id.ts";
 import type { ResolvedModel } from "../providers/registry.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
-import { sendablePrefix } from "../state/tool-call-pairs.ts";
+import { sendableLength } from "../state/tool-call-pairs.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserMessage } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { CurrentRun, PendingRun } from "./pending-run.ts";
 import type { SessionOptions } from "./session-options.ts";
-import { type QueuedPrompt, SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
+import {
+  type QueuedPrompt,
+  SESSION_STATE_VERSION,
+  type SessionState,
+  type SessionStateTail,
+} from "./session-state.ts";
 
 /** A cheap look at a session, without copying its conversation. */
 export interface SessionSnapshot {
@@ -143,24 +148,31 @@ export class LiveState {
     this.current.accounted = true;
   }
 
-  #runUsage(messages: readonly Message[]): Usage {
+  /** The session's usage with the run in flight's assistant messages among the first `count` counted. */
+  #runUsage(count: number): Usage {
     if (this.current === undefined || this.current.accounted) return this.usage;
     let usage = this.usage;
-    for (const message of messages.slice(this.current.firstIndex)) {
-      if (message.role === "assistant") usage = addUsage(usage, message.usage);
+    for (let index = this.current.firstIndex; index < count; index++) {
+      const message = this.messages[index];
+      if (message?.role === "assistant") usage = addUsage(usage, message.usage);
     }
     return usage;
   }
 
-  /** The session as plain JSON (during a run: up to the last completed turn), a deep copy. */
-  export(): SessionState {
-    // Paused (or resuming, before the decided calls' results are in): the waiting calls are kept.
-    const paused =
-      this.paused !== undefined && this.messages.at(-1)?.id === this.pausedMessageId
-        ? this.paused
-        : undefined;
-    const messages = paused === undefined ? sendablePrefix(this.messages) : this.messages.slice();
-    const state: SessionState = {
+  /**
+   * How many of the conversation's messages an export holds: all of them, but during a run not a
+   * trailing assistant message whose tool calls are still running (paused calls are kept).
+   */
+  exportedCount(): number {
+    const paused = this.paused !== undefined && this.messages.at(-1)?.id === this.pausedMessageId;
+    return paused ? this.messages.length : sendableLength(this.messages);
+  }
+
+  /** Everything {@link export} gives but the messages, for an export of the first `count` messages. */
+  #head(count: number): Omit<SessionState, "messages"> {
+    const paused = count === this.messages.length && this.messages.at(-1)?.id === this.pausedMessageId;
+    const pending = paused ? this.paused : undefined;
+    const state: Omit<SessionState, "messages"> = {
       version: SESSION_STATE_VERSION,
       sessionId: this.sessionId,
       createdAt: this.createdAt,
@@ -168,19 +180,18 @@ export class LiveState {
       provider: this.provider,
       model: this.model,
       parameters: {},
-      messages,
-      usage: this.#runUsage(messages),
+      usage: this.#runUsage(count),
       turns: this.turns,
-      queue: [...this.held, ...this.queue.map((pending) => pending.prompt)],
+      queue: [...this.held, ...this.queue.map((run) => run.prompt)],
       metadata: this.metadata,
-      pendingApprovals: paused?.approvals ?? [],
-      pendingResults: paused?.results ?? [],
+      pendingApprovals: pending?.approvals ?? [],
+      pendingResults: pending?.results ?? [],
       toolPermissions: { ...this.permissions },
     };
     if (this.permissionsSignature !== undefined) state.toolPermissionsSignature = this.permissionsSignature;
     // A compaction whose first kept message is not exported (a turn still in flight) waits for it.
     const compaction = this.compaction;
-    if (compaction !== undefined && messages.some((message) => message.id === compaction.firstKeptId))
+    if (compaction !== undefined && this.#indexOf(compaction.firstKeptId, count) !== -1)
       state.compaction = compaction;
     const config = this.config;
     if (config.systemPrompt !== undefined) state.systemPrompt = config.systemPrompt;
@@ -190,9 +201,37 @@ export class LiveState {
     if (config.stopSequences !== undefined) state.parameters.stopSequences = config.stopSequences;
     if (config.maxTurns !== undefined) state.parameters.maxTurns = config.maxTurns;
     if (this.sessionBudget !== undefined) state.parameters.sessionBudget = this.sessionBudget;
+    return state;
+  }
+
+  /** The index of the message `id` among the first `count`, searched from the end, or -1. */
+  #indexOf(id: string, count: number): number {
+    for (let index = count - 1; index >= 0; index--) if (this.messages[index]?.id === id) return index;
+    return -1;
+  }
+
+  /** The session as plain JSON (during a run: up to the last completed turn), a deep copy. */
+  export(): SessionState {
+    const count = this.exportedCount();
+    const state: SessionState = { ...this.#head(count), messages: this.messages.slice(0, count) };
     // A deep copy, so the caller may change it freely; through JSON because the state is plain JSON by
     // contract (and JSON copies it about 1.4x faster than structuredClone).
     return JSON.parse(JSON.stringify(state)) as SessionState;
+  }
+
+  /** What {@link export} gives, with only the messages from `from` on (see `AgentSession.exportTail`), a deep copy. */
+  exportTail(from: number): SessionStateTail {
+    const count = this.exportedCount();
+    const start = Math.min(Math.max(0, Math.floor(from) || 0), count);
+    const tail: SessionStateTail = {
+      ...this.#head(count),
+      messagesFrom: start,
+      messageCount: count,
+      messages: this.messages.slice(start, count),
+    };
+    const previous = this.messages[start - 1];
+    if (previous !== undefined) tail.previousId = previous.id;
+    return JSON.parse(JSON.stringify(tail)) as SessionStateTail;
   }
 
   /** A cheap look at the session, without copying its conversation. */

@@ -97,3 +97,22 @@ export interface SessionState {
    */
   toolPermissionsSignature?: string;
 }
+
+/**
+ * What {@link SessionState} holds, with only the conversation's messages from `messagesFrom` on: what
+ * a store that keeps messages one by one writes after a turn (`AgentSession.exportTail`). Put back
+ * together with {@link joinStateTail}.
+ */
+export interface SessionStateTail extends Omit<SessionState, "messages"> {
+  /** The index in the exported conversation of `messages[0]` (at most `messageCount`). */
+  messagesFrom: number;
+  /** The exported conversation's messages from `messagesFrom` on. */
+  messages: Message[];
+  /** How many messages the whole exported conversation holds: `messagesFrom + messages.length`. */
+  messageCount: number;
+  /**
+   * The id of the message just before `messagesFrom` (absent when it is 0): a store checks that the
+   * message it holds at that index has this id before appending, and else saves the whole conversation.
+   */
+  previousId?: string;
+}

@@ -34,11 +34,11 @@ export function unpairedToolCall(
 }
 
 /**
- * The longest prefix of `messages` that is sendable: a trailing assistant message whose tool calls
- * are still running is left out (export during a run gives the last completed turn).
+ * The length of the longest prefix of `messages` that is sendable: a trailing assistant message whose
+ * tool calls are still running is left out (export during a run gives the last completed turn).
  */
-export function sendablePrefix(messages: readonly Message[]): Message[] {
+export function sendableLength(messages: readonly Message[]): number {
   const last = messages.at(-1);
   const running = last?.role === "assistant" && last.content.some((part) => part.type === "tool_call");
-  return messages.slice(0, running ? -1 : messages.length);
+  return running ? messages.length - 1 : messages.length;
 }
