@@ -27,6 +27,8 @@ export default defineConfig({
                 CREATE_RATE_LIMIT: "100000/60",
                 MCP_RATE_LIMIT: "100000/60",
                 APPROVAL_SECRET: "the-worker-tests-approval-secret",
+                // 8 Mi characters: the cap is reached in a test without 64 MiB bodies.
+                SESSION_MAX_CHARS: String(8 * 1024 * 1024),
               },
             },
           }),

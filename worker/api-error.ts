@@ -32,8 +32,8 @@ export function errorResponse(error: ApiError, headers: HeadersInit = {}): Respo
  * documented limit is never refused for its bytes.
  */
 export const MAX_MESSAGE_BODY = 32_000 * 6 + 1024;
-/** Largest body of an import (a whole SessionState), in bytes. */
-export const MAX_IMPORT_BODY = 5 * 1024 * 1024;
+/** Largest body of an import (a SessionState, or a Claude Code or pi transcript), in bytes: what a stored session may take. */
+export const MAX_IMPORT_BODY = 64 * 1024 * 1024;
 
 /** The largest request the demo's MCP server reads (a tool call with a 2,000-character note fits many times). */
 export const MAX_MCP_BODY = 64 * 1024;

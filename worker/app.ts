@@ -10,14 +10,13 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import {
   ConfigError,
-  createAgentSession,
   emptyUsage,
   parseSessionState,
   resolveModel,
   SESSION_STATE_VERSION,
   type SessionState,
 } from "wisp-agent";
-import { agentOptions, configuredModel, isScripted } from "./agent-config.ts";
+import { configuredModel, isScripted } from "./agent-config.ts";
 import { ApiError, errorResponse, MAX_MCP_BODY, MAX_MESSAGE_BODY, readJson, readText } from "./api-error.ts";
 import { clientKey, DEFAULT_MCP_RATE_LIMIT, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
@@ -25,7 +24,7 @@ import { handleMcp } from "./mcp-notes.ts";
 import { mountMcpServerRoutes } from "./mcp-server-routes.ts";
 import { apiHeaders } from "./security-headers.ts";
 import type { RunnerCommand } from "./session-runner.ts";
-import { loadRecord, MAX_SESSION_CHARS, saveRecord } from "./session-store.ts";
+import { listSessions, loadEntry } from "./session-store.ts";
 import { newToken, tokenDigest, tokenMatches } from "./tokens.ts";
 import { exportFormat, transcriptResponse } from "./transcript-export.ts";
 import { readImport } from "./transcript-import.ts";
@@ -80,18 +79,46 @@ function emptyState(env: Env, sessionId: string): SessionState {
   };
 }
 
-/** Stores a state under a new session id and token; answers `{ sessionId, token }`. */
+/** A client secret: what lists a client's sessions (`wisp-client` on create, Bearer on the list). */
+const CLIENT_SECRET = /^[\w-]{22,128}$/;
+
+/** The digest of the request's `wisp-client` header, or undefined without one; a bad one is a 400. */
+async function listingClient(request: Request): Promise<string | undefined> {
+  const secret = request.headers.get("wisp-client");
+  if (secret === null) return undefined;
+  if (!CLIENT_SECRET.test(secret)) {
+    throw new ApiError(
+      400,
+      "INVALID_REQUEST",
+      "wisp-client must be 22 to 128 letters, digits, _ or -",
+      "wisp-client",
+    );
+  }
+  return tokenDigest(secret);
+}
+
+/**
+ * Stores a state under a new session id and token, in the session's own runner (which restores it
+ * first, as a run would: a ConfigError is a 400, too large a 413); answers `{ sessionId, token }`.
+ */
 async function createWith(
   env: Env,
-  state: (sessionId: string) => SessionState | Promise<SessionState>,
+  request: Request,
+  state: (sessionId: string) => SessionState,
   extra: Record<string, unknown> = {},
 ): Promise<Response> {
+  const client = await listingClient(request);
   const sessionId = crypto.randomUUID();
   const token = newToken();
-  await saveRecord(env.SESSIONS, sessionId, {
+  const command: RunnerCommand = {
+    op: "create",
+    sessionId,
     tokenDigest: await tokenDigest(token),
-    state: await state(sessionId),
-  });
+    state: state(sessionId),
+    ...(client === undefined ? {} : { client }),
+  };
+  const created = await runner(env, sessionId, command);
+  if (created.status !== 201) return created;
   return Response.json({ sessionId, token, ...extra }, { status: 201 });
 }
 
@@ -132,7 +159,7 @@ function decisionsOf(body: unknown): unknown[] {
 /** The methods each route takes (for 405 answers). */
 const ROUTE_METHODS: Record<string, string> = {
   "/api/info": "GET",
-  "/api/sessions": "POST",
+  "/api/sessions": "GET, POST",
   "/api/sessions/import": "POST",
   "/api/sessions/:id": "DELETE",
   "/api/sessions/:id/messages": "POST",
@@ -185,31 +212,33 @@ export function createApp(): Hono<App> {
   app.use("/api/sessions", limitCreation);
   app.use("/api/sessions/import", limitCreation);
 
-  app.post("/api/sessions", (c) => createWith(c.env, (sessionId) => emptyState(c.env, sessionId)));
+  app.post("/api/sessions", (c) => createWith(c.env, c.req.raw, (sessionId) => emptyState(c.env, sessionId)));
+
+  // The sessions created with this client secret (`wisp-client`), from KV metadata: never a state.
+  app.get("/api/sessions", async (c) => {
+    const header = c.req.header("authorization") ?? "";
+    const secret = /^\s*bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (secret === undefined || !CLIENT_SECRET.test(secret)) {
+      throw new ApiError(
+        401,
+        "UNAUTHORIZED",
+        "Send the client secret you created sessions with as Authorization: Bearer <secret>",
+      );
+    }
+    return c.json({ sessions: await listSessions(c.env.SESSIONS, await tokenDigest(secret)) });
+  });
 
   // A Wisp session (JSON), a Claude Code transcript or a pi session file (JSONL), told apart by content.
   app.post("/api/sessions/import", async (c) => {
     const { state, format, warnings } = await readImport(c.req.raw);
-    if (JSON.stringify(state).length > MAX_SESSION_CHARS) {
-      throw new ApiError(
-        413,
-        "SESSION_TOO_LARGE",
-        `A stored session may take ${MAX_SESSION_CHARS} characters of JSON`,
-      );
-    }
-    // A new id, so an import can never overwrite someone else's session. Restoring it under that id
-    // checks what a run would (settings, and pending approvals against their digests and, with
-    // APPROVAL_SECRET, their signatures) and binds its approvals to the new id: a ConfigError is a 400.
-    return createWith(
-      c.env,
-      async (sessionId) => {
-        const created = await createAgentSession({ ...agentOptions(c.env), restore: state, sessionId });
-        if (!created.ok) throw created.error; // a ConfigError: the error handler makes it a 400
-        await using session = created.value;
-        return session.export();
-      },
-      { format, warnings: warnings.slice(0, MAX_WARNINGS_SHOWN), warningCount: warnings.length },
-    );
+    // A new id, so an import can never overwrite someone else's session. The runner restores it under
+    // that id, checking what a run would (settings, and pending approvals against their digests and,
+    // with APPROVAL_SECRET, their signatures), which binds its approvals to the new id.
+    return createWith(c.env, c.req.raw, () => state, {
+      format,
+      warnings: warnings.slice(0, MAX_WARNINGS_SHOWN),
+      warningCount: warnings.length,
+    });
   });
 
   const authorize: MiddlewareHandler<App> = async (c, next) => {
@@ -218,7 +247,7 @@ export function createApp(): Hono<App> {
     const token = /^\s*bearer\s+(\S+)\s*$/i.exec(header)?.[1]; // the scheme is case-insensitive (RFC 9110)
     if (token === undefined)
       throw new ApiError(401, "UNAUTHORIZED", "Send the session's token as Authorization: Bearer <token>");
-    const record = SESSION_ID.test(sessionId) ? await loadRecord(c.env.SESSIONS, sessionId) : undefined;
+    const record = SESSION_ID.test(sessionId) ? await loadEntry(c.env.SESSIONS, sessionId) : undefined;
     if (record === undefined || !(await tokenMatches(token, record.tokenDigest))) throw notFound();
     c.set("sessionId", sessionId);
     await next();

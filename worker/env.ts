@@ -23,6 +23,11 @@ export interface Env {
   MODEL?: string;
   /** Milliseconds between the scripted model's streamed words (default 35; the bench sets 0). */
   DEMO_CHUNK_DELAY_MS?: string;
+  /**
+   * A lower cap on a stored session, in characters of JSON, than the default 64 Mi (MAX_SESSION_CHARS
+   * in worker/session-store.ts); the Worker's tests set one so that reaching it is quick.
+   */
+  SESSION_MAX_CHARS?: string;
   /** Milliseconds a run goes on with no client attached before it is cancelled (default 15,000). */
   RUN_GRACE_MS?: string;
   /**

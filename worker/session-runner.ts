@@ -9,8 +9,13 @@
  * (`Last-Event-ID` or `?after=`) read from that log. A run nobody watches is cancelled after a grace
  * period; the Stop button and the cancel endpoint cancel at once.
  *
- * The object's own storage is the primary copy of the session, written after every completed turn
- * and before the run's last event; KV holds the exported copy, written at most once a second.
+ * The object's SQLite storage is the primary copy of the session (worker/session-rows.ts): after
+ * every completed turn and before the run's last event it writes the new messages and the head, not
+ * the whole conversation. The object keeps the live session between runs, so a run does not restore
+ * the conversation again: it is read once, when the object starts. KV holds a copy in pages
+ * (worker/session-copy.ts) and the session's summary, written at most once a second. A session stored
+ * before rows is moved into them on first use (worker/session-migration.ts). A session unused for
+ * {@link SESSION_TTL_SECONDS} is removed by the object's alarm.
  *
  * @module
  */
@@ -27,20 +32,26 @@ import {
 import { agentOptions } from "./agent-config.ts";
 import { ApiError, errorResponse } from "./api-error.ts";
 import type { Env } from "./env.ts";
+import { type LateBoundTools, lateBoundTools, toolsKey } from "./late-bound-tools.ts";
 import { connectRunMcp, type RunMcpTools } from "./mcp-tools.ts";
 import { parseEventId, RunLog } from "./run-log.ts";
+import { deleteCopy, writeCopy } from "./session-copy.ts";
 import { runSessionMcpCommand, type SessionMcpCommand, sessionMcpOptions } from "./session-mcp.ts";
+import { findState, removeLegacy } from "./session-migration.ts";
+import { type RowSave, SessionRows, type StoredHead } from "./session-rows.ts";
 import {
-  deleteRecord,
-  loadRecord,
-  MAX_SESSION_CHARS,
-  type SessionRecord,
-  saveRecord,
+  deleteEntry,
+  SESSION_TTL_SECONDS,
+  saveEntry,
+  saveListing,
+  sessionCharLimit,
 } from "./session-store.ts";
+import { type SessionSummary, summaryOf } from "./session-summary.ts";
 import { sseEventOf } from "./sse-events.ts";
 
 /** What the Worker asks the runner to do (the Worker has checked the token and the body). */
 export type RunnerCommand =
+  | { op: "create"; sessionId: string; tokenDigest: string; client?: string; state: SessionState }
   | { op: "run"; sessionId: string; text: string }
   | { op: "resume"; sessionId: string; decisions: unknown[] }
   | { op: "attach"; after?: string }
@@ -58,15 +69,19 @@ const RUN_LOG_RETENTION_MS = 5 * 60_000;
 /** Cloudflare KV takes about one write per second per key. */
 const KV_WRITE_INTERVAL_MS = 1_000;
 
-const STORAGE_KEY = "record";
+/** Where the object keeps how many messages its KV copy holds, and the listing client's digest. */
+const COPIED_KEY = "kv:copied";
+const CLIENT_KEY = "kv:client";
 
-/** Characters per stored chunk (Durable Object storage takes values of up to 2 MB). */
-const STORAGE_CHUNK_CHARS = 512 * 1024;
+/** Whether a save happened, why not, and how many characters it wrote. */
+type SaveOutcome = RowSave | { saved: false; reason: "STORAGE_FAILED" | "DELETED"; chars: 0 };
 
-/** Whether a save happened, and why not. */
-interface SaveOutcome {
-  saved: boolean;
-  reason?: "SESSION_TOO_LARGE" | "STORAGE_FAILED" | "DELETED";
+/** The session the object keeps between runs, and the stand-ins of its MCP tools. */
+interface LiveSession {
+  session: AgentSession;
+  /** {@link toolsKey} of the MCP tools it was made with. */
+  key: string;
+  mcp: LateBoundTools;
 }
 
 /** A message that completes a turn: tool results, or an answer that asked for no tools. */
@@ -113,19 +128,32 @@ export class SessionRunner extends DurableObject<Env> {
   #run: ActiveRun | undefined;
   /** The last run's log, kept for a while after it ended. */
   #lastLog: RunLog | undefined;
-  #lastLogTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Until when the last run's log is kept (a deadline, not a timer: a timer would keep the object busy). */
+  #lastLogUntil = 0;
   #graceTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The record last written (storage and KV may lag behind it). */
-  #latest: SessionRecord | undefined;
+  readonly #rows: SessionRows;
+  /** The session kept between runs (dropped when a save fails, so the next run starts from the rows). */
+  #live: LiveSession | undefined;
+  /** Finding and moving a session stored before rows, once, whoever asks first. */
+  #loading: Promise<StoredHead | undefined> | undefined;
   #deleted = false;
-  /** Saves go one after another, in order. */
-  #saving: Promise<void> = Promise.resolve();
-  #kv = { lastWriteAt: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined };
+  #kv = {
+    lastWriteAt: 0,
+    timer: undefined as ReturnType<typeof setTimeout> | undefined,
+    writing: Promise.resolve(),
+  };
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#rows = new SessionRows(ctx.storage);
+  }
 
   override async fetch(request: Request): Promise<Response> {
     const command = (await request.json()) as RunnerCommand;
     try {
       switch (command.op) {
+        case "create":
+          return await this.#create(command);
         case "run":
           return await this.#start(command.sessionId, { prompt: command.text });
         case "resume":
@@ -135,7 +163,7 @@ export class SessionRunner extends DurableObject<Env> {
         case "cancel":
           return Response.json({ cancelled: this.#cancel("Cancelled by request") });
         case "export":
-          return Response.json((await this.#record(command.sessionId)).state);
+          return await this.#export(command.sessionId);
         case "delete":
           await this.#delete(command.sessionId);
           return new Response(null, { status: 204 });
@@ -160,11 +188,100 @@ export class SessionRunner extends DurableObject<Env> {
     }
   }
 
-  async #record(sessionId: string): Promise<SessionRecord> {
+  /** Removes a session nobody used for {@link SESSION_TTL_SECONDS}. */
+  override async alarm(): Promise<void> {
+    const sessionId = this.#rows.head()?.summary.sessionId;
+    if (sessionId !== undefined) await this.#delete(sessionId);
+  }
+
+  /**
+   * Stores a new session (empty, or imported): restored first, as a run would restore it, so an import
+   * the SDK refuses (a bad setting, approvals that fail their digest or signature) is a 400 and nothing
+   * is stored; too large is 413.
+   */
+  async #create(command: Extract<RunnerCommand, { op: "create" }>): Promise<Response> {
+    const { sessionId, tokenDigest, client } = command;
+    const created = await createAgentSession({
+      ...agentOptions(this.env),
+      restore: command.state,
+      sessionId,
+    });
+    if (!created.ok) {
+      const { error } = created;
+      throw error._tag === "ConfigError" ? new ApiError(400, error.code, error.message, error.path) : error;
+    }
+    await using session = created.value;
+    const outcome = this.#write(sessionId, tokenDigest, session, "idle");
+    if (!outcome.saved) {
+      if (outcome.reason === "SESSION_TOO_LARGE") {
+        throw new ApiError(
+          413,
+          "SESSION_TOO_LARGE",
+          `A stored session may take ${this.#limit()} characters of JSON`,
+        );
+      }
+      throw new ApiError(503, "STORAGE_FAILED", "The session could not be stored; try again");
+    }
+    if (client !== undefined) await this.ctx.storage.put(CLIENT_KEY, client);
+    // The entry (which the API checks tokens against) is written now: the session exists once this answers.
+    await saveEntry(
+      this.env.SESSIONS,
+      sessionId,
+      client === undefined ? { tokenDigest } : { tokenDigest, client },
+    );
+    this.#exportToKv(sessionId);
+    return Response.json({ messageCount: session.snapshot().messageCount }, { status: 201 });
+  }
+
+  /** The stored head, the session moved into rows first if it was stored before them; 404 when none. */
+  async #head(sessionId: string): Promise<StoredHead> {
     if (this.#deleted) throw new ApiError(404, "NOT_FOUND", "No such session");
-    const record = this.#latest ?? (await this.#stored()) ?? (await loadRecord(this.env.SESSIONS, sessionId));
-    if (record === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
-    return record;
+    const head = this.#rows.head() ?? (await (this.#loading ??= this.#migrate(sessionId)));
+    if (head === undefined || this.#deleted) throw new ApiError(404, "NOT_FOUND", "No such session");
+    return head;
+  }
+
+  /**
+   * Moves a session stored before rows (or only in KV's copy) into rows: restored as a run would
+   * restore it, then written whole, once; the old chunks are removed and the KV entry rewritten small.
+   */
+  async #migrate(sessionId: string): Promise<StoredHead | undefined> {
+    try {
+      const found = await findState(this.ctx.storage, this.env.SESSIONS, sessionId);
+      if (found === undefined) return undefined;
+      const created = await createAgentSession({
+        ...agentOptions(this.env),
+        restore: found.state,
+        sessionId,
+      });
+      if (!created.ok) throw created.error;
+      await using session = created.value;
+      const outcome = this.#write(sessionId, found.tokenDigest, session, "idle");
+      if (!outcome.saved) {
+        throw new ApiError(
+          409,
+          "STATE_UNUSABLE",
+          `This session cannot be moved into storage (${outcome.reason})`,
+        );
+      }
+      await removeLegacy(this.ctx.storage);
+      if (found.from === "legacy-kv" || found.from === "legacy-storage") {
+        await saveEntry(this.env.SESSIONS, sessionId, { tokenDigest: found.tokenDigest });
+      }
+      this.#exportToKv(sessionId);
+      console.log(`session ${sessionId} moved into rows from ${found.from}`);
+      return this.#rows.head();
+    } finally {
+      this.#loading = undefined;
+    }
+  }
+
+  /** The stored session as one SessionState JSON document, streamed from the rows. */
+  async #export(sessionId: string): Promise<Response> {
+    await this.#head(sessionId);
+    const body = this.#rows.exportStream();
+    if (body === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
+    return new Response(body, { headers: { "content-type": "application/json" } });
   }
 
   /**
@@ -175,7 +292,7 @@ export class SessionRunner extends DurableObject<Env> {
    * wrote is cleared again, and the answer is the same 404.
    */
   async #mcp(command: SessionMcpCommand): Promise<Response> {
-    await this.#record(command.sessionId);
+    await this.#head(command.sessionId);
     let outcome: { answer: Response } | { error: unknown };
     try {
       outcome = { answer: await runSessionMcpCommand(this.ctx.storage, command) };
@@ -203,83 +320,110 @@ export class SessionRunner extends DurableObject<Env> {
     const run = this.#run;
     this.#cancel("The session was deleted");
     await run?.finished;
-    await this.#saving;
     clearTimeout(this.#kv.timer ?? null);
-    this.#latest = undefined;
+    await this.#kv.writing;
+    await this.#live?.session.close();
+    this.#live = undefined;
+    const client = await this.ctx.storage.get<string>(CLIENT_KEY);
+    this.#rows.clear();
+    await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    await deleteRecord(this.env.SESSIONS, sessionId);
+    await deleteEntry(this.env.SESSIONS, sessionId, client);
+    await deleteCopy(this.env.SESSIONS, sessionId);
   }
 
   /**
-   * Saves to storage now (the primary copy) and to KV at most once a second (the exported copy). A
-   * record over {@link MAX_SESSION_CHARS} is not saved: the previous one stays, and the run's last
-   * event says `saved: false` with the reason.
+   * Writes what changed since the last save to the rows (the new messages and the head; the whole
+   * conversation when the rows do not line up with the session), synchronously. A session over
+   * MAX_SESSION_CHARS is not saved: the rows keep the previous save.
    */
-  #save(sessionId: string, tokenDigest: string, state: SessionState): Promise<SaveOutcome> {
-    const saving = this.#saving.then(async (): Promise<SaveOutcome> => {
-      if (this.#deleted) return { saved: false, reason: "DELETED" };
-      const record = { tokenDigest, state };
-      const json = JSON.stringify(record);
-      if (json.length > MAX_SESSION_CHARS) {
-        console.error(
-          `session ${sessionId} is ${json.length} characters, over ${MAX_SESSION_CHARS}: not saved`,
-        );
-        return { saved: false, reason: "SESSION_TOO_LARGE" };
-      }
-      this.#latest = record;
-      try {
-        await this.#store(json);
-      } catch (error) {
-        console.error(
-          `saving session ${sessionId} failed: ${error instanceof Error ? error.message : error}`,
-        );
-        return { saved: false, reason: "STORAGE_FAILED" };
-      }
-      this.#exportToKv(sessionId);
-      return { saved: true };
-    });
-    this.#saving = saving.then(() => undefined);
-    return saving;
-  }
-
-  /** Writes the record's JSON to this object's storage in chunks (a stored value may hold 2 MB at most). */
-  async #store(json: string): Promise<void> {
-    const entries: Record<string, unknown> = {};
-    const count = Math.ceil(json.length / STORAGE_CHUNK_CHARS) || 1;
-    for (let index = 0; index < count; index++) {
-      entries[`${STORAGE_KEY}:${index}`] = json.slice(
-        index * STORAGE_CHUNK_CHARS,
-        (index + 1) * STORAGE_CHUNK_CHARS,
+  #write(
+    sessionId: string,
+    tokenDigest: string,
+    session: AgentSession,
+    status: SessionSummary["status"],
+  ): SaveOutcome {
+    if (this.#deleted) return { saved: false, reason: "DELETED", chars: 0 };
+    try {
+      const previous = this.#rows.head();
+      let tail = session.exportTail(previous?.messageCount ?? 0);
+      let outcome = this.#rows.save(
+        tokenDigest,
+        tail,
+        summaryOf(sessionId, tail, previous?.summary, status),
+        this.#limit(),
       );
+      if (!outcome.saved && outcome.reason === "NOT_ALIGNED") {
+        tail = session.exportTail(0);
+        outcome = this.#rows.save(
+          tokenDigest,
+          tail,
+          summaryOf(sessionId, tail, undefined, status),
+          this.#limit(),
+        );
+      }
+      if (!outcome.saved) console.error(`session ${sessionId} not saved: ${outcome.reason}`);
+      return outcome;
+    } catch (error) {
+      console.error(`saving session ${sessionId} failed: ${error instanceof Error ? error.message : error}`);
+      return { saved: false, reason: "STORAGE_FAILED", chars: 0 };
     }
-    entries[`${STORAGE_KEY}:count`] = count;
-    await this.ctx.storage.put(entries);
   }
 
-  /** The record in this object's storage, or undefined. */
-  async #stored(): Promise<SessionRecord | undefined> {
-    const count = await this.ctx.storage.get<number>(`${STORAGE_KEY}:count`);
-    if (count === undefined) return undefined;
-    const keys = Array.from({ length: count }, (_, index) => `${STORAGE_KEY}:${index}`);
-    const parts = await this.ctx.storage.get<string>(keys);
-    return JSON.parse(keys.map((name) => parts.get(name) ?? "").join("")) as SessionRecord;
+  /**
+   * Saves (see {@link #write}) and schedules the KV copy. A failed save drops the live session, so the
+   * next run continues from what is stored, as the run's last event says (`saved: false`).
+   */
+  #save(
+    sessionId: string,
+    tokenDigest: string,
+    session: AgentSession,
+    status: SessionSummary["status"],
+  ): SaveOutcome {
+    const outcome = this.#write(sessionId, tokenDigest, session, status);
+    if (outcome.saved) this.#exportToKv(sessionId);
+    else if (this.#live?.session === session) this.#live = undefined;
+    return outcome;
   }
 
-  /** Writes the latest record to KV, now or as soon as a second has passed since the last write. */
+  /** Copies the rows to KV (pages, entry, listing), now or as soon as a second has passed since the last write. */
   #exportToKv(sessionId: string): void {
-    if (this.#kv.timer !== undefined) return; // a write is already due; it takes the latest record
+    if (this.#kv.timer !== undefined) return; // a write is already due; it takes the latest rows
     const wait = Math.max(0, this.#kv.lastWriteAt + KV_WRITE_INTERVAL_MS - Date.now());
     this.#kv.timer = setTimeout(() => {
       this.#kv.timer = undefined;
-      const record = this.#latest;
-      if (this.#deleted || record === undefined) return;
       this.#kv.lastWriteAt = Date.now();
-      saveRecord(this.env.SESSIONS, sessionId, record).catch((error: unknown) =>
-        console.error(
-          `exporting session ${sessionId} to KV failed: ${error instanceof Error ? error.message : error}`,
+      this.#kv.writing = this.#kv.writing.then(() =>
+        this.#copyToKv(sessionId).catch((error: unknown) =>
+          console.error(
+            `copying session ${sessionId} to KV failed: ${error instanceof Error ? error.message : error}`,
+          ),
         ),
       );
     }, wait);
+  }
+
+  async #copyToKv(sessionId: string): Promise<void> {
+    const head = this.#rows.head();
+    if (this.#deleted || head === undefined) return;
+    const kv = this.env.SESSIONS;
+    const copied = (await this.ctx.storage.get<number>(COPIED_KEY)) ?? 0;
+    const written = await writeCopy(kv, sessionId, this.#rows, copied);
+    const client = await this.ctx.storage.get<string>(CLIENT_KEY);
+    await saveEntry(
+      kv,
+      sessionId,
+      client === undefined ? { tokenDigest: head.tokenDigest } : { tokenDigest: head.tokenDigest, client },
+    );
+    if (client !== undefined) await saveListing(kv, client, head.summary);
+    if (this.#deleted) return;
+    await this.ctx.storage.put(COPIED_KEY, written.messageCount);
+    await this.ctx.storage.setAlarm(Date.now() + SESSION_TTL_SECONDS * 1000);
+  }
+
+  /** The most characters the session may take in storage (`SESSION_MAX_CHARS`, at most MAX_SESSION_CHARS). */
+  #limit(): number {
+    return sessionCharLimit(this.env.SESSION_MAX_CHARS);
   }
 
   /** The grace period before an unwatched run is cancelled (`RUN_GRACE_MS`). */
@@ -296,12 +440,45 @@ export class SessionRunner extends DurableObject<Env> {
   }
 
   #attach(after: string | undefined): Response {
-    const log = this.#run?.log ?? this.#lastLog;
+    const log = this.#run?.log ?? (Date.now() < this.#lastLogUntil ? this.#lastLog : undefined);
     if (log === undefined) {
       throw new ApiError(404, "NO_RUN", "No run to attach to: load the session's state instead");
     }
     clearTimeout(this.#graceTimer ?? null);
     return new Response(log.attach(parseEventId(after)), { headers: SSE_HEADERS });
+  }
+
+  /**
+   * The session for a run with these MCP tools: the one kept since the last run when its tools are the
+   * same (its stand-ins bound to this run's), else a new one restored from the kept session or, when
+   * none is kept, from the rows (read once).
+   */
+  async #sessionFor(sessionId: string, mcpTools: RunMcpTools["tools"]): Promise<AgentSession> {
+    const key = toolsKey(mcpTools);
+    const live = this.#live;
+    if (live !== undefined && live.key === key) {
+      live.mcp.bind(mcpTools);
+      return live.session;
+    }
+    const state = live?.session.export() ?? this.#rows.state();
+    if (state === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
+    this.#live = undefined;
+    await live?.session.close();
+    const options = agentOptions(this.env);
+    const mcp = lateBoundTools(mcpTools);
+    const tools = [...(options.tools ?? []), ...mcp.tools];
+    const created = await createAgentSession({ ...options, tools, restore: state, sessionId });
+    if (!created.ok) {
+      // The stored state cannot be continued here (a ConfigError: 409 STATE_UNUSABLE): listed as closed.
+      const head = this.#rows.head();
+      if (head !== undefined && created.error._tag === "ConfigError") {
+        this.#rows.setSummary({ ...head.summary, status: "closed" });
+        this.#exportToKv(sessionId);
+      }
+      throw created.error;
+    }
+    this.#live = { session: created.value, key, mcp };
+    return created.value;
   }
 
   /**
@@ -325,14 +502,14 @@ export class SessionRunner extends DurableObject<Env> {
     });
     const active: ActiveRun = { abort: (reason) => abort(reason), finished, log: undefined };
     this.#run = active;
-    let session: AgentSession | undefined;
     let mcp: RunMcpTools | undefined;
-    let record: SessionRecord;
+    let head: StoredHead;
+    let session: AgentSession;
     let events: AsyncIterator<AgentEvent>;
     let first: IteratorResult<AgentEvent>;
     const start = { messagesBefore: 0, ...what };
     try {
-      record = await this.#record(sessionId);
+      head = await this.#head(sessionId);
       const options = agentOptions(this.env);
       // A cancel while the MCP servers connect ends that wait at once.
       const connecting = new AbortController();
@@ -343,10 +520,7 @@ export class SessionRunner extends DurableObject<Env> {
         connecting.signal,
         await sessionMcpOptions(this.ctx.storage),
       );
-      const tools = [...(options.tools ?? []), ...mcp.tools];
-      const created = await createAgentSession({ ...options, tools, restore: record.state });
-      if (!created.ok) throw created.error;
-      session = created.value;
+      session = await this.#sessionFor(sessionId, mcp.tools);
       start.messagesBefore = session.snapshot().messageCount;
       const run = "prompt" in what ? session.stream(what.prompt) : session.resumeStream(what.decisions as []);
       abort = (reason) => run.abort(reason);
@@ -357,17 +531,18 @@ export class SessionRunner extends DurableObject<Env> {
       const refused = refusal(first);
       if (refused !== undefined) throw refused;
     } catch (error) {
-      await session?.close();
       await mcp?.close();
       this.#run = undefined;
       finish();
       throw error;
     }
+    this.#rows.setSummary({ ...head.summary, status: "running" });
+    this.#exportToKv(sessionId);
     const log = new RunLog(() => this.#onIdle());
     active.log = log;
     this.#keepLog(undefined);
     const body = log.attach();
-    const pumped = this.#pump(first, events, session, sessionId, record.tokenDigest, log, start);
+    const pumped = this.#pump(first, events, session, sessionId, head.tokenDigest, log, start);
     void pumped.finally(() => {
       void mcp?.close();
       clearTimeout(this.#graceTimer ?? null);
@@ -380,20 +555,16 @@ export class SessionRunner extends DurableObject<Env> {
 
   /** Keeps a finished run's log for {@link RUN_LOG_RETENTION_MS} (or forgets the last one). */
   #keepLog(log: RunLog | undefined): void {
-    clearTimeout(this.#lastLogTimer ?? null);
     this.#lastLog = log;
-    if (log !== undefined) {
-      this.#lastLogTimer = setTimeout(() => {
-        if (this.#lastLog === log) this.#lastLog = undefined;
-      }, RUN_LOG_RETENTION_MS);
-    }
+    this.#lastLogUntil = Date.now() + RUN_LOG_RETENTION_MS;
   }
 
   /**
    * Logs the run's events (`first`, then the rest), saving after every completed turn and before the
    * final event. `run-start` also carries `start` (the prompt or that it is a resume, and how many
    * messages the session held before it), so a client that reattaches from the beginning can draw
-   * the conversation as it was and replay the run on it.
+   * the conversation as it was and replay the run on it. `run-end` says whether the last save was
+   * made and how many characters the run's saves wrote (`savedChars`).
    */
   async #pump(
     first: IteratorResult<AgentEvent>,
@@ -404,27 +575,30 @@ export class SessionRunner extends DurableObject<Env> {
     log: RunLog,
     start: RunStart & { messagesBefore: number },
   ): Promise<void> {
+    let savedChars = 0;
     try {
       for (let next = first; !next.done; next = await events.next()) {
         const event = next.value;
         if (event.type === "message" && completesTurn(event.message)) {
-          void this.#save(sessionId, tokenDigest, session.export());
+          savedChars += this.#save(sessionId, tokenDigest, session, "running").chars;
         }
         const sse = sseEventOf(event);
         if (sse === undefined) continue;
         if (event.type === "run-end") {
           // The final state is stored before any client hears the run ended.
-          const state = session.export();
-          const { saved, reason } = await this.#save(sessionId, tokenDigest, state);
-          const notSaved = reason === undefined ? {} : { saveError: reason };
+          const outcome = this.#save(sessionId, tokenDigest, session, "idle");
+          savedChars += outcome.chars;
+          const notSaved = outcome.saved ? {} : { saveError: outcome.reason };
+          const pending = session.exportTail(Number.MAX_SAFE_INTEGER).pendingApprovals;
           log.append({
             event: sse.event,
             data: {
               ...(sse.data as object),
               // What waits after the run, however it ended (a failed resume keeps its pause).
-              pendingApprovals: state.pendingApprovals.map(({ digest: _, signature: __, ...shown }) => shown),
-              saved,
+              pendingApprovals: pending.map(({ digest: _, signature: __, ...shown }) => shown),
+              saved: outcome.saved,
               ...notSaved,
+              savedChars,
               messageCount: session.snapshot().messageCount,
             },
           });
@@ -436,7 +610,8 @@ export class SessionRunner extends DurableObject<Env> {
       }
     } finally {
       await events.return?.();
-      await session.close();
+      // The session stays for the next run, unless a failed save dropped it.
+      if (this.#live?.session !== session) await session.close();
       log.end();
     }
   }

@@ -192,7 +192,7 @@ describe("bad input", () => {
   it("unknown routes are JSON 404s; a known route asked with another method is a JSON 405", async () => {
     const session = await createSession();
     await expectError(await call("/api/nothing"), 404, "NOT_FOUND");
-    await expectError(await call("/api/sessions", { method: "GET" }), 405, "METHOD_NOT_ALLOWED");
+    await expectError(await call("/api/sessions", { method: "PUT" }), 405, "METHOD_NOT_ALLOWED");
     await expectError(
       await call(`/api/sessions/${session.sessionId}/fly`, auth(session.token, "POST")),
       404,

@@ -6,18 +6,16 @@ import { describe, expect, it } from "vitest";
 import { auth, call, createSession, readEvents, send } from "./api.ts";
 
 describe("a session", () => {
-  it("is created with an id and a token, and stored in KV without the token itself", async () => {
+  it("is created with an id and a token; KV holds the token's digest, never the token or the state", async () => {
     const session = await createSession();
     expect(session.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(session.token.length).toBeGreaterThanOrEqual(43);
     const stored = await env.SESSIONS.get(`session:${session.sessionId}`);
     expect(stored).not.toBeNull();
     expect(stored).not.toContain(session.token);
-    expect(JSON.parse(stored ?? "{}").state).toMatchObject({
-      version: 2,
-      messages: [],
-      pendingApprovals: [],
-    });
+    expect(Object.keys(JSON.parse(stored ?? "{}"))).toEqual(["tokenDigest"]);
+    const exported = await call(`/api/sessions/${session.sessionId}/export`, auth(session.token));
+    expect(await exported.json()).toMatchObject({ version: 2, messages: [], pendingApprovals: [] });
   });
 
   it("streams a run with tool calls as SSE and saves the conversation", async () => {

@@ -1,12 +1,13 @@
 /**
- * What a session may take in storage: KV records expire after 30 days unused (every save starts the
- * time again); a session over 4 Mi characters of JSON is refused at import and is not saved after a
- * run (the previous record stays, the run says why); Durable Object storage holds sessions larger
- * than one stored value (2 MB) in chunks.
+ * What a session may take in storage: KV entries expire after 30 days unused (every save starts the
+ * time again); a session over the cap is refused at import and is not saved after a run (the previous
+ * save stays, the run says why); a message larger than one SQLite value (2 MB) is stored in parts.
+ * The cap is 64 Mi characters; these tests run with SESSION_MAX_CHARS at 8 Mi (vitest.config.ts), so
+ * reaching it takes no 64 MiB bodies.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_SESSION_CHARS, SESSION_TTL_SECONDS } from "../session-store.ts";
+import { MAX_SESSION_CHARS, SESSION_TTL_SECONDS, sessionCharLimit } from "../session-store.ts";
 import { auth, call, createSession, json, readEvents, send } from "./api.ts";
 
 async function exported(session: { sessionId: string; token: string }) {
@@ -26,7 +27,18 @@ async function stateOf(chars: number) {
   };
 }
 
+const CAP = sessionCharLimit(env.SESSION_MAX_CHARS);
+
 describe("storage limits", () => {
+  it("the cap is 64 Mi characters; SESSION_MAX_CHARS may only lower it", () => {
+    expect(MAX_SESSION_CHARS).toBe(64 * 1024 * 1024);
+    expect(CAP).toBe(8 * 1024 * 1024);
+    expect(sessionCharLimit(undefined)).toBe(MAX_SESSION_CHARS);
+    expect(sessionCharLimit(String(2 * MAX_SESSION_CHARS))).toBe(MAX_SESSION_CHARS);
+    expect(sessionCharLimit("-5")).toBe(MAX_SESSION_CHARS);
+    expect(sessionCharLimit("1.5")).toBe(MAX_SESSION_CHARS);
+  });
+
   it("KV records expire 30 days after their last save", async () => {
     const session = await createSession();
     const listed = await env.SESSIONS.list({ prefix: `session:${session.sessionId}` });
@@ -36,16 +48,13 @@ describe("storage limits", () => {
   });
 
   it("an import over the cap is 413 SESSION_TOO_LARGE", async () => {
-    const response = await call("/api/sessions/import", json("POST", await stateOf(MAX_SESSION_CHARS + 10)));
+    const response = await call("/api/sessions/import", json("POST", await stateOf(CAP + 10)));
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: "SESSION_TOO_LARGE" } });
   });
 
   it("a run that would take the session over the cap is not saved: the previous record stays, run-end says why", async () => {
-    const imported = await call(
-      "/api/sessions/import",
-      json("POST", await stateOf(MAX_SESSION_CHARS - 1000)),
-    );
+    const imported = await call("/api/sessions/import", json("POST", await stateOf(CAP - 1000)));
     expect(imported.status).toBe(201);
     const session = await imported.json<{ sessionId: string; token: string }>();
     const { events } = await readEvents(await send(session, "Tell me about Wisp"));
@@ -56,7 +65,7 @@ describe("storage limits", () => {
     expect((await exported(session)).messages).toHaveLength(1);
   });
 
-  it("a session larger than one Durable Object value (2 MB) is stored in chunks and continues", async () => {
+  it("a message larger than one SQLite value (2 MB) is stored in parts and continues", async () => {
     const imported = await call("/api/sessions/import", json("POST", await stateOf(3 * 1024 * 1024)));
     const session = await imported.json<{ sessionId: string; token: string }>();
     const first = await readEvents(await send(session, "What is 2 + 3?"));

@@ -1,0 +1,124 @@
+/**
+ * The session's copy in KV, beside the primary copy in its Durable Object: pages of
+ * {@link PAGE_MESSAGES} messages, each gzip-compressed (`CompressionStream`) and, past
+ * {@link PART_BYTES}, cut into parts, so no value comes near KV's 25 MiB limit; and one key naming
+ * them with the state's head. A write rewrites only the pages from the first message not yet copied
+ * (the last, partly filled page and any new ones) and the small index: its cost follows the turn, not
+ * the conversation.
+ *
+ * @module
+ */
+
+import type { Message, SessionState } from "wisp-agent";
+import type { SessionRows } from "./session-rows.ts";
+
+/** Messages per page. */
+export const PAGE_MESSAGES = 256;
+
+/** The largest value a page part takes (KV takes 25 MiB). */
+const PART_BYTES = 20 * 1024 * 1024;
+
+/** The copy's index: the head of the state and how many parts each page has. */
+interface CopyIndex {
+  head: string;
+  messageCount: number;
+  /** Parts per page, in page order. */
+  pages: number[];
+}
+
+const indexKey = (sessionId: string): string => `copy:${sessionId}`;
+const partKey = (sessionId: string, page: number, part: number): string =>
+  `copy:${sessionId}:${page}:${part}`;
+
+async function gzip(text: string): Promise<Uint8Array> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function gunzip(bytes: Uint8Array): Promise<string> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
+}
+
+/**
+ * Copies the stored session to KV, rewriting the pages from message `copied` on (the messages copied
+ * before stay). Returns how many messages the copy holds and how many bytes it wrote.
+ */
+export async function writeCopy(
+  kv: KVNamespace,
+  sessionId: string,
+  rows: SessionRows,
+  copied: number,
+): Promise<{ messageCount: number; bytes: number }> {
+  const head = rows.head();
+  if (head === undefined) return { messageCount: 0, bytes: 0 };
+  const previous = await kv.get<CopyIndex>(indexKey(sessionId), "json");
+  const count = head.messageCount;
+  const pageCount = Math.ceil(count / PAGE_MESSAGES);
+  const known = previous?.pages ?? [];
+  const first = Math.min(
+    Math.floor(Math.min(copied, previous?.messageCount ?? 0) / PAGE_MESSAGES),
+    pageCount,
+  );
+  const pages = known.slice(0, first);
+  let bytes = 0;
+  for (let page = first; page < pageCount; page++) {
+    const texts = rows.messageTexts(page * PAGE_MESSAGES, PAGE_MESSAGES);
+    const packed = await gzip(`[${texts.join(",")}]`);
+    const parts = Math.ceil(packed.length / PART_BYTES) || 1;
+    for (let part = 0; part < parts; part++) {
+      await kv.put(
+        partKey(sessionId, page, part),
+        packed.subarray(part * PART_BYTES, (part + 1) * PART_BYTES),
+      );
+    }
+    bytes += packed.length;
+    pages.push(parts);
+  }
+  const index: CopyIndex = { head: head.head, messageCount: count, pages };
+  const indexJson = JSON.stringify(index);
+  await kv.put(indexKey(sessionId), indexJson);
+  return { messageCount: count, bytes: bytes + indexJson.length };
+}
+
+/** The session as its KV copy holds it, or undefined when there is no copy. */
+export async function readCopy(kv: KVNamespace, sessionId: string): Promise<SessionState | undefined> {
+  const index = await kv.get<CopyIndex>(indexKey(sessionId), "json");
+  if (index === null) return undefined;
+  const messages: Message[] = [];
+  for (const [page, parts] of index.pages.entries()) {
+    const chunks: Uint8Array[] = [];
+    for (let part = 0; part < parts; part++) {
+      const value = await kv.get(partKey(sessionId, page, part), "arrayBuffer");
+      if (value === null) throw new Error(`the KV copy of session ${sessionId} lacks page ${page}`);
+      chunks.push(new Uint8Array(value));
+    }
+    messages.push(...(JSON.parse(await gunzip(concat(chunks))) as Message[]));
+  }
+  const head = JSON.parse(index.head) as Omit<SessionState, "messages">;
+  return { ...head, messages: messages.slice(0, index.messageCount) };
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return whole;
+}
+
+/** Removes the copy. */
+export async function deleteCopy(kv: KVNamespace, sessionId: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const listed = await kv.list({
+      prefix: indexKey(sessionId),
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    await Promise.all(listed.keys.map((key) => kv.delete(key.name)));
+    cursor = listed.list_complete ? undefined : listed.cursor;
+  } while (cursor !== undefined);
+}

@@ -1,0 +1,227 @@
+/**
+ * The primary copy of a session: rows in its Durable Object's SQLite storage. One row holds the state
+ * without its messages (the head, a few KB), and each message has its own rows, so a save after a turn
+ * writes the turn's new messages and the head, not the whole conversation (`AgentSession.exportTail`).
+ * Export streams the rows back as one SessionState without building it in memory.
+ *
+ * @module
+ */
+
+import { joinStateTail, type Message, type SessionState, type SessionStateTail } from "wisp-agent";
+import type { SessionSummary } from "./session-summary.ts";
+
+/** Characters per stored part of a message (a SQLite value may take 2 MB; a UTF-16 unit is at most 3 bytes of UTF-8). */
+const PART_CHARS = 512 * 1024;
+
+/** Messages read per step of an export. */
+const EXPORT_BATCH = 64;
+
+/** What the head row holds. */
+export interface StoredHead {
+  tokenDigest: string;
+  /** The state without `messages`, as JSON. */
+  head: string;
+  messageCount: number;
+  /** Characters of all the messages' JSON (with the head's, what the session takes). */
+  messageChars: number;
+  /** The id of the last stored message ("" when there is none). */
+  lastId: string;
+  summary: SessionSummary;
+}
+
+/** What a save did: whether it wrote, why not, and how many characters it wrote. */
+export type RowSave =
+  | { saved: true; chars: number }
+  | { saved: false; reason: "SESSION_TOO_LARGE" | "NOT_ALIGNED"; chars: 0 };
+
+interface HeadRow extends Record<string, SqlStorageValue> {
+  token_digest: string;
+  head: string;
+  message_count: number;
+  message_chars: number;
+  last_id: string;
+  summary: string;
+}
+
+/** The rows of one session, in the storage of the Durable Object that runs it. */
+export class SessionRows {
+  readonly #storage: DurableObjectStorage;
+  #head: StoredHead | undefined | null = null;
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+    const sql = storage.sql;
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS session_head (id INTEGER PRIMARY KEY CHECK (id = 1), token_digest TEXT NOT NULL,
+        head TEXT NOT NULL, message_count INTEGER NOT NULL, message_chars INTEGER NOT NULL,
+        last_id TEXT NOT NULL, summary TEXT NOT NULL)`,
+    );
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS session_messages (seq INTEGER NOT NULL, part INTEGER NOT NULL,
+        id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (seq, part))`,
+    );
+  }
+
+  /** The head row, or undefined when nothing is stored (read once, then kept). */
+  head(): StoredHead | undefined {
+    if (this.#head !== null) return this.#head;
+    const row = this.#storage.sql.exec<HeadRow>("SELECT * FROM session_head WHERE id = 1").toArray()[0];
+    this.#head =
+      row === undefined
+        ? undefined
+        : {
+            tokenDigest: row.token_digest,
+            head: row.head,
+            messageCount: row.message_count,
+            messageChars: row.message_chars,
+            lastId: row.last_id,
+            summary: JSON.parse(row.summary) as SessionSummary,
+          };
+    return this.#head;
+  }
+
+  /**
+   * Writes a tail: the messages from `tail.messagesFrom` on replace what is stored from there, and the
+   * head is rewritten, in one transaction. Refused without writing when the stored messages do not end
+   * where the tail begins (`NOT_ALIGNED`: save a tail from 0 instead) or when the session would take
+   * more than `limit` characters of JSON.
+   */
+  save(tokenDigest: string, tail: SessionStateTail, summary: SessionSummary, limit: number): RowSave {
+    const stored = this.head();
+    const count = stored?.messageCount ?? 0;
+    const from = tail.messagesFrom;
+    if (from > count || (from > 0 && this.#idAt(from - 1) !== tail.previousId)) {
+      return { saved: false, reason: "NOT_ALIGNED", chars: 0 };
+    }
+    const { messagesFrom: _, messageCount: __, previousId: ___, messages, ...rest } = tail;
+    const head = JSON.stringify(rest);
+    const texts = messages.map((message) => JSON.stringify(message));
+    const added = texts.reduce((sum, text) => sum + text.length, 0);
+    const kept = from === count ? (stored?.messageChars ?? 0) : this.#charsBefore(from);
+    if (kept + added + head.length > limit) {
+      return { saved: false, reason: "SESSION_TOO_LARGE", chars: 0 };
+    }
+    const next: StoredHead = {
+      tokenDigest,
+      head,
+      messageCount: from + messages.length,
+      messageChars: kept + added,
+      lastId: messages.at(-1)?.id ?? (from > 0 ? (tail.previousId ?? "") : ""),
+      summary,
+    };
+    const summaryJson = JSON.stringify(summary);
+    this.#storage.transactionSync(() => {
+      const sql = this.#storage.sql;
+      if (from < count) sql.exec("DELETE FROM session_messages WHERE seq >= ?", from);
+      texts.forEach((text, index) => {
+        const id = messages[index]?.id ?? "";
+        for (let part = 0; part * PART_CHARS < text.length || part === 0; part++) {
+          const json = text.slice(part * PART_CHARS, (part + 1) * PART_CHARS);
+          sql.exec("INSERT INTO session_messages VALUES (?, ?, ?, ?)", from + index, part, id, json);
+        }
+      });
+      sql.exec(
+        "INSERT OR REPLACE INTO session_head VALUES (1, ?, ?, ?, ?, ?, ?)",
+        tokenDigest,
+        head,
+        next.messageCount,
+        next.messageChars,
+        next.lastId,
+        summaryJson,
+      );
+    });
+    this.#head = next;
+    return { saved: true, chars: head.length + added + summaryJson.length };
+  }
+
+  /** Rewrites the summary alone (a run started, a session was closed). */
+  setSummary(summary: SessionSummary): void {
+    const head = this.head();
+    if (head === undefined) return;
+    this.#storage.sql.exec("UPDATE session_head SET summary = ? WHERE id = 1", JSON.stringify(summary));
+    head.summary = summary;
+  }
+
+  #idAt(seq: number): string | undefined {
+    const row = this.#storage.sql
+      .exec<{ id: string }>("SELECT id FROM session_messages WHERE seq = ? AND part = 0", seq)
+      .toArray()[0];
+    return row?.id;
+  }
+
+  #charsBefore(seq: number): number {
+    const row = this.#storage.sql
+      .exec<{ chars: number | null }>(
+        "SELECT SUM(LENGTH(json)) AS chars FROM session_messages WHERE seq < ?",
+        seq,
+      )
+      .one();
+    return row.chars ?? 0;
+  }
+
+  /** The JSON of the stored messages from `from` on, at most `limit` of them, in order. */
+  messageTexts(from: number, limit: number): string[] {
+    const texts: string[] = [];
+    let seq = -1;
+    const rows = this.#storage.sql.exec<{ seq: number; json: string }>(
+      "SELECT seq, json FROM session_messages WHERE seq >= ? AND seq < ? ORDER BY seq, part",
+      from,
+      from + limit,
+    );
+    for (const row of rows) {
+      if (row.seq === seq) texts[texts.length - 1] += row.json;
+      else texts.push(row.json);
+      seq = row.seq;
+    }
+    return texts;
+  }
+
+  /** The whole stored state (read once: what a session is restored from), or undefined. */
+  state(): SessionState | undefined {
+    const head = this.head();
+    if (head === undefined) return undefined;
+    const messages: Message[] = [];
+    for (let from = 0; from < head.messageCount; from += 1024) {
+      for (const text of this.messageTexts(from, 1024)) messages.push(JSON.parse(text) as Message);
+    }
+    const tail = JSON.parse(head.head) as Omit<SessionState, "messages">;
+    return joinStateTail([], { ...tail, messages, messagesFrom: 0, messageCount: messages.length });
+  }
+
+  /**
+   * The stored state as one SessionState JSON document, streamed: the head, then the messages a batch
+   * at a time, never the whole document in memory. Undefined when nothing is stored.
+   */
+  exportStream(): ReadableStream<Uint8Array> | undefined {
+    const head = this.head();
+    if (head === undefined) return undefined;
+    const encoder = new TextEncoder();
+    const count = head.messageCount;
+    let next = 0;
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          controller.enqueue(encoder.encode(`${head.head.slice(0, -1)},"messages":[`));
+        },
+        pull: (controller) => {
+          const texts = next < count ? this.messageTexts(next, Math.min(EXPORT_BATCH, count - next)) : [];
+          if (texts.length === 0) {
+            controller.enqueue(encoder.encode("]}"));
+            controller.close();
+            return;
+          }
+          controller.enqueue(encoder.encode((next === 0 ? "" : ",") + texts.join(",")));
+          next += texts.length;
+        },
+      },
+      { highWaterMark: 1 },
+    );
+  }
+
+  /** Removes every row. */
+  clear(): void {
+    this.#storage.sql.exec("DELETE FROM session_messages");
+    this.#storage.sql.exec("DELETE FROM session_head");
+    this.#head = undefined;
+  }
+}
