@@ -1,6 +1,6 @@
 // The demo page: talks to the Worker's JSON + SSE API. No framework, no build step.
 //
-// What it keeps through trouble: the session's token stays in localStorage until the server says the
+// What it keeps through trouble: each session's token stays in localStorage until the server says the
 // session no longer exists (404 NOT_FOUND) — a 503 or a lost network only delays things. A run belongs
 // to the Worker, not to this page: when the stream drops the page reattaches (`?after=` the last event
 // id it saw) and misses nothing; a reload draws the conversation as it was before the run and replays
@@ -10,15 +10,76 @@
 // adds a server to the session; one that asks for OAuth sends this tab to its sign-in, and the Worker's
 // callback sends it back here with `?mcp=connected` (or `?mcp=failed&code=…`). Its tokens stay in the
 // Worker: the page only ever sees the server's URL and tool names.
+//
+// Several sessions: the page has a client secret of its own (sent as `wisp-client` when it creates or
+// imports a session, and as the Bearer of `GET /api/sessions`), keeps every session's token, and lists
+// its sessions from the Worker's summaries — only those it holds a token for. Choosing one draws it
+// exactly as a reload would (reattaching to a run in flight); switching waits while this page follows
+// a run, as New and Import do.
 const $ = (id) => document.getElementById(id);
 const log = $("log");
+/** The current session, `{ sessionId, token }` (the key the page has always used). */
 const STORAGE_KEY = "wisp-demo-session";
+/** Every session of this page: sessionId → token. */
+const TOKENS_KEY = "wisp-demo-sessions";
+/** This page's client secret, which lists its sessions. */
+const CLIENT_KEY = "wisp-demo-client";
 /** Waits between reconnection attempts, in ms; the Worker keeps an unwatched run for 15 s. */
 const RETRY_DELAYS = [250, 500, 1000, 2000, 4000, 8000, 15000];
+/** How long after a change the page asks for the list again: the Worker's summaries lag up to a second. */
+const LIST_CATCH_UP_MS = 1500;
 
-let session = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null");
+/** A stored JSON value, or null when absent or unreadable. */
+function stored(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The stored map sessionId → token (read afresh: another tab may have added to it). */
+function readTokens() {
+  const map = stored(TOKENS_KEY);
+  const tokens = {};
+  if (map === null || typeof map !== "object" || Array.isArray(map)) return tokens;
+  for (const [id, token] of Object.entries(map)) if (typeof token === "string") tokens[id] = token;
+  return tokens;
+}
+
+function keepToken(sessionId, token) {
+  localStorage.setItem(TOKENS_KEY, JSON.stringify({ ...readTokens(), [sessionId]: token }));
+}
+
+function dropToken(sessionId) {
+  const tokens = readTokens();
+  delete tokens[sessionId];
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
+}
+
+/** 32 random URL-safe characters (192 bits). */
+function newClientSecret() {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => alphabet[byte & 63]).join("");
+}
+
+/** This page's client secret, made on first use. */
+const clientSecret = (() => {
+  const kept = localStorage.getItem(CLIENT_KEY);
+  if (kept !== null && /^[\w-]{22,128}$/.test(kept)) return kept;
+  const made = newClientSecret();
+  localStorage.setItem(CLIENT_KEY, made);
+  return made;
+})();
+
+let session = stored(STORAGE_KEY);
+if (typeof session?.sessionId !== "string" || typeof session?.token !== "string") session = null;
+// A page from before the list kept one session: it joins the map.
+if (session && readTokens()[session.sessionId] === undefined) keepToken(session.sessionId, session.token);
 /** Whether the stored session has been drawn (its state loaded from the Worker). */
 let loaded = false;
+/** Counts changes of the current session, so a load that finishes after a switch draws nothing. */
+let shown = 0;
 let running;
 let loadTimer;
 
@@ -32,6 +93,7 @@ function setRunning(value) {
   $("stop").disabled = value === undefined;
   $("new").disabled = value !== undefined;
   $("import").disabled = value !== undefined;
+  for (const button of $("sessions").querySelectorAll("button")) button.disabled = value !== undefined;
 }
 
 function el(tag, className, text) {
@@ -85,7 +147,7 @@ function networkFailure() {
 
 async function api(path, init = {}) {
   const headers = { ...(init.headers ?? {}) };
-  if (session) headers.authorization = `Bearer ${session.token}`;
+  if (session && headers.authorization === undefined) headers.authorization = `Bearer ${session.token}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
   let response;
   try {
@@ -103,27 +165,45 @@ async function api(path, init = {}) {
   return response;
 }
 
+/** Makes `value` (`{ sessionId, token }`, or undefined for none) the current session, and keeps its token. */
 function remember(value) {
-  session = value;
-  if (value) localStorage.setItem(STORAGE_KEY, JSON.stringify(value));
-  else localStorage.removeItem(STORAGE_KEY);
+  if (value?.sessionId !== session?.sessionId) shown++;
+  session = value ? { sessionId: value.sessionId, token: value.token } : null;
+  if (session) {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+    keepToken(session.sessionId, session.token);
+  } else {
+    localStorage.removeItem(STORAGE_KEY);
+  }
 }
 
-/** Forgets a session the server no longer has, and says so. */
-function forget() {
+/** No session shown: the next message starts one. */
+function clearSession(status) {
   remember(undefined);
   loaded = true;
   log.replaceChildren();
   $("mcp-servers").replaceChildren();
-  setStatus("that session no longer exists (expired or deleted); your next message starts a new one");
+  setStatus(status);
+  renderSessions();
+}
+
+/** Forgets a session the server no longer has, and says so. */
+function forget() {
+  if (session) dropToken(session.sessionId);
+  clearSession("that session no longer exists (expired or deleted); your next message starts a new one");
 }
 
 async function newSession() {
-  remember(await (await api("/api/sessions", { method: "POST" })).json());
+  const created = await (
+    await api("/api/sessions", { method: "POST", headers: { "wisp-client": clientSecret } })
+  ).json();
+  remember(created);
   loaded = true;
   log.replaceChildren();
   $("mcp-servers").replaceChildren();
   setStatus(`session ${session.sessionId.slice(0, 8)}`);
+  renderSessions();
+  refreshSoon();
 }
 
 /** Draws saved messages (from an export). */
@@ -401,14 +481,21 @@ async function loadState() {
  * reload in the middle of a run shows it, and follows it to its end).
  */
 async function resync() {
+  const epoch = shown;
   const state = await loadState();
+  if (epoch !== shown) return; // another session was chosen meanwhile
   let attached;
   try {
     attached = await api(`/api/sessions/${session.sessionId}/events`);
   } catch (error) {
+    if (epoch !== shown) return;
     if (!(error instanceof ApiFailure && error.code === "NO_RUN")) throw error;
     drawState(state);
     loaded = true;
+    return;
+  }
+  if (epoch !== shown) {
+    attached.body?.cancel().catch(() => {});
     return;
   }
   const view = runView(undefined);
@@ -426,6 +513,7 @@ async function resync() {
     setStatus("stopped");
   } finally {
     setRunning(undefined);
+    refreshSoon();
   }
 }
 
@@ -522,6 +610,7 @@ async function runRequest(what, body) {
     }
   } finally {
     if (running === controller) setRunning(undefined);
+    refreshSoon();
   }
 }
 
@@ -595,6 +684,7 @@ $("import").addEventListener("change", async (event) => {
         method: "POST",
         headers: {
           "content-type": /\.jsonl$/i.test(file.name) ? "application/x-ndjson" : "application/json",
+          "wisp-client": clientSecret,
         },
         body: text,
       });
@@ -611,8 +701,12 @@ $("import").addEventListener("change", async (event) => {
     clearTimeout(loadTimer);
     remember(body);
     loaded = true;
+    renderSessions();
+    refreshSoon();
     const state = await loadState();
+    if (session?.sessionId !== body.sessionId) return; // another session was chosen meanwhile
     drawState(state);
+    renderSessions();
     const from = body.format === "wisp" ? "" : ` from ${body.format === "pi" ? "pi" : "Claude Code"}`;
     const skipped = body.warningCount ? `, ${body.warningCount} lines skipped or repaired` : "";
     if (!waiting()) setStatus(`imported ${state.messages.length} messages${from}${skipped}`);
@@ -633,7 +727,9 @@ $("new").addEventListener("click", async () => {
 /** Shows the MCP servers the session added. */
 async function showMcpServers() {
   if (!session) return $("mcp-servers").replaceChildren();
+  const epoch = shown;
   const { servers } = await (await api(`/api/sessions/${session.sessionId}/mcp-servers`)).json();
+  if (epoch !== shown) return;
   $("mcp-servers").replaceChildren(
     ...servers.map((server) =>
       el(
@@ -692,12 +788,171 @@ $("mcp-form").addEventListener("submit", async (event) => {
   }
 });
 
+/** The Worker's last list of this client's sessions (`GET /api/sessions`). */
+let listed = [];
+/** Why the list could not be loaded the last time, or "". */
+let listProblem = "";
+/** Counts list requests, so an older answer never replaces a newer one. */
+let listAsked = 0;
+let listTimer;
+
+/** Asks the Worker for this client's sessions, and draws the list. */
+async function refreshSessions() {
+  const asked = ++listAsked;
+  try {
+    const response = await api("/api/sessions", { headers: { authorization: `Bearer ${clientSecret}` } });
+    const { sessions } = await response.json();
+    if (asked !== listAsked) return;
+    listed = Array.isArray(sessions) ? sessions : [];
+    listProblem = "";
+  } catch (error) {
+    if (asked !== listAsked) return;
+    listProblem = `could not load the list (${error.message}); it is shown as it was`;
+  }
+  renderSessions();
+}
+
+/** Asks for the list now, and once more when the Worker's summaries have caught up. */
+function refreshSoon() {
+  void refreshSessions();
+  clearTimeout(listTimer);
+  listTimer = setTimeout(() => void refreshSessions(), LIST_CATCH_UP_MS);
+}
+
+const STATUS_WORDS = { idle: "idle", running: "running", paused: "waiting for approval", closed: "closed" };
+
+/** When a session was last updated: the time today, the date and time before. */
+function updatedText(ms) {
+  const date = new Date(ms);
+  const today = date.toDateString() === new Date().toDateString();
+  return today
+    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : date.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** The first prompt drawn, for the current session while the Worker does not list it yet. */
+function drawnTitle() {
+  const text = (log.querySelector(".turn.user .text")?.textContent ?? "").replace(/\s+/g, " ").trim();
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** One session in the list: a button to show it, and one to delete it. */
+function sessionItem(summary) {
+  const current = summary.sessionId === session?.sessionId;
+  const title = summary.title || "Empty session";
+  const item = el("li", "session-item");
+  item.dataset.id = summary.sessionId;
+  const show = el("button", "session");
+  show.type = "button";
+  if (current) show.setAttribute("aria-current", "true");
+  const name = el("span", "session-title", title);
+  name.title = title;
+  const meta = el("span", "session-meta");
+  if (summary.unlisted) {
+    meta.textContent = "not listed yet";
+  } else {
+    const count = Number(summary.messageCount) || 0;
+    const parts = [
+      STATUS_WORDS[summary.status] ?? summary.status,
+      `${count} message${count === 1 ? "" : "s"}`,
+    ];
+    const cost = summary.usage?.costUsd;
+    if (typeof cost === "number") parts.push(`$${cost.toFixed(5)}`);
+    meta.textContent = parts.join(" · ");
+    if (Number.isFinite(summary.updatedAt)) {
+      const time = el("time", undefined, updatedText(summary.updatedAt));
+      time.dateTime = new Date(summary.updatedAt).toISOString();
+      meta.append(" · updated ", time);
+    }
+  }
+  show.append(name, meta);
+  show.addEventListener("click", () => void switchTo(summary.sessionId));
+  const remove = el("button", "session-delete", "Delete");
+  remove.type = "button";
+  remove.setAttribute("aria-label", `Delete ${title}`);
+  remove.addEventListener("click", () => void deleteSession(summary.sessionId, title));
+  show.disabled = remove.disabled = running !== undefined;
+  item.append(show, remove);
+  return item;
+}
+
+/**
+ * Draws the list: the sessions the Worker lists that this page holds a token for, and the current one
+ * on top while the Worker does not list it yet (just made: its summary lags) or at all (made before
+ * this page had a client secret).
+ */
+function renderSessions() {
+  const tokens = readTokens();
+  const mine = listed.filter((summary) => tokens[summary?.sessionId] !== undefined);
+  if (session && !mine.some((summary) => summary.sessionId === session.sessionId))
+    mine.unshift({ sessionId: session.sessionId, title: drawnTitle(), unlisted: true });
+  $("sessions").replaceChildren(...mine.map(sessionItem));
+  $("sessions-note").textContent =
+    listProblem || (mine.length === 0 ? "None yet: your first message starts one." : "");
+}
+
+/** Shows another of this page's sessions, as a reload would: its state, and its run if one is going. */
+async function switchTo(sessionId) {
+  if (running || sessionId === session?.sessionId) return;
+  const token = readTokens()[sessionId];
+  if (token === undefined) return renderSessions();
+  clearTimeout(loadTimer);
+  remember({ sessionId, token });
+  loaded = false;
+  log.replaceChildren();
+  $("mcp-servers").replaceChildren();
+  setStatus("loading the session…");
+  renderSessions();
+  refreshSoon();
+  void showMcpServers().catch(() => {});
+  await load();
+}
+
+/** Deletes one of this page's sessions (after asking), and forgets its token. */
+async function deleteSession(sessionId, title) {
+  if (running || !confirm(`Delete the session "${title}"? This cannot be undone.`)) return;
+  const token = readTokens()[sessionId];
+  try {
+    if (token !== undefined) {
+      await api(`/api/sessions/${sessionId}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token}` },
+      });
+    }
+  } catch (error) {
+    // Already gone is what was asked for; anything else leaves it as it was.
+    if (!(error instanceof ApiFailure && error.sessionGone)) {
+      setStatus(`could not delete the session: ${error.message} — it is kept`);
+      return;
+    }
+  }
+  dropToken(sessionId);
+  listed = listed.filter((summary) => summary.sessionId !== sessionId);
+  if (sessionId === session?.sessionId) {
+    clearTimeout(loadTimer);
+    clearSession("session deleted; your next message starts a new one");
+  } else {
+    setStatus(`deleted "${title}"`);
+    renderSessions();
+  }
+  refreshSoon();
+}
+
+// Another tab of this page made or dropped a session: the list follows.
+window.addEventListener("storage", (event) => {
+  if (event.key === TOKENS_KEY || event.key === null) renderSessions();
+});
+
 /** Loads the stored session, retrying with growing pauses while the server is unreachable or failing. */
 async function load(attempt = 0) {
+  const epoch = shown;
   try {
     await resync();
+    if (epoch !== shown) return;
     if (!running && !waiting()) setStatus(`session ${session.sessionId.slice(0, 8)}`);
+    renderSessions();
   } catch (error) {
+    if (epoch !== shown) return;
     if (error instanceof ApiFailure && error.sessionGone) return forget();
     const delay = RETRY_DELAYS[Math.min(attempt + 2, RETRY_DELAYS.length - 1)];
     setStatus(
@@ -717,6 +972,8 @@ async function start() {
     $("model").textContent = "the server could not be reached";
   }
   const outcome = authorizationOutcome();
+  renderSessions();
+  void refreshSessions();
   if (session) await load();
   else setStatus("ready");
   if (session) await showMcpServers().catch(() => {});
