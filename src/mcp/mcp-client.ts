@@ -15,6 +15,7 @@
 
 import { ConfigError, isSdkError, ProviderError } from "../errors/sdk-error.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
+import { withTimeLimit } from "../http/time-limit.ts";
 import type { JsonObject } from "../types.ts";
 import { asObject } from "./as-object.ts";
 import { type IncomingMessage, type RequestId, rpcNotification, rpcRequest } from "./json-rpc.ts";
@@ -65,8 +66,9 @@ export class McpClient {
     this.#http = settings.transport;
     this.#listener = new McpListener(this.#http, (message) => this.#handle(message));
     this.#serverRequests = new ServerRequests(settings.requestHandlers ?? new Map(), (answer) => {
-      const signal = AbortSignal.timeout(this.#settings.timeoutMs);
-      this.#http.post(answer, { signal, onMessage: () => {} }).catch(() => {});
+      withTimeLimit(this.#settings.timeoutMs, (signal) =>
+        this.#http.post(answer, { signal, onMessage: () => {} }),
+      ).catch(() => {});
     });
   }
 
@@ -239,8 +241,9 @@ export class McpClient {
 
   /** Tells the server a request was given up, without making anyone wait for it. */
   #sendCancel(requestId: RequestId, reason: string): void {
-    const signal = AbortSignal.timeout(CANCEL_SEND_MS);
-    this.notify("notifications/cancelled", { requestId, reason }, signal).catch(() => {});
+    withTimeLimit(CANCEL_SEND_MS, (signal) =>
+      this.notify("notifications/cancelled", { requestId, reason }, signal),
+    ).catch(() => {});
   }
 
   /** Sends a notification (answered 202, nothing awaited), under `session` when given. */
@@ -250,21 +253,25 @@ export class McpClient {
     signal?: AbortSignal,
     session?: McpSession,
   ): Promise<void> {
-    const limit = AbortSignal.timeout(this.#settings.timeoutMs);
-    const combined = signal === undefined ? limit : AbortSignal.any([signal, limit]);
-    try {
-      await this.#http.post(rpcNotification(method, params), {
-        signal: combined,
-        session,
-        onMessage: () => {},
-      });
-    } catch (error) {
-      if (error instanceof SessionExpired) throw error;
-      const timeout = limit.aborted
-        ? `MCP ${method} took longer than ${this.#settings.timeoutMs} ms`
-        : undefined;
-      throw thrownFailure(error, signal, timeout, this.#http.described("POST"));
-    }
+    await withTimeLimit(
+      this.#settings.timeoutMs,
+      async (combined, timedOut) => {
+        try {
+          await this.#http.post(rpcNotification(method, params), {
+            signal: combined,
+            session,
+            onMessage: () => {},
+          });
+        } catch (error) {
+          if (error instanceof SessionExpired) throw error;
+          const timeout = timedOut()
+            ? `MCP ${method} took longer than ${this.#settings.timeoutMs} ms`
+            : undefined;
+          throw thrownFailure(error, signal, timeout, this.#http.described("POST"));
+        }
+      },
+      signal,
+    );
   }
 
   /** Routes a message that is not the awaited response. */
@@ -309,7 +316,7 @@ export class McpClient {
     this.#serverRequests.cancelAll();
     if (options.endSession === false) return;
     try {
-      await this.#http.terminate(AbortSignal.timeout(this.#settings.timeoutMs));
+      await withTimeLimit(this.#settings.timeoutMs, (signal) => this.#http.terminate(signal));
     } catch {
       // a session the server could not be told to end expires there by itself
     }
