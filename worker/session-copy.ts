@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { Message, SessionState } from "wisp-agent";
+import type { JsonObject, Message, SessionState } from "wisp-agent";
 import type { SessionRows } from "./session-rows.ts";
 
 /** Messages per page. */
@@ -18,16 +18,18 @@ export const PAGE_MESSAGES = 256;
 /** The largest value a page part takes (KV takes 25 MiB). */
 const PART_BYTES = 20 * 1024 * 1024;
 
-/** The copy's index: the head of the state and how many parts each page has. */
+/** The copy's index: the head of the state, how many parts each page has, and the metadata's. */
 interface CopyIndex {
   head: string;
   messageCount: number;
   /** Parts per page, in page order. */
   pages: number[];
+  /** The rows' metadata version the copy holds, and in how many parts. */
+  metadata: { version: number; parts: number };
 }
 
 const indexKey = (sessionId: string): string => `copy:${sessionId}`;
-const partKey = (sessionId: string, page: number, part: number): string =>
+const partKey = (sessionId: string, page: number | "meta", part: number): string =>
   `copy:${sessionId}:${page}:${part}`;
 
 async function gzip(text: string): Promise<Uint8Array> {
@@ -38,6 +40,37 @@ async function gzip(text: string): Promise<Uint8Array> {
 async function gunzip(bytes: Uint8Array): Promise<string> {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Response(stream).text();
+}
+
+/** Writes `text` gzip-compressed under `page`'s part keys; returns how many parts and bytes. */
+async function putPacked(
+  kv: KVNamespace,
+  sessionId: string,
+  page: number | "meta",
+  text: string,
+): Promise<{ parts: number; bytes: number }> {
+  const packed = await gzip(text);
+  const parts = Math.ceil(packed.length / PART_BYTES) || 1;
+  for (let part = 0; part < parts; part++) {
+    await kv.put(partKey(sessionId, page, part), packed.subarray(part * PART_BYTES, (part + 1) * PART_BYTES));
+  }
+  return { parts, bytes: packed.length };
+}
+
+/** The text {@link putPacked} wrote under `page`. */
+async function getPacked(
+  kv: KVNamespace,
+  sessionId: string,
+  page: number | "meta",
+  parts: number,
+): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for (let part = 0; part < parts; part++) {
+    const value = await kv.get(partKey(sessionId, page, part), "arrayBuffer");
+    if (value === null) throw new Error(`the KV copy of session ${sessionId} lacks ${page}:${part}`);
+    chunks.push(new Uint8Array(value));
+  }
+  return gunzip(concat(chunks));
 }
 
 /**
@@ -63,19 +96,23 @@ export async function writeCopy(
   const pages = known.slice(0, first);
   let bytes = 0;
   for (let page = first; page < pageCount; page++) {
-    const texts = rows.messageTexts(page * PAGE_MESSAGES, PAGE_MESSAGES);
-    const packed = await gzip(`[${texts.join(",")}]`);
-    const parts = Math.ceil(packed.length / PART_BYTES) || 1;
-    for (let part = 0; part < parts; part++) {
-      await kv.put(
-        partKey(sessionId, page, part),
-        packed.subarray(part * PART_BYTES, (part + 1) * PART_BYTES),
-      );
-    }
-    bytes += packed.length;
-    pages.push(parts);
+    const written = await putPacked(
+      kv,
+      sessionId,
+      page,
+      `[${rows.messageTexts(page * PAGE_MESSAGES, PAGE_MESSAGES).join(",")}]`,
+    );
+    bytes += written.bytes;
+    pages.push(written.parts);
   }
-  const index: CopyIndex = { head: head.head, messageCount: count, pages };
+  // The metadata only when the rows hold a newer one than the copy (a session's first save, mostly).
+  let metadata = previous?.metadata;
+  if (metadata?.version !== head.metadataVersion) {
+    const written = await putPacked(kv, sessionId, "meta", rows.metadataParts().join("") || "{}");
+    bytes += written.bytes;
+    metadata = { version: head.metadataVersion, parts: written.parts };
+  }
+  const index: CopyIndex = { head: head.head, messageCount: count, pages, metadata };
   const indexJson = JSON.stringify(index);
   await kv.put(indexKey(sessionId), indexJson);
   return { messageCount: count, bytes: bytes + indexJson.length };
@@ -87,16 +124,11 @@ export async function readCopy(kv: KVNamespace, sessionId: string): Promise<Sess
   if (index === null) return undefined;
   const messages: Message[] = [];
   for (const [page, parts] of index.pages.entries()) {
-    const chunks: Uint8Array[] = [];
-    for (let part = 0; part < parts; part++) {
-      const value = await kv.get(partKey(sessionId, page, part), "arrayBuffer");
-      if (value === null) throw new Error(`the KV copy of session ${sessionId} lacks page ${page}`);
-      chunks.push(new Uint8Array(value));
-    }
-    messages.push(...(JSON.parse(await gunzip(concat(chunks))) as Message[]));
+    messages.push(...(JSON.parse(await getPacked(kv, sessionId, page, parts)) as Message[]));
   }
-  const head = JSON.parse(index.head) as Omit<SessionState, "messages">;
-  return { ...head, messages: messages.slice(0, index.messageCount) };
+  const head = JSON.parse(index.head) as Omit<SessionState, "messages" | "metadata">;
+  const metadata = JSON.parse(await getPacked(kv, sessionId, "meta", index.metadata.parts)) as JsonObject;
+  return { ...head, metadata, messages: messages.slice(0, index.messageCount) };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

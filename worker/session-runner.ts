@@ -38,7 +38,7 @@ import { parseEventId, RunLog } from "./run-log.ts";
 import { deleteCopy, writeCopy } from "./session-copy.ts";
 import { runSessionMcpCommand, type SessionMcpCommand, sessionMcpOptions } from "./session-mcp.ts";
 import { findState, removeLegacy } from "./session-migration.ts";
-import { type RowSave, SessionRows, type StoredHead } from "./session-rows.ts";
+import { type RowSave, type SavedTail, SessionRows, type StoredHead } from "./session-rows.ts";
 import {
   deleteEntry,
   SESSION_TTL_SECONDS,
@@ -137,6 +137,8 @@ export class SessionRunner extends DurableObject<Env> {
   /** Finding and moving a session stored before rows, once, whoever asks first. */
   #loading: Promise<StoredHead | undefined> | undefined;
   #deleted = false;
+  /** The session object whose metadata the rows hold (see {@link #write}). */
+  #metadataSavedBy: AgentSession | undefined;
   #kv = {
     lastWriteAt: 0,
     timer: undefined as ReturnType<typeof setTimeout> | undefined,
@@ -346,22 +348,17 @@ export class SessionRunner extends DurableObject<Env> {
     if (this.#deleted) return { saved: false, reason: "DELETED", chars: 0 };
     try {
       const previous = this.#rows.head();
-      let tail = session.exportTail(previous?.messageCount ?? 0);
-      let outcome = this.#rows.save(
-        tokenDigest,
-        tail,
-        summaryOf(sessionId, tail, previous?.summary, status),
-        this.#limit(),
-      );
+      const from = previous?.messageCount ?? 0;
+      // A session's metadata never changes: written by the first save of each session object only.
+      const fresh = this.#metadataSavedBy !== session || previous === undefined;
+      let tail: SavedTail = fresh ? session.exportTail(from) : session.exportTail(from, { metadata: false });
+      const summary = (of: SavedTail, before?: SessionSummary) => summaryOf(sessionId, of, before, status);
+      let outcome = this.#rows.save(tokenDigest, tail, summary(tail, previous?.summary), this.#limit());
       if (!outcome.saved && outcome.reason === "NOT_ALIGNED") {
         tail = session.exportTail(0);
-        outcome = this.#rows.save(
-          tokenDigest,
-          tail,
-          summaryOf(sessionId, tail, undefined, status),
-          this.#limit(),
-        );
+        outcome = this.#rows.save(tokenDigest, tail, summary(tail), this.#limit());
       }
+      if (outcome.saved) this.#metadataSavedBy = session;
       if (!outcome.saved) console.error(`session ${sessionId} not saved: ${outcome.reason}`);
       return outcome;
     } catch (error) {
@@ -462,6 +459,8 @@ export class SessionRunner extends DurableObject<Env> {
     }
     const state = live?.session.export() ?? this.#rows.state();
     if (state === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
+    // Restored from the rows, or from a session whose metadata the rows hold: the rows hold its metadata.
+    const metadataStored = live === undefined || this.#metadataSavedBy === live.session;
     this.#live = undefined;
     await live?.session.close();
     const options = agentOptions(this.env);
@@ -478,6 +477,7 @@ export class SessionRunner extends DurableObject<Env> {
       throw created.error;
     }
     this.#live = { session: created.value, key, mcp };
+    if (metadataStored) this.#metadataSavedBy = created.value;
     return created.value;
   }
 

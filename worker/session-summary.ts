@@ -7,6 +7,9 @@
 
 import type { Message, SessionStateTail, Usage } from "wisp-agent";
 
+/** What a summary is made from: a tail, with or without its metadata. */
+type TailOf = Omit<SessionStateTail, "metadata">;
+
 /** A session as `GET /api/sessions` lists it. */
 export interface SessionSummary {
   sessionId: string;
@@ -48,7 +51,7 @@ function shownUsage(usage: Usage): SessionSummary["usage"] {
  */
 export function summaryOf(
   sessionId: string,
-  tail: SessionStateTail,
+  tail: TailOf,
   previous: SessionSummary | undefined,
   status: SessionSummary["status"],
 ): SessionSummary {

@@ -69,8 +69,14 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * that keeps messages one by one writes after a turn, so a save costs the new messages, not the
    * whole conversation. `from` beyond the exported conversation is taken as its end; check
    * `previousId` against the message you hold at `from - 1` (or use {@link joinStateTail}).
+   *
+   * `metadata` is set when the session is made (the restored state's, merged with the `metadata`
+   * option) and never changes after, so a store may save it once per session object and ask for
+   * tails without it (`{ metadata: false }`): an imported transcript keeps its original lines there,
+   * which a save need not copy every turn.
    */
   exportTail(from: number): SessionStateTail;
+  exportTail(from: number, options: { metadata: false }): Omit<SessionStateTail, "metadata">;
   /** A cheap look at the session (status, counts, usage), without copying its conversation. */
   snapshot(): SessionSnapshot;
   /**
@@ -142,8 +148,10 @@ class Session implements AgentSession {
     return this.#state.export();
   }
 
-  exportTail(from: number): SessionStateTail {
-    return this.#state.exportTail(from);
+  exportTail(from: number): SessionStateTail;
+  exportTail(from: number, options: { metadata: false }): Omit<SessionStateTail, "metadata">;
+  exportTail(from: number, options?: { metadata: false }): Omit<SessionStateTail, "metadata"> {
+    return this.#state.exportTail(from, options?.metadata !== false);
   }
 
   snapshot(): SessionSnapshot {

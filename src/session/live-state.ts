@@ -219,12 +219,17 @@ export class LiveState {
     return JSON.parse(JSON.stringify(state)) as SessionState;
   }
 
-  /** What {@link export} gives, with only the messages from `from` on (see `AgentSession.exportTail`), a deep copy. */
-  exportTail(from: number): SessionStateTail {
+  /**
+   * What {@link export} gives, with only the messages from `from` on (see `AgentSession.exportTail`),
+   * a deep copy; without `metadata` unless `withMetadata`.
+   */
+  exportTail(from: number, withMetadata: boolean): Omit<SessionStateTail, "metadata"> {
     const count = this.exportedCount();
     const start = Math.min(Math.max(0, Math.floor(from) || 0), count);
-    const tail: SessionStateTail = {
-      ...this.#head(count),
+    const { metadata, ...head } = this.#head(count);
+    const tail: Omit<SessionStateTail, "metadata"> & { metadata?: JsonObject } = {
+      ...head,
+      ...(withMetadata ? { metadata } : {}),
       messagesFrom: start,
       messageCount: count,
       messages: this.messages.slice(start, count),

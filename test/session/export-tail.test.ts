@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  type AnyTool,
   createAgentSession,
   defineTool,
   joinStateTail,
@@ -16,7 +17,7 @@ import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.
 import { calls, gate, says } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
 
-async function session(script: ScriptedTurn[], tools = [gate().tool]) {
+async function session(script: ScriptedTurn[], tools: AnyTool[] = [gate().tool]) {
   const model = createScriptedModel({ script });
   return okValue(
     await createAgentSession({
@@ -99,6 +100,23 @@ describe("exportTail", () => {
     expect(tail.messages.map((message) => message.role)).toEqual(["assistant"]);
     expect(tail.pendingApprovals).toHaveLength(1);
     expect(joinStateTail(s.export().messages.slice(0, 1), tail)).toEqual(s.export());
+  });
+
+  it("leaves out the metadata when asked (it is fixed at creation, so a store saves it once)", async () => {
+    const model = createScriptedModel({ script: [says("one")] });
+    const s = okValue(
+      await createAgentSession({
+        model: "anthropic/claude-sonnet-5-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        metadata: { transcript: ["line"] },
+      }),
+    );
+    await s.chat("first");
+    const without = s.exportTail(1, { metadata: false });
+    expect("metadata" in without).toBe(false);
+    expect(s.exportTail(1).metadata).toEqual({ transcript: ["line"] });
+    expect({ ...without, metadata: { transcript: ["line"] } }).toEqual(s.exportTail(1));
   });
 
   it("is a copy: changing it changes nothing in the session", async () => {

@@ -95,6 +95,24 @@ describe("rows", () => {
     expect(await rowCounts(large.sessionId)).toEqual({ messages: 2_004, parts: 2_004 });
   });
 
+  it("metadata (an imported transcript's lines, over 2 MB here) is written once, not by every save", async () => {
+    const lines = Array.from(
+      { length: 3_000 },
+      (_, index) => `{"line":${index},"text":"${"t".repeat(1_000)}"}`,
+    );
+    const session = await importState({
+      ...(await stateWith(conversation(2))),
+      metadata: { transcript: lines },
+    });
+    const end = await runEnd(session);
+    expect(end).toMatchObject({ ok: true, saved: true });
+    expect(end.savedChars).toBeLessThan(50_000);
+    expect((await exported(session)).metadata).toEqual({ transcript: lines });
+    await evictDurableObject(stub(session.sessionId));
+    expect((await runEnd(session, "What is 3 * 3?")).savedChars).toBeLessThan(50_000);
+    expect((await exported(session)).metadata).toEqual({ transcript: lines });
+  });
+
   it("a session continues after its object is evicted, read back from the rows", async () => {
     const session = await createSession();
     await runEnd(session, "What is 12 * 7?");
@@ -120,7 +138,10 @@ describe("rows", () => {
 
 describe("the KV copy", () => {
   it("is pages and an index, and a session whose object lost its storage is restored from it", async () => {
-    const session = await createSession();
+    const session = await importState({
+      ...(await stateWith(conversation(300))),
+      metadata: { note: "kept" },
+    });
     await runEnd(session);
     const before = await exported(session);
     const copied = async () => {
