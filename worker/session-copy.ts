@@ -13,7 +13,7 @@ import type { JsonObject, Message, SessionState } from "wisp-agent";
 import type { SessionRows } from "./session-rows.ts";
 
 /** Messages per page. */
-export const PAGE_MESSAGES = 256;
+const PAGE_MESSAGES = 256;
 
 /** The largest value a page part takes (KV takes 25 MiB). */
 const PART_BYTES = 20 * 1024 * 1024;

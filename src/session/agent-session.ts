@@ -76,6 +76,10 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * which a save need not copy every turn.
    */
   exportTail(from: number): SessionStateTail;
+  /**
+   * `exportTail(from)` without the `metadata`, which never changes after the session is made: for a
+   * store that saved it once for this session object.
+   */
   exportTail(from: number, options: { metadata: false }): Omit<SessionStateTail, "metadata">;
   /** A cheap look at the session (status, counts, usage), without copying its conversation. */
   snapshot(): SessionSnapshot;
