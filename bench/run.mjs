@@ -16,6 +16,7 @@ import { partialJsonSection } from "./partial-json.mjs";
 import { promptCacheSection } from "./prompt-cache.mjs";
 import { sessionStateSection } from "./session-state.mjs";
 import { workerSection } from "./worker.mjs";
+import { workerScalingSection } from "./worker-scaling.mjs";
 
 const sections = [];
 for (const section of [
@@ -33,6 +34,7 @@ for (const section of [
   promptCacheSection,
   compactionSection,
   workerSection,
+  workerScalingSection,
   bundleSizeSection,
 ]) {
   const text = await section();
