@@ -172,6 +172,17 @@ export type { TurnStream } from "./stream/stream-turn.ts";
 export { streamTurn } from "./stream/stream-turn.ts";
 export type { TurnOptions } from "./stream/turn-options.ts";
 export type {
+  Telemetry,
+  TelemetryAttributes,
+  TelemetryContext,
+  TelemetryHistogram,
+  TelemetryMeter,
+  TelemetrySpan,
+  TelemetrySpanContext,
+  TelemetryTracer,
+} from "./telemetry/telemetry-options.ts";
+export { contextFromTraceparent, traceparentOf } from "./telemetry/trace-context.ts";
+export type {
   AssistantContentPart,
   AssistantMessage,
   ContentPart,

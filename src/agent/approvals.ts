@@ -83,6 +83,8 @@ export interface ApprovalDecisionFields {
   args?: JsonObject;
   /** Remember this answer for every later call of the same tool in this session ("always allow"). */
   always?: boolean;
+  /** Who decided (a user id, an email): recorded on the run's trace (`wisp.approval.decided_by`), nowhere else. */
+  decidedBy?: string;
 }
 
 /**

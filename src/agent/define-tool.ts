@@ -10,6 +10,7 @@ import { ConfigError } from "../errors/sdk-error.ts";
 import { formatIssues } from "../schema/format-issues.ts";
 import type { InferInput, InferOutput, StandardSchema } from "../schema/standard-schema.ts";
 import { toolJsonSchema } from "../schema/tool-json-schema.ts";
+import type { TelemetryContext } from "../telemetry/telemetry-options.ts";
 import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
 import type { ToolContent } from "./tool-output.ts";
 
@@ -25,6 +26,11 @@ export interface ToolContext {
   turn: number;
   /** The conversation so far. Read it; do not change it. */
   messages: readonly Message[];
+  /**
+   * With a `telemetry` option: the OpenTelemetry context of this call's `execute_tool` span. Pass it
+   * as the parent of the tool's own spans (MCP tools do), so they join the run's trace.
+   */
+  telemetry?: TelemetryContext;
 }
 
 /**

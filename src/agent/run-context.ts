@@ -9,6 +9,7 @@ import type { CompactionState } from "../compaction/compaction-state.ts";
 import type { Compactor } from "../compaction/compactor.ts";
 import type { RunOutput } from "../output/run-output.ts";
 import type { TurnOptions } from "../stream/turn-options.ts";
+import type { RunTrace } from "../telemetry/run-trace.ts";
 import type { Message, ModelRequest, Usage, UserMessage } from "../types.ts";
 import type { AgentEvent, ToolCallRecord } from "./agent-events.ts";
 import type { ToolPermissions } from "./approvals.ts";
@@ -41,6 +42,8 @@ export interface RunContext {
   compaction?: CompactionState;
   /** Told of each new compaction (a session keeps it). */
   onCompaction?: (state: CompactionState) => void;
+  /** The run's spans, with a `telemetry` option (its tool calls' contexts come from it). */
+  trace?: RunTrace;
 }
 
 /** Appends messages to the conversation and reports each in a `message` event. */

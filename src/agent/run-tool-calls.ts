@@ -16,7 +16,7 @@ import type { ToolCallRecord } from "./agent-events.ts";
 import { canonicalJson } from "./approval-digest.ts";
 import { type ApprovalDecision, deniedOutput, type HeldApproval, type PendingApproval } from "./approvals.ts";
 import { runWithDeadline } from "./deadline.ts";
-import type { ParsedArgs, Tool } from "./define-tool.ts";
+import type { ParsedArgs, Tool, ToolContext } from "./define-tool.ts";
 import type { RunControl } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { RunContext } from "./run-context.ts";
@@ -202,15 +202,18 @@ class CallRun {
     return pending;
   }
 
-  #context() {
+  #context(): ToolContext {
     const call = this.#toolCall;
-    return {
+    const context: ToolContext = {
       signal: this.run.signal,
       toolCallId: call.id,
       sessionId: this.run.sessionId,
       turn: this.run.turn,
       messages: this.run.messages,
     };
+    const telemetry = this.run.trace?.toolContext(call.id);
+    if (telemetry !== undefined) context.telemetry = telemetry;
+    return context;
   }
 
   async #run(

@@ -171,6 +171,23 @@ async function execute(
       toolNames: (config.tools ?? []).map((tool) => tool.name),
     });
   }
+  if (config.telemetry !== undefined) {
+    // Loaded only by runs that trace: every event goes through the run's trace before it is emitted.
+    const { RunTrace } = await import("../telemetry/run-trace.ts");
+    const trace = new RunTrace({
+      telemetry: config.telemetry,
+      maxTokens: config.maxTokens,
+      temperature: config.temperature,
+      stopSequences: config.stopSequences,
+      decisions: request.resume?.decisions,
+    });
+    const emit = run.emit;
+    run.emit = (event) => {
+      trace.observe(event);
+      emit(event);
+    };
+    run.trace = trace;
+  }
   run.emit({
     type: "run-start",
     sessionId: run.sessionId,
@@ -263,7 +280,7 @@ export function startRun(
     if (reached.turn) request.onPause?.(end.paused as Paused | undefined);
     if (request.sessionEnd && identity.provider !== "unknown") await fireSessionEnd(run, end.stopReason);
     const result = agentResult(identity, run, tally, end);
-    emit({ type: "run-end", result });
+    run.emit({ type: "run-end", result });
     return result;
   };
   return execute(request, run, identity, tally, reached).then(finish, (thrown: unknown) => {

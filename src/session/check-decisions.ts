@@ -32,6 +32,7 @@ const DECISION_FIELDS: OptionTable<ApprovalDecision> = {
   always: oneOfOption([true, false]),
   reason: notStringOption,
   toolName: notStringOption,
+  decidedBy: notStringOption,
 };
 
 /** The shape of one decision from plain JavaScript. */

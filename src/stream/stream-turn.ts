@@ -146,7 +146,7 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
   const queue = new EventQueue<TurnEvent>(() =>
     run.abort(new DOMException("The consumer stopped reading the stream", "AbortError")),
   );
-  const emit = options.onEvent ?? ((event: TurnEvent): void => queue.push(event));
+  let emit = options.onEvent ?? ((event: TurnEvent): void => queue.push(event));
   const userSignal = options.signal;
   const forward = (): void => run.abort(userSignal?.reason);
   if (userSignal?.aborted) run.abort(userSignal.reason);
@@ -188,6 +188,27 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     if (options.compat !== undefined) config.compat = options.compat;
     const policy = retryPolicy(options.retry);
     const secrets = secretsOf(options);
+    const { telemetry } = options;
+    if (telemetry !== undefined) {
+      // Loaded only by turns that trace.
+      const { TurnTrace } = await import("../telemetry/turn-trace.ts");
+      const trace = new TurnTrace(
+        telemetry,
+        {
+          provider: provider.id,
+          model,
+          maxTokens: request.maxTokens,
+          temperature: request.temperature,
+          stopSequences: request.stopSequences,
+        },
+        telemetry.parent,
+      );
+      const inner = emit;
+      emit = (event) => {
+        trace.observe(event);
+        inner(event);
+      };
+    }
     emit({ type: "turn-start", provider: provider.id, model });
 
     for (let attemptNumber = 0; ; attemptNumber++) {

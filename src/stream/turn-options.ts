@@ -7,6 +7,8 @@
 
 import { notFunctionOption, notSignalOption } from "../config/option-checks.ts";
 import type { OptionTable } from "../config/option-table.ts";
+import type { Telemetry } from "../telemetry/telemetry-options.ts";
+import { telemetryProblem } from "../telemetry/telemetry-problem.ts";
 import type { TurnEvent } from "../types.ts";
 import { CONNECTION_OPTIONS, type ConnectionOptions } from "./connection-options.ts";
 
@@ -19,6 +21,11 @@ export interface TurnOptions extends ConnectionOptions {
    * when the caller forwards events anyway; a throw from it is not caught.
    */
   onEvent?: (event: TurnEvent) => void;
+  /**
+   * OpenTelemetry: a `chat` span for the turn (an agent run makes its own, under its `invoke_agent`
+   * span), and GenAI metrics with a meter. See {@link Telemetry}.
+   */
+  telemetry?: Telemetry;
 }
 
 /** Every option `streamTurn` takes, in the order they are checked. */
@@ -26,4 +33,5 @@ export const TURN_OPTIONS: OptionTable<TurnOptions> = {
   ...CONNECTION_OPTIONS,
   signal: notSignalOption,
   onEvent: notFunctionOption,
+  telemetry: telemetryProblem,
 };
