@@ -185,6 +185,7 @@ export async function connectOver(
     transport,
     ...limitsOf(options),
     clientName: options.clientName ?? "wisp-agent",
+    telemetry: options.telemetry,
     capabilities: onElicitation === undefined ? {} : { elicitation: ELICITATION_CAPABILITY },
     requestHandlers: new Map(
       onElicitation === undefined ? [] : [["elicitation/create", elicitationHandler(onElicitation)]],

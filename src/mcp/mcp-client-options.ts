@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { Telemetry, TelemetryContext } from "../telemetry/telemetry-options.ts";
 import type { JsonObject } from "../types.ts";
 import type { McpProgress } from "./mcp-progress.ts";
 import type { McpSession, McpTransport } from "./mcp-transport.ts";
@@ -17,6 +18,8 @@ import type { ServerRequestHandler } from "./server-requests.ts";
 export interface McpRequestOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: McpProgress) => void) | undefined;
+  /** With telemetry: the context the request's span is a child of (a tool call's `execute_tool` span). */
+  parent?: TelemetryContext | undefined;
 }
 
 /** A request as the client sends it: `initialize` goes out under the session it is building. */
@@ -45,4 +48,6 @@ export interface McpClientSettings {
   requestHandlers?: ReadonlyMap<string, ServerRequestHandler> | undefined;
   /** Every notification the server sends (after the client handled those it knows). */
   onNotification(method: string, params: JsonObject): void;
+  /** A span per request (see mcp-span.ts). */
+  telemetry?: Telemetry | undefined;
 }

@@ -100,7 +100,9 @@ export class McpClient {
       capabilities: this.#settings.capabilities ?? {},
       clientInfo: { name: this.#settings.clientName, version: "1" },
     };
-    const result = await this.#exchange("initialize", params, { signal, session });
+    const result = await this.#traced("initialize", params, undefined, () =>
+      this.#exchange("initialize", params, { signal, session }),
+    );
     const version = result.protocolVersion;
     if (typeof version !== "string" || !MCP_PROTOCOL_VERSIONS.includes(version)) {
       throw new ProviderError(
@@ -127,7 +129,26 @@ export class McpClient {
       const message = `The MCP connection to ${this.#http.shownUrl} is closed: connect again`;
       return Promise.reject(new ConfigError(message, { code: "SESSION_CLOSED", provider: MCP_PROVIDER }));
     }
-    return this.#request(method, params, options);
+    return this.#traced(method, params, options.parent, () => this.#request(method, params, options));
+  }
+
+  /** `send`, inside a span for the request when the client traces (mcp-span.ts, loaded only then). */
+  #traced(
+    method: string,
+    params: JsonObject | undefined,
+    parent: McpRequestOptions["parent"],
+    send: () => Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const { telemetry } = this.#settings;
+    if (telemetry === undefined) return send();
+    const info = {
+      sessionId: this.#http.sessionId,
+      protocolVersion: this.#http.protocolVersion,
+      server: this.#http.shownUrl,
+    };
+    return import("./mcp-span.ts").then(({ tracedMcpRequest }) =>
+      tracedMcpRequest(telemetry, parent, method, params, info, send),
+    );
   }
 
   async #request(

@@ -11,6 +11,8 @@ import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { safeUrl } from "../http/safe-url.ts";
+import type { Telemetry } from "../telemetry/telemetry-options.ts";
+import { telemetryProblem } from "../telemetry/telemetry-problem.ts";
 import type { JsonObject } from "../types.ts";
 import type { McpElicitationHandler } from "./elicitation.ts";
 import type { McpAuth } from "./mcp-auth.ts";
@@ -69,6 +71,11 @@ export interface McpSessionOptions {
   listen?: boolean;
   /** The name this client gives itself in `initialize` (default `"wisp-agent"`). */
   clientName?: string;
+  /**
+   * OpenTelemetry: a span per request (`tools/call <tool>`, `tools/list`, …), a child of the calling
+   * tool's `execute_tool` span when a traced run calls it. See `Telemetry` in `wisp-agent`.
+   */
+  telemetry?: Telemetry;
   /** Every notification the server sends (logging messages, progress, list changes). */
   onNotification?: (method: string, params: JsonObject) => void;
   /** Called with the new tools after `notifications/tools/list_changed` was read again. */
@@ -165,6 +172,7 @@ export const CONNECT_MCP_OPTIONS: OptionTable<ConnectMcpOptions> = {
   resume: null,
   listen: null,
   clientName: notStringOption,
+  telemetry: telemetryProblem,
   onNotification: notFunctionOption,
   onToolsChanged: notFunctionOption,
   onProgress: notFunctionOption,

@@ -87,7 +87,7 @@ function toWispTool(info: McpToolInfo, context: McpToolContext): Tool<JsonObject
       const issues = checkJsonSchema(inputSchema, args);
       return issues.length === 0 ? { ok: true, args } : { ok: false, message: formatSchemaIssues(issues) };
     },
-    async execute(args, { signal }) {
+    async execute(args, { signal, telemetry }) {
       const onProgress = context.onProgress;
       const result = await context.client.request(
         "tools/call",
@@ -95,6 +95,7 @@ function toWispTool(info: McpToolInfo, context: McpToolContext): Tool<JsonObject
         {
           signal,
           onProgress: onProgress === undefined ? undefined : (progress) => onProgress(name, progress),
+          parent: telemetry,
         },
       );
       context.onResult?.(name, result);
