@@ -44,6 +44,8 @@ export type MainMessage =
       window: number;
       /** Send only the `run-end` event (nobody reads the others). */
       quiet: boolean;
+      /** The W3C `traceparent` of the run's parent span on the main thread (its `traceParent` option). */
+      traceparent?: string;
     }
   | { t: "credit"; id: string; n: number }
   | { t: "abort"; id?: string; reason?: string }

@@ -13,6 +13,7 @@ import { optionKeys } from "../config/option-table.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { type AgentSession, createAgentSession } from "../session/agent-session.ts";
 import type { SessionOptions } from "../session/session-options.ts";
+import { contextFromTraceparent } from "../telemetry/trace-context.ts";
 import {
   checkServeOptions,
   notDecisionTimeouts,
@@ -296,11 +297,15 @@ class Server implements SessionServer {
       return;
     }
     // An abort that came while the session was being created is in the signal: the run ends ABORTED.
-    const options = { ...request.options, signal: controller.signal };
+    // The main thread's span, when it sent one, is the run's parent: one trace across the port.
+    const traceParent =
+      typeof request.traceparent === "string" ? contextFromTraceparent(request.traceparent) : undefined;
+    const common =
+      traceParent === undefined ? { signal: controller.signal } : { signal: controller.signal, traceParent };
     const run =
       request.op === "resume"
-        ? session.resumeStream(request.decisions ?? [], { signal: controller.signal })
-        : session.stream(request.input ?? "", options);
+        ? session.resumeStream(request.decisions ?? [], common)
+        : session.stream(request.input ?? "", { ...request.options, ...common });
     for await (const event of run) if (!request.quiet || KEPT_WHEN_QUIET.has(event.type)) outbox.push(event);
     outbox.end();
     await outbox.drained;

@@ -16,6 +16,7 @@ import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
 import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
 import { type ChatOptions, checkChatOptions, checkResumeOptions } from "../session/session-options.ts";
 import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
+import { traceparentOf } from "../telemetry/trace-context.ts";
 import type { UserContentPart } from "../types.ts";
 import { BridgeConnection } from "./bridge-connection.ts";
 import type { BridgePort } from "./endpoint.ts";
@@ -89,12 +90,21 @@ export class Client implements RemoteSession {
       run.fail(failure);
       return run;
     }
-    const { signal: given, ...rest } = (options ?? {}) as ChatOptions;
+    const { signal: given, traceParent, ...rest } = (options ?? {}) as ChatOptions;
     signal = given;
+    const traceparent = traceparentOf(traceParent);
     this.#connection.addRun(id, run);
     if (
       !this.#connection.post(
-        { ...request, t: "run", id, window, quiet, options: rest as RunRequestOptions },
+        {
+          ...request,
+          t: "run",
+          id,
+          window,
+          quiet,
+          options: rest as RunRequestOptions,
+          ...(traceparent === undefined ? {} : { traceparent }),
+        },
         false,
       )
     ) {

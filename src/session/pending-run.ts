@@ -7,6 +7,7 @@
 
 import type { AgentEvent, AgentRunResult } from "../agent/agent-events.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
+import type { TelemetryContext } from "../telemetry/telemetry-options.ts";
 import type { CheckedDecisions } from "./check-decisions.ts";
 import type { QueuedPrompt } from "./session-state.ts";
 
@@ -15,6 +16,8 @@ export interface PendingRun {
   prompt: QueuedPrompt;
   /** The run's structured output, when its prompt asked for one. */
   output?: StandardSchema;
+  /** The parent of the run's span, when its prompt gave one (over the session's `telemetry.parent`). */
+  traceParent?: TelemetryContext;
   /** A resume: the decisions to run (then `prompt` is not sent). */
   resume?: CheckedDecisions;
   signal: AbortSignal | undefined;

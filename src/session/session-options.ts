@@ -24,6 +24,8 @@ import { isPlainJson, MAX_JSON_DEPTH } from "../message/storable-values.ts";
 import type { ModelOption } from "../providers/model-name.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
 import { checkModelOption } from "../stream/connection-options.ts";
+import type { TelemetryContext } from "../telemetry/telemetry-options.ts";
+import { traceParentProblem } from "../telemetry/telemetry-problem.ts";
 import type { ImagePart, JsonObject } from "../types.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -106,6 +108,11 @@ export interface ChatOptions<O = unknown> {
    * `result.value.output`. Not for a steered prompt, which joins the run in flight.
    */
   output?: StandardSchema<unknown, O>;
+  /**
+   * With the session's `telemetry`: the context whose span is this run's parent (the request that
+   * asked for it, say), over `telemetry.parent`. Across the bridge it travels as a W3C `traceparent`.
+   */
+  traceParent?: TelemetryContext;
 }
 
 /** Options of `session.resume`: what `chat` takes that applies to a resumed run. */
@@ -117,6 +124,8 @@ export interface ResumeOptions<O = unknown> {
    * Default: the output the paused run had (its chat's, or the session's).
    */
   output?: StandardSchema<unknown, O>;
+  /** The context whose span is the resumed run's parent (see `ChatOptions.traceParent`). */
+  traceParent?: TelemetryContext;
 }
 
 /** Every option of {@link createAgentSession}, in the order they are checked. */
@@ -141,12 +150,14 @@ export const CHAT_OPTIONS: OptionTable<ChatOptions> = {
   id: notStringOption,
   attachments: null,
   output: null,
+  traceParent: traceParentProblem,
 };
 
 /** Every option of `resume`. */
 export const RESUME_OPTIONS: OptionTable<ResumeOptions> = {
   signal: notSignalOption,
   output: null,
+  traceParent: traceParentProblem,
 };
 
 /**

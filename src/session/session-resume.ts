@@ -58,6 +58,7 @@ export async function resumeRun(
   const pending = pendingRun(prompt, options.signal, emit, controller);
   pending.resume = checked;
   if (options.output !== undefined) pending.output = options.output;
+  if (options.traceParent !== undefined) pending.traceParent = options.traceParent;
   state.queue.unshift(pending);
   startNext(state);
   return pending.settled;

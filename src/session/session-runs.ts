@@ -74,6 +74,7 @@ export function submit(
     controller,
   );
   if (options.output !== undefined) pending.output = options.output;
+  if (options.traceParent !== undefined) pending.traceParent = options.traceParent;
   state.queue.push(pending);
   watchQueued(state, pending);
   startNext(state);
@@ -106,9 +107,13 @@ export function startNext(state: LiveState): void {
   const { resume } = pending;
   // A resume's own output, or the one its paused run had.
   const runOutput = resume === undefined ? pending.output : (pending.output ?? state.pausedOutput);
+  let config = runOutput === undefined ? state.config : { ...state.config, output: runOutput };
+  const { telemetry } = config;
+  if (telemetry !== undefined && pending.traceParent !== undefined)
+    config = { ...config, telemetry: { ...telemetry, parent: pending.traceParent } };
   const done = startRun(
     {
-      config: runOutput === undefined ? state.config : { ...state.config, output: runOutput },
+      config,
       sessionId: state.sessionId,
       messages: state.messages,
       content: pending.prompt.content,

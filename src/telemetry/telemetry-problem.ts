@@ -46,3 +46,9 @@ export function telemetryProblem(value: unknown, path: string): ConfigError | un
   }
   return undefined;
 }
+
+/** What is wrong with a `traceParent` option (an OpenTelemetry context), or undefined. */
+export function traceParentProblem(value: unknown, path: string): ConfigError | undefined {
+  if (value === undefined || hasMethod(value, "getValue")) return undefined;
+  return invalidOption(`${path} must be an OpenTelemetry context (context.active())`, path);
+}
