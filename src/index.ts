@@ -181,7 +181,6 @@ export type {
   TelemetrySpanContext,
   TelemetryTracer,
 } from "./telemetry/telemetry-options.ts";
-export { contextFromTraceparent, traceparentOf } from "./telemetry/trace-context.ts";
 export type {
   AssistantContentPart,
   AssistantMessage,

@@ -17,6 +17,7 @@ import {
   notDuration,
   notFunctionOption,
   notNonNegativeOption,
+  notObjectOption,
   notSignalOption,
   notStringOption,
   notStringsOption,
@@ -28,7 +29,6 @@ import type { ConfigError } from "../errors/sdk-error.ts";
 import { MAX_ID_LENGTH } from "../message/storable-values.ts";
 import { cacheProblem } from "../stream/check-turn-request.ts";
 import { CONNECTION_OPTIONS } from "../stream/connection-options.ts";
-import { telemetryProblem } from "../telemetry/telemetry-problem.ts";
 import type { AgentConfig, AgentOptions } from "./agent-options.ts";
 import type { Budget } from "./budget.ts";
 import { attachmentsProblem, promptProblem } from "./check-prompt.ts";
@@ -140,7 +140,8 @@ export const AGENT_CONFIG_OPTIONS: OptionTable<AgentConfig> = {
   toolTimeoutMs: notCountOption,
   toolExecution: oneOfOption(["parallel", "sequential"]),
   maxStopBlocks: (value, path) => notCountOption(value, path, true),
-  telemetry: telemetryProblem,
+  // Checked whole when the run loads its telemetry (telemetry-problem.ts): no bytes for runs without.
+  telemetry: notObjectOption,
 };
 
 /** `sessionId`: a string of 1 to {@link MAX_ID_LENGTH} characters, as a stored session's id must be. */

@@ -8,6 +8,7 @@
 
 import type { CompactionState } from "../compaction/compaction-state.ts";
 import type { Compactor } from "../compaction/compactor.ts";
+import { invalidOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyThrown } from "../errors/classify.ts";
 import { type AnySdkError, isSdkError } from "../errors/sdk-error.ts";
 import { textOf } from "../message/message-text.ts";
@@ -173,20 +174,12 @@ async function execute(
   }
   if (config.telemetry !== undefined) {
     // Loaded only by runs that trace: every event goes through the run's trace before it is emitted.
-    const { RunTrace } = await import("../telemetry/run-trace.ts");
-    const trace = new RunTrace({
-      telemetry: config.telemetry,
-      maxTokens: config.maxTokens,
-      temperature: config.temperature,
-      stopSequences: config.stopSequences,
-      decisions: request.resume?.decisions,
-    });
-    const emit = run.emit;
-    run.emit = (event) => {
-      trace.observe(event);
-      emit(event);
-    };
-    run.trace = trace;
+    const wrong = (await import("../telemetry/run-trace.ts")).traceRun(
+      run,
+      config,
+      request.resume?.decisions,
+    );
+    if (wrong !== undefined) return { stopReason: "error", error: invalidOption(wrong.message, wrong.path) };
   }
   run.emit({
     type: "run-start",

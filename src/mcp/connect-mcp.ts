@@ -152,6 +152,13 @@ export async function connectMcp(
     // Options whose getters throw (a hostile Proxy): a failed Result, not a rejection.
     problem = classifyThrown(thrown, {});
   }
+  if (problem === undefined && options.telemetry !== undefined) {
+    // Checked whole only by connections that trace.
+    const { telemetryProblem } = await import("../telemetry/telemetry-problem.ts");
+    const wrong = telemetryProblem(options.telemetry, "telemetry");
+    if (wrong !== undefined)
+      problem = new ConfigError(wrong.message, { code: "CONFIG_INVALID", path: wrong.path });
+  }
   if (problem !== undefined) return err(problem);
   let headers: Headers;
   try {

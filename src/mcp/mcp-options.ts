@@ -6,13 +6,17 @@
  */
 
 import type { Tool } from "../agent/define-tool.ts";
-import { notFunctionOption, notSignalOption, notStringOption } from "../config/option-checks.ts";
+import {
+  notFunctionOption,
+  notObjectOption,
+  notSignalOption,
+  notStringOption,
+} from "../config/option-checks.ts";
 import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { safeUrl } from "../http/safe-url.ts";
 import type { Telemetry } from "../telemetry/telemetry-options.ts";
-import { telemetryProblem } from "../telemetry/telemetry-problem.ts";
 import type { JsonObject } from "../types.ts";
 import type { McpElicitationHandler } from "./elicitation.ts";
 import type { McpAuth } from "./mcp-auth.ts";
@@ -172,7 +176,8 @@ export const CONNECT_MCP_OPTIONS: OptionTable<ConnectMcpOptions> = {
   resume: null,
   listen: null,
   clientName: notStringOption,
-  telemetry: telemetryProblem,
+  // Checked whole when the connection loads its telemetry (telemetry-problem.ts).
+  telemetry: notObjectOption,
   onNotification: notFunctionOption,
   onToolsChanged: notFunctionOption,
   onProgress: notFunctionOption,

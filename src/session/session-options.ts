@@ -25,7 +25,6 @@ import type { ModelOption } from "../providers/model-name.ts";
 import type { StandardSchema } from "../schema/standard-schema.ts";
 import { checkModelOption } from "../stream/connection-options.ts";
 import type { TelemetryContext } from "../telemetry/telemetry-options.ts";
-import { traceParentProblem } from "../telemetry/telemetry-problem.ts";
 import type { ImagePart, JsonObject } from "../types.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -150,14 +149,16 @@ export const CHAT_OPTIONS: OptionTable<ChatOptions> = {
   id: notStringOption,
   attachments: null,
   output: null,
-  traceParent: traceParentProblem,
+  // Checked with the session's telemetry when the run loads it (telemetry-problem.ts).
+  traceParent: null,
 };
 
 /** Every option of `resume`. */
 export const RESUME_OPTIONS: OptionTable<ResumeOptions> = {
   signal: notSignalOption,
   output: null,
-  traceParent: traceParentProblem,
+  // Checked with the session's telemetry when the run loads it (telemetry-problem.ts).
+  traceParent: null,
 };
 
 /**

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { invalidOption } from "../config/option-checks.ts";
 import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../errors/classify.ts";
 import { checkFetchResult } from "../errors/fetch-result.ts";
 import { describeValue } from "../errors/message-of.ts";
@@ -190,24 +191,17 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     const secrets = secretsOf(options);
     const { telemetry } = options;
     if (telemetry !== undefined) {
-      // Loaded only by turns that trace.
-      const { TurnTrace } = await import("../telemetry/turn-trace.ts");
-      const trace = new TurnTrace(
+      // Loaded only by turns that trace: every event goes through the turn's span before it is emitted.
+      const traced = (await import("../telemetry/turn-trace.ts")).traceTurn(
+        emit,
         telemetry,
-        {
-          provider: provider.id,
-          model,
-          maxTokens: request.maxTokens,
-          temperature: request.temperature,
-          stopSequences: request.stopSequences,
-        },
-        telemetry.parent,
+        request,
+        provider.id,
+        model,
       );
-      const inner = emit;
-      emit = (event) => {
-        trace.observe(event);
-        inner(event);
-      };
+      if ("message" in traced)
+        return new MessageBuilder(provider.id, model, emit).fail(invalidOption(traced.message, traced.path));
+      emit = traced.emit;
     }
     emit({ type: "turn-start", provider: provider.id, model });
 

@@ -5,10 +5,9 @@
  * @module
  */
 
-import { notFunctionOption, notSignalOption } from "../config/option-checks.ts";
+import { notFunctionOption, notObjectOption, notSignalOption } from "../config/option-checks.ts";
 import type { OptionTable } from "../config/option-table.ts";
 import type { Telemetry } from "../telemetry/telemetry-options.ts";
-import { telemetryProblem } from "../telemetry/telemetry-problem.ts";
 import type { TurnEvent } from "../types.ts";
 import { CONNECTION_OPTIONS, type ConnectionOptions } from "./connection-options.ts";
 
@@ -33,5 +32,6 @@ export const TURN_OPTIONS: OptionTable<TurnOptions> = {
   ...CONNECTION_OPTIONS,
   signal: notSignalOption,
   onEvent: notFunctionOption,
-  telemetry: telemetryProblem,
+  // Checked whole when the turn loads its telemetry (telemetry-problem.ts).
+  telemetry: notObjectOption,
 };

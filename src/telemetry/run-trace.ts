@@ -8,10 +8,13 @@
  */
 
 import type { AgentEvent } from "../agent/agent-events.ts";
+import type { AgentConfig } from "../agent/agent-options.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
+import type { RunContext } from "../agent/run-context.ts";
 import type { ProviderId, TurnEvent } from "../types.ts";
 import { providerName, recordError, SPAN_KIND, usageAttributes } from "./gen-ai.ts";
 import type { Telemetry, TelemetryAttributes, TelemetryContext, TelemetrySpan } from "./telemetry-options.ts";
+import { telemetryProblem } from "./telemetry-problem.ts";
 import { contextWithSpan } from "./trace-context.ts";
 import { type TurnRequest, TurnTrace } from "./turn-trace.ts";
 
@@ -200,4 +203,32 @@ export class RunTrace {
     if (!result.ok) recordError(span, result.error);
     span.end();
   }
+}
+
+/**
+ * Traces `run` (its config has `telemetry`): checks the option, then sends every event through a
+ * {@link RunTrace} before it is emitted and gives the run the trace (for its tools' contexts). Returns
+ * what is wrong with the option instead, when something is (the caller makes it a ConfigError).
+ */
+export function traceRun(
+  run: RunContext,
+  config: AgentConfig,
+  decisions: readonly ApprovalDecision[] | undefined,
+): { message: string; path: string } | undefined {
+  const wrong = telemetryProblem(config.telemetry, "telemetry");
+  if (wrong !== undefined || config.telemetry === undefined) return wrong;
+  const trace = new RunTrace({
+    telemetry: config.telemetry,
+    maxTokens: config.maxTokens,
+    temperature: config.temperature,
+    stopSequences: config.stopSequences,
+    decisions,
+  });
+  const emit = run.emit;
+  run.emit = (event) => {
+    trace.observe(event);
+    emit(event);
+  };
+  run.trace = trace;
+  return undefined;
 }

@@ -1,12 +1,11 @@
 /**
  * The check of the `telemetry` option: what Wisp calls must be there, so a wrong object is a
- * ConfigError at the start, not a TypeError in the middle of a run.
+ * ConfigError at the start, not a TypeError in the middle of a run. Loaded with the telemetry code, it
+ * imports nothing at run time (a lazily loaded module that shares a module with the package's entry
+ * splits that module into a chunk every program downloads): the caller makes the ConfigError.
  *
  * @module
  */
-
-import { invalidOption } from "../config/option-checks.ts";
-import type { ConfigError } from "../errors/sdk-error.ts";
 
 function hasMethod(value: unknown, name: string): boolean {
   return (
@@ -16,39 +15,32 @@ function hasMethod(value: unknown, name: string): boolean {
   );
 }
 
-/** What is wrong with a `telemetry` option, or undefined. */
-export function telemetryProblem(value: unknown, path: string): ConfigError | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null) {
-    return invalidOption(`${path} must be an object { tracer, meter?, parent?, recordContent? }`, path);
-  }
+/** What is wrong with a `telemetry` option (the message and the path), or undefined. */
+export function telemetryProblem(
+  value: unknown,
+  path: string,
+): { message: string; path: string } | undefined {
   const { tracer, meter, parent, recordContent } = value as Record<string, unknown>;
   if (!hasMethod(tracer, "startSpan")) {
-    return invalidOption(
-      `${path}.tracer must be an OpenTelemetry tracer (trace.getTracer("my-app"))`,
-      `${path}.tracer`,
-    );
+    return {
+      message: `${path}.tracer must be an OpenTelemetry tracer (trace.getTracer("my-app"))`,
+      path: `${path}.tracer`,
+    };
   }
   if (meter !== undefined && !hasMethod(meter, "createHistogram")) {
-    return invalidOption(
-      `${path}.meter must be an OpenTelemetry meter (metrics.getMeter("my-app"))`,
-      `${path}.meter`,
-    );
+    return {
+      message: `${path}.meter must be an OpenTelemetry meter (metrics.getMeter("my-app"))`,
+      path: `${path}.meter`,
+    };
   }
   if (parent !== undefined && !hasMethod(parent, "getValue")) {
-    return invalidOption(
-      `${path}.parent must be an OpenTelemetry context (context.active())`,
-      `${path}.parent`,
-    );
+    return {
+      message: `${path}.parent must be an OpenTelemetry context (context.active())`,
+      path: `${path}.parent`,
+    };
   }
   if (recordContent !== undefined && typeof recordContent !== "boolean") {
-    return invalidOption(`${path}.recordContent must be true or false`, `${path}.recordContent`);
+    return { message: `${path}.recordContent must be true or false`, path: `${path}.recordContent` };
   }
   return undefined;
-}
-
-/** What is wrong with a `traceParent` option (an OpenTelemetry context), or undefined. */
-export function traceParentProblem(value: unknown, path: string): ConfigError | undefined {
-  if (value === undefined || hasMethod(value, "getValue")) return undefined;
-  return invalidOption(`${path} must be an OpenTelemetry context (context.active())`, path);
 }

@@ -6,9 +6,10 @@
  * @module
  */
 
-import type { AssistantMessage, ProviderId, TurnEvent } from "../types.ts";
+import type { AssistantMessage, ModelRequest, ProviderId, TurnEvent } from "../types.ts";
 import { genAiInstruments, providerName, recordError, SPAN_KIND, usageAttributes } from "./gen-ai.ts";
 import type { Telemetry, TelemetryAttributes, TelemetryContext, TelemetrySpan } from "./telemetry-options.ts";
+import { telemetryProblem } from "./telemetry-problem.ts";
 
 /** The request parameters a `chat` span records. */
 export interface TurnRequest {
@@ -115,4 +116,31 @@ export class TurnTrace {
     });
     tokens.record(usage.output, { ...common, "gen_ai.token.type": "output" });
   }
+}
+
+/**
+ * Traces a standalone turn: checks the option, then returns `emit` wrapped so every event goes through
+ * the turn's `chat` span first, a child of `telemetry.parent`; or what is wrong with the option.
+ */
+export function traceTurn(
+  emit: (event: TurnEvent) => void,
+  telemetry: Telemetry,
+  request: ModelRequest,
+  provider: ProviderId,
+  model: string,
+): { emit: (event: TurnEvent) => void } | { message: string; path: string } {
+  const wrong = telemetryProblem(telemetry, "telemetry");
+  if (wrong !== undefined) return wrong;
+  const { maxTokens, temperature, stopSequences } = request;
+  const trace = new TurnTrace(
+    telemetry,
+    { provider, model, maxTokens, temperature, stopSequences },
+    telemetry.parent,
+  );
+  return {
+    emit: (event) => {
+      trace.observe(event);
+      emit(event);
+    },
+  };
 }

@@ -67,4 +67,11 @@ describe("browser bundle sizes", () => {
     expect(oauthFiles(mcp?.inputs ?? [])).toEqual([]);
     expect(oauthFiles(oauth?.inputs ?? [])).toContain("dist/src/mcp/oauth/mcp-oauth.js");
   }, 120_000);
+
+  it("a program that passes no telemetry downloads none of it (the tracing code is loaded on demand)", async () => {
+    for (const program of [...PROGRAMS, ...MCP_PROGRAMS]) {
+      const { inputs } = await measureBundle(path(program.file));
+      expect(inputs.filter((input) => input.includes("dist/src/telemetry/")), program.file).toEqual([]);
+    }
+  }, 120_000);
 });

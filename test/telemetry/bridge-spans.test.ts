@@ -12,7 +12,8 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, expect, it } from "vitest";
 import { connectSession, serveSession } from "../../src/bridge/index.ts";
-import { contextFromTraceparent, defineTool, traceparentOf } from "../../src/index.ts";
+import { defineTool } from "../../src/index.ts";
+import { contextFromTraceparent, traceparentOf } from "../../src/telemetry/trace-context.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";

@@ -41,6 +41,7 @@ import {
   type Telemetry,
   uncheckedModel,
 } from "../../src/index.ts";
+import { connectMcp } from "../../src/mcp/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
 
@@ -341,5 +342,19 @@ describe("the option", () => {
       telemetry: { tracer: {} as never },
     });
     expect(!result.ok && result.error).toMatchObject({ code: "CONFIG_INVALID", path: "telemetry.tracer" });
+    const turn = streamTurn(
+      { messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }], timestamp: 0 }] },
+      { model: "anthropic/claude-sonnet-4-5", apiKey: "k", telemetry: { tracer, meter: {} as never } },
+    );
+    const message = await turn.message;
+    expect(message.error).toMatchObject({ code: "CONFIG_INVALID", path: "telemetry.meter" });
+    const connected = await connectMcp({
+      url: "https://mcp.example.test/mcp",
+      telemetry: { tracer, parent: {} as never },
+    });
+    expect(!connected.ok && connected.error).toMatchObject({
+      code: "CONFIG_INVALID",
+      path: "telemetry.parent",
+    });
   });
 });
