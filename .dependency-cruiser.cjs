@@ -34,6 +34,12 @@ const LAYERS = [
     ["src/http/read-sse.ts"],
   ],
   [
+    "telemetry",
+    "^src/telemetry/",
+    "OpenTelemetry without importing it: the option, GenAI names, a turn's span, contexts",
+    ["src/telemetry/telemetry-options.ts"],
+  ],
+  [
     "config",
     "^src/config/",
     "option tables and the checks derived from them (did you mean, shown values)",

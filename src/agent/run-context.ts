@@ -9,7 +9,6 @@ import type { CompactionState } from "../compaction/compaction-state.ts";
 import type { Compactor } from "../compaction/compactor.ts";
 import type { RunOutput } from "../output/run-output.ts";
 import type { TurnOptions } from "../stream/turn-options.ts";
-import type { RunTrace } from "../telemetry/run-trace.ts";
 import type { Message, ModelRequest, Usage, UserMessage } from "../types.ts";
 import type { AgentEvent, ToolCallRecord } from "./agent-events.ts";
 import type { ToolPermissions } from "./approvals.ts";
@@ -17,6 +16,7 @@ import type { Budget, SessionBudget } from "./budget.ts";
 import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
 import type { PrefixWatch } from "./prefix-watch.ts";
+import type { RunTrace } from "./run-trace.ts";
 
 /** What the parts of a run share. `messages` and `turn` change as the run goes on. */
 export interface RunContext {

@@ -174,11 +174,7 @@ async function execute(
   }
   if (config.telemetry !== undefined) {
     // Loaded only by runs that trace: every event goes through the run's trace before it is emitted.
-    const wrong = (await import("../telemetry/run-trace.ts")).traceRun(
-      run,
-      config,
-      request.resume?.decisions,
-    );
+    const wrong = (await import("./run-trace.ts")).traceRun(run, config, request.resume?.decisions);
     if (wrong !== undefined) return { stopReason: "error", error: invalidOption(wrong.message, wrong.path) };
   }
   run.emit({

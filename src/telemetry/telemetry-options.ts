@@ -1,4 +1,6 @@
 /**
+ * Layer `telemetry` (docs/architecture.md): OpenTelemetry without importing it: the option, GenAI names, a turn's span, contexts.
+ *
  * The `telemetry` option: an OpenTelemetry tracer (and meter) the caller passes in. Wisp never imports
  * `@opentelemetry/api`: these are the parts of its interfaces Wisp calls, so a tracer from any API
  * version 1.x fits, and a program that passes none carries no telemetry code beyond a few checks.

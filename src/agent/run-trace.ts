@@ -7,16 +7,20 @@
  * @module
  */
 
-import type { AgentEvent } from "../agent/agent-events.ts";
-import type { AgentConfig } from "../agent/agent-options.ts";
-import type { ApprovalDecision } from "../agent/approvals.ts";
-import type { RunContext } from "../agent/run-context.ts";
+import { providerName, recordError, SPAN_KIND, usageAttributes } from "../telemetry/gen-ai.ts";
+import type {
+  Telemetry,
+  TelemetryAttributes,
+  TelemetryContext,
+  TelemetrySpan,
+} from "../telemetry/telemetry-options.ts";
+import { telemetryProblem } from "../telemetry/telemetry-problem.ts";
+import { contextWithSpan } from "../telemetry/trace-context.ts";
+import { type TurnRequest, TurnTrace } from "../telemetry/turn-trace.ts";
 import type { ProviderId, TurnEvent } from "../types.ts";
-import { providerName, recordError, SPAN_KIND, usageAttributes } from "./gen-ai.ts";
-import type { Telemetry, TelemetryAttributes, TelemetryContext, TelemetrySpan } from "./telemetry-options.ts";
-import { telemetryProblem } from "./telemetry-problem.ts";
-import { contextWithSpan } from "./trace-context.ts";
-import { type TurnRequest, TurnTrace } from "./turn-trace.ts";
+import type { AgentEvent } from "./agent-events.ts";
+import type { AgentConfig } from "./agent-options.ts";
+import type { ApprovalDecision } from "./approvals.ts";
 
 /** What a run's trace knows of the run before it starts. */
 export interface TracedRun {
@@ -211,7 +215,7 @@ export class RunTrace {
  * what is wrong with the option instead, when something is (the caller makes it a ConfigError).
  */
 export function traceRun(
-  run: RunContext,
+  run: { emit: (event: AgentEvent) => void; trace?: RunTrace },
   config: AgentConfig,
   decisions: readonly ApprovalDecision[] | undefined,
 ): { message: string; path: string } | undefined {
