@@ -71,7 +71,10 @@ describe("browser bundle sizes", () => {
   it("a program that passes no telemetry downloads none of it (the tracing code is loaded on demand)", async () => {
     for (const program of [...PROGRAMS, ...MCP_PROGRAMS]) {
       const { inputs } = await measureBundle(path(program.file));
-      expect(inputs.filter((input) => input.includes("dist/src/telemetry/")), program.file).toEqual([]);
+      expect(
+        inputs.filter((input) => input.includes("dist/src/telemetry/")),
+        program.file,
+      ).toEqual([]);
     }
   }, 120_000);
 });
