@@ -89,7 +89,9 @@ export class RunTrace {
         this.#span?.addEvent("wisp.approval.requested", {
           "gen_ai.tool.name": event.approval.toolName,
           "gen_ai.tool.call.id": event.approval.toolCallId,
-          "wisp.approval.reason": event.approval.reason,
+          // A reason is content (it may quote the arguments): only when content is recorded.
+          "wisp.approval.reason":
+            this.#run.telemetry.recordContent === true ? event.approval.reason : undefined,
         });
         return;
       case "hook-error":
@@ -144,7 +146,7 @@ export class RunTrace {
         "wisp.approval.approved": decision.approved,
         "wisp.approval.decided_by": decision.decidedBy,
         "wisp.approval.always": decision.always,
-        "wisp.approval.reason": decision.reason,
+        "wisp.approval.reason": telemetry.recordContent === true ? decision.reason : undefined,
       });
     }
   }

@@ -15,7 +15,7 @@ import type { JsonObject } from "../types.ts";
 export interface McpSpanInfo {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
-  /** The server's URL as shown (no credentials). */
+  /** The server's URL as shown (no credentials), or a stdio server's command. */
   server: string;
 }
 
@@ -33,8 +33,13 @@ export async function tracedMcpRequest<T>(
     "mcp.method.name": method,
     "mcp.session.id": info.sessionId,
     "mcp.protocol.version": info.protocolVersion,
-    "server.address": info.server,
   };
+  // The host of an HTTP server (a stdio server has none).
+  try {
+    attributes["server.address"] = new URL(info.server).hostname || undefined;
+  } catch {
+    // A stdio server's command: no host.
+  }
   if (method === "tools/call" && typeof target === "string") {
     attributes["gen_ai.tool.name"] = target;
     attributes["gen_ai.operation.name"] = "execute_tool";

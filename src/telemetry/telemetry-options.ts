@@ -69,7 +69,7 @@ export interface TelemetryHistogram {
 
 /** The part of an OpenTelemetry `Meter` Wisp calls. */
 export interface TelemetryMeter {
-  /** Creates a histogram (Wisp creates each once per `Telemetry` object). */
+  /** Creates a histogram (Wisp creates each once per meter). */
   createHistogram(
     name: string,
     options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
@@ -102,7 +102,8 @@ export interface Telemetry {
   meter?: TelemetryMeter;
   /**
    * The context whose span is the parent of the run's (for example `context.active()`, or a context
-   * made from an incoming request's `traceparent`). Default: the run's span starts a new trace.
+   * made from an incoming request's `traceparent`). Default: whatever the tracer takes for no context
+   * (with a context manager, as in Node, the active span; in a browser or a Worker, a new trace).
    */
   parent?: TelemetryContext;
   /**

@@ -35,6 +35,7 @@ const GUIDES = [
   "docs/structured-output.md",
   "docs/errors.md",
   "docs/testing.md",
+  "docs/telemetry.md",
 ];
 
 /** The relative Markdown links of `markdown` (`docs/x.md#part` of `[x](docs/x.md#part)`), code left out. */
