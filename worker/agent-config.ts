@@ -9,6 +9,7 @@ import { type ModelOption, type SessionOptions, uncheckedModel } from "wisp-agen
 import { DEMO_MODEL, demoModel } from "./demo-model.ts";
 import { DEMO_TOOLS } from "./demo-tools.ts";
 import type { Env } from "./env.ts";
+import { workerTelemetry } from "./telemetry.ts";
 
 const SYSTEM_PROMPT =
   "You are the assistant of Wisp's demo. Be brief. Use the clock for times, the calculator for arithmetic, send_message to send a message (the user approves each one), and the notes_ tools (an MCP server) to keep notes.";
@@ -26,6 +27,12 @@ export function isScripted(env: Env): boolean {
   return !env.ANTHROPIC_API_KEY && !env.OPENAI_API_KEY && !env.GEMINI_API_KEY;
 }
 
+/** `telemetry: { tracer }` when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, else nothing. */
+function telemetryOption(env: Env): Pick<SessionOptions, "telemetry"> {
+  const telemetry = workerTelemetry(env);
+  return telemetry === undefined ? {} : { telemetry: { tracer: telemetry.tracer } };
+}
+
 /** The session options for a run, from the environment. */
 export function agentOptions(env: Env): SessionOptions & { model: ModelOption } {
   const common = {
@@ -39,6 +46,8 @@ export function agentOptions(env: Env): SessionOptions & { model: ModelOption } 
     // Stored sessions grow without end: older turns are summarized before a request nears the model's
     // context window (the messages stay in KV; prompt caching is on by default).
     compaction: true as const,
+    // With OTEL_EXPORTER_OTLP_ENDPOINT: every run traced (worker/telemetry.ts; the runner flushes its spans).
+    ...telemetryOption(env),
   };
   if (env.ANTHROPIC_API_KEY) return { ...common, apiKey: env.ANTHROPIC_API_KEY };
   if (env.OPENAI_API_KEY) {

@@ -50,4 +50,15 @@ export interface Env {
    * list of `url` or `prefix=url`.
    */
   MCP_SERVERS?: string;
+  /**
+   * An OTLP/HTTP endpoint (e.g. `http://127.0.0.1:4318`): when set, every run is traced with
+   * OpenTelemetry and its spans are posted as JSON to `<endpoint>/v1/traces` after the run ends
+   * (worker/telemetry.ts). Unset: no tracing.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  /**
+   * Headers for the OTLP requests, as `key=value` pairs separated by commas, values percent-encoded
+   * (e.g. `authorization=Bearer%20abc,x-team=demo`). Put it in `.dev.vars` when it holds a key.
+   */
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
 }

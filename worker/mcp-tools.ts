@@ -12,6 +12,7 @@ import type { JsonObject, Tool } from "wisp-agent";
 import { type ConnectMcpOptions, connectMcp, type McpConnection } from "wisp-agent/mcp";
 import type { Env } from "./env.ts";
 import { handleMcp } from "./mcp-notes.ts";
+import { workerTelemetry } from "./telemetry.ts";
 
 /** The origin the demo's own MCP server is addressed by (requests never leave the Worker). */
 const NOTES_MCP_URL = "https://wisp-demo.internal/mcp";
@@ -119,8 +120,11 @@ export async function connectRunMcp(
   const cancel = (): void => connecting.abort(signal?.reason);
   if (signal?.aborted) cancel();
   signal?.addEventListener("abort", cancel, { once: true });
+  // With OTEL_EXPORTER_OTLP_ENDPOINT, each MCP request is a span under the tool call that made it.
+  const traced = workerTelemetry(env);
+  const telemetry = traced === undefined ? {} : { telemetry: { tracer: traced.tracer } };
   const results = await Promise.all(
-    [notes, ...others].map((options) => connectMcp({ ...options, signal: connecting.signal })),
+    [notes, ...others].map((options) => connectMcp({ ...options, ...telemetry, signal: connecting.signal })),
   ).finally(() => {
     clearTimeout(timer);
     signal?.removeEventListener("abort", cancel);

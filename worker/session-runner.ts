@@ -48,6 +48,7 @@ import {
 } from "./session-store.ts";
 import { type SessionSummary, summaryOf } from "./session-summary.ts";
 import { sseEventOf } from "./sse-events.ts";
+import { flushTelemetry } from "./telemetry.ts";
 
 /** What the Worker asks the runner to do (the Worker has checked the token and the body). */
 export type RunnerCommand =
@@ -534,6 +535,7 @@ export class SessionRunner extends DurableObject<Env> {
       await mcp?.close();
       this.#run = undefined;
       finish();
+      this.ctx.waitUntil(flushTelemetry(this.env)); // a refused run's span
       throw error;
     }
     this.#rows.setSummary({ ...head.summary, status: "running" });
@@ -613,6 +615,8 @@ export class SessionRunner extends DurableObject<Env> {
       // The session stays for the next run, unless a failed save dropped it.
       if (this.#live?.session !== session) await session.close();
       log.end();
+      // The run's spans (when OTEL_EXPORTER_OTLP_ENDPOINT is set) leave after the client heard it end.
+      this.ctx.waitUntil(flushTelemetry(this.env));
     }
   }
 }
