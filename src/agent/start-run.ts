@@ -46,6 +46,9 @@ import type { LoopTally, RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
 import { contextParts, runPrompt } from "./run-prompt.ts";
 
+/** The run-trace module, once a run asked for it (a second `import()` would go through the loader again). */
+let runTrace: Promise<typeof import("./run-trace.ts")> | undefined;
+
 /** What one run works on. */
 export interface RunRequest {
   config: AgentConfig;
@@ -174,7 +177,12 @@ async function execute(
   }
   if (config.telemetry !== undefined) {
     // Loaded only by runs that trace: every event goes through the run's trace before it is emitted.
-    const wrong = (await import("./run-trace.ts")).traceRun(run, config, request.resume?.decisions);
+    // A chunk that failed to load is asked for again by the next run.
+    runTrace ??= import("./run-trace.ts").catch((error: unknown) => {
+      runTrace = undefined;
+      throw error;
+    });
+    const wrong = (await runTrace).traceRun(run, config, request.resume?.decisions);
     if (wrong !== undefined) return { stopReason: "error", error: invalidOption(wrong.message, wrong.path) };
   }
   run.emit({

@@ -41,6 +41,9 @@ export interface TurnStream extends AsyncIterable<TurnEvent> {
   abort(reason?: unknown): void;
 }
 
+/** The turn-trace module, once a turn asked for it (a second `import()` would go through the loader again). */
+let turnTrace: Promise<typeof import("../telemetry/turn-trace.ts")> | undefined;
+
 const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** The caller's secrets: the key, and the values of headers that carry credentials. */
@@ -192,13 +195,11 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     const { telemetry } = options;
     if (telemetry !== undefined) {
       // Loaded only by turns that trace: every event goes through the turn's span before it is emitted.
-      const traced = (await import("../telemetry/turn-trace.ts")).traceTurn(
-        emit,
-        telemetry,
-        request,
-        provider.id,
-        model,
-      );
+      turnTrace ??= import("../telemetry/turn-trace.ts").catch((error: unknown) => {
+        turnTrace = undefined;
+        throw error;
+      });
+      const traced = (await turnTrace).traceTurn(emit, telemetry, request, provider.id, model);
       if ("message" in traced)
         return new MessageBuilder(provider.id, model, emit).fail(invalidOption(traced.message, traced.path));
       emit = traced.emit;
