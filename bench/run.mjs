@@ -15,6 +15,7 @@ import { mcpSection } from "./mcp.mjs";
 import { partialJsonSection } from "./partial-json.mjs";
 import { promptCacheSection } from "./prompt-cache.mjs";
 import { sessionStateSection } from "./session-state.mjs";
+import { telemetryOverheadSection } from "./telemetry-overhead.mjs";
 import { workerSection } from "./worker.mjs";
 import { workerScalingSection } from "./worker-scaling.mjs";
 
@@ -32,6 +33,7 @@ for (const section of [
   mcpSection,
   partialJsonSection,
   promptCacheSection,
+  telemetryOverheadSection,
   compactionSection,
   workerSection,
   workerScalingSection,
