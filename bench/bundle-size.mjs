@@ -60,7 +60,7 @@ export const BUDGET = {
   // on first need (the package's entry re-exports hook defaults the machinery also reads, so their small
   // module became a chunk of its own that every program imports); 17.6 KB once that module also listed and
   // named an event's hooks (for hooks whose code did not load); 17.75 KB once streamed text was kept in
-  // flat blocks (streamed-text.ts: 4–7% faster for await); 18.4 KB once a 200 carrying a document (HTML,
+  // flat blocks (streamed-text.ts, removed by issue 38: its gain was within the per-process spread); 18.4 KB once a 200 carrying a document (HTML,
   // one JSON answer) was told from a stream (a mislabelled stream still read), bodies that are not
   // streams were read to 64 KB at most under the abort and idle timer (before, a stalled error body
   // behind a fetch that ignores its signal hung the turn), a stream lost mid-answer was told from a

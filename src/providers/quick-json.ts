@@ -3,7 +3,12 @@
  * expression instead of `JSON.parse`. A stream of 20,000 events spends most of its decoding time in
  * `JSON.parse`, building objects and strings the handler never reads (ids, model names, the
  * obfuscation padding). An expression that matches the event's exact compact form, capturing only
- * what the handler reads, is several times faster; anything it does not match is parsed as before.
+ * what the handler reads, takes a third to a half of `JSON.parse`'s time on a short delta; anything
+ * it does not match, or any event past its reader's length limit, is parsed as before. Each reader
+ * was kept by an A/B in the benchmark that runs every reader alone (bench/decoding-honest.mjs,
+ * bench/results.md): with it, streams of short deltas decode 19–36% faster; without it, its
+ * provider's 20,000-delta stream read with `for await` takes 1.18–1.31 times raw decoding, past the
+ * goal of 1.15.
  *
  * Each expression accepts only text that is valid JSON and builds what `JSON.parse` would give for the
  * fields its handler reads (the tests compare the two on the recordings, crafted near misses and
@@ -32,13 +37,6 @@ export const INDEX = String.raw`(0|[1-9]\d{0,8})`;
 export const SPACE = String.raw`[ \t\n\r]*`;
 
 /**
- * Events longer than this are left to `JSON.parse`. A regular expression keeps a backtracking stack
- * that grows with the text: V8 throws a RangeError on a 30-million-character delta, and JavaScriptCore
- * gives up on one of a million. The saving matters for the many small events, not the rare large one.
- */
-export const MAX_QUICK_CHARS = 65_536;
-
-/**
  * The expression matching `source` as the whole text. Matching stays linear: each alternative of
  * {@link STRING} starts with a different character, so a failed match backtracks at most once per
  * character.
@@ -47,9 +45,19 @@ export function wholeForm(source: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** `form`'s match of `data`, or null when it does not match or `data` is longer than {@link MAX_QUICK_CHARS}. */
-export function matchWhole(form: RegExp, data: string): RegExpExecArray | null {
-  return data.length > MAX_QUICK_CHARS ? null : form.exec(data);
+/**
+ * `form`'s match of `data`, or null when it does not match or `data` is longer than `maxChars`.
+ *
+ * Each reader sets its own limit, past which its events are left to `JSON.parse`: the expression saves
+ * by the event (the objects `JSON.parse` builds and the handler never reads) but costs by the character
+ * (it reads the string, then {@link unquoted} reads it again), so past a length that depends on how
+ * much an event holds besides its delta, `JSON.parse` alone is faster. A 1,000-character Anthropic
+ * delta read this way cost 1.6 times `JSON.parse` (V8, bench/decoding-honest.mjs, "long deltas"). The
+ * limit also keeps the expression's backtracking stack small: V8 throws a RangeError on a delta of 30
+ * million characters, and JavaScriptCore gives up on one of a million.
+ */
+export function matchWhole(form: RegExp, data: string, maxChars: number): RegExpExecArray | null {
+  return data.length > maxChars ? null : form.exec(data);
 }
 
 /**

@@ -5,7 +5,7 @@
  * (left to JSON.parse) or read the same.
  */
 import { describe, expect, it, vi } from "vitest";
-import { quickAnthropicDelta } from "../../src/providers/anthropic/quick-delta.ts";
+import { QUICK_ANTHROPIC_MAX_CHARS, quickAnthropicDelta } from "../../src/providers/anthropic/quick-delta.ts";
 import * as readers from "../support/quick-readers.ts";
 
 // The reader as the handler calls it: counted, and turned off to make the handler use JSON.parse.
@@ -17,7 +17,9 @@ vi.mock("../../src/providers/anthropic/quick-delta.ts", async (original) =>
 /** Anthropic's deltas are read whole: what the shortcut gives is JSON.parse's object itself. */
 const acceptedAsJsonParse = readers.jsonParseCheck(quickAnthropicDelta);
 
-const recorded = readers.recordedData("anthropic", /"(text|thinking|input_json)_delta"/);
+const deltas = readers.recordedData("anthropic", /"(text|thinking|input_json)_delta"/);
+/** The recorded deltas within the reader's limit; the longer ones are JSON.parse's. */
+const recorded = deltas.filter((data) => data.length <= QUICK_ANTHROPIC_MAX_CHARS);
 
 describe("quickAnthropicDelta", () => {
   it("reads every text, thinking and argument delta of the recordings, as JSON.parse does", () => {
@@ -26,6 +28,12 @@ describe("quickAnthropicDelta", () => {
       expect(recorded.some((data) => data.includes(type))).toBe(true);
     expect(recorded.some((data) => / +}$/.test(data))).toBe(true); // Anthropic's padding
     for (const data of recorded) expect(acceptedAsJsonParse(data), data).toBe(true);
+  });
+
+  it("leaves the recorded deltas longer than its limit to JSON.parse", () => {
+    const long = deltas.filter((data) => data.length > QUICK_ANTHROPIC_MAX_CHARS);
+    expect(long.length).toBeGreaterThan(0);
+    for (const data of long) expect(quickAnthropicDelta(data), data).toBeUndefined();
   });
 
   it("reads strings with escapes, surrogate pairs and empty strings as JSON.parse does", () => {

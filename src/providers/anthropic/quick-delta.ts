@@ -4,14 +4,21 @@
  *
  * `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}`
  *
- * with or without the spaces Anthropic pads before the last braces. 20,000-event streams take 25–32%
- * less time to decode (bench/compare-builds.mjs against the build before the quick readers).
+ * with or without the spaces Anthropic pads before the last braces, when the event is at most
+ * {@link QUICK_ANTHROPIC_MAX_CHARS} long.
  *
  * @module
  */
 
 import type { EventData } from "../parse-event-data.ts";
 import { INDEX, matchWhole, SPACE, STRING, unquoted, wholeForm } from "../quick-json.ts";
+
+/**
+ * The longest event read here (see `matchWhole`): a delta of about 170 characters. Measured in V8
+ * against `JSON.parse`, this reader takes 0.45 of its time on an 8-character delta, 0.9 on a
+ * 200-character one and 1.3 on a 400-character one.
+ */
+export const QUICK_ANTHROPIC_MAX_CHARS = 256;
 
 /** The delta's type and its one field, captured together so that a type cannot take another's field. */
 const FORM = wholeForm(
@@ -23,7 +30,7 @@ const FORM = wholeForm(
  * delta in the compact form; else undefined, and the caller parses it.
  */
 export function quickAnthropicDelta(data: string): EventData | undefined {
-  const match = matchWhole(FORM, data);
+  const match = matchWhole(FORM, data, QUICK_ANTHROPIC_MAX_CHARS);
   if (match === null) return undefined;
   const [, index, typeAndField, inside] = match as unknown as [string, string, string, string];
   const value = unquoted(inside);

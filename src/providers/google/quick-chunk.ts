@@ -1,7 +1,7 @@
 /**
  * The chunks that make up almost all of a Gemini stream, read without most of `JSON.parse` when they
  * come in the form Gemini sends (see quick-json.ts): one text or thought part of candidate 0 with the
- * usage snapshot every chunk repeats,
+ * usage snapshot every chunk repeats, at most {@link QUICK_GEMINI_MAX_CHARS} long,
  *
  * `{"candidates": [{"content": {"parts": [{"text": "Hi"}],"role": "model"},"index": 0}],
  * "usageMetadata": {"promptTokenCount": 15,…},"modelVersion": "gemini-2.5-flash","responseId": "…"}`
@@ -24,6 +24,13 @@ const ATOM = String.raw`(?:[^{}\[\]"]|"[^"\\]*")`;
  */
 const USAGE = String.raw`(\{(?:${ATOM}|\[(?:${ATOM}|\{${ATOM}*\})*\])*\})`;
 
+/**
+ * The longest chunk read here (see `matchWhole`): a text of about 600 characters. Measured in V8
+ * against `JSON.parse`, this reader takes 0.33 of its time on an 8-character text, 0.75 on a
+ * 600-character one and 1.2 on a 1,600-character one.
+ */
+export const QUICK_GEMINI_MAX_CHARS = 896;
+
 const FORM = wholeForm(
   `\\{"candidates": \\[\\{"content": \\{"parts": \\[\\{"text": ${STRING}(,"thought": true)?\\}\\],"role": "model"\\}(?:,"index": 0)?\\}\\]` +
     `,"usageMetadata": ${USAGE},"modelVersion": ${PLAIN},"responseId": ${STRING}\\}`,
@@ -39,7 +46,7 @@ export function createQuickGeminiReader(): (data: string) => EventData | undefin
   let usageText = "";
   let usage: unknown;
   return (data) => {
-    const match = matchWhole(FORM, data);
+    const match = matchWhole(FORM, data, QUICK_GEMINI_MAX_CHARS);
     if (match === null) return undefined;
     const [, quotedText, thought, usageJson, quotedId] = match as unknown as [
       string,

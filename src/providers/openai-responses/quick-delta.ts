@@ -1,7 +1,7 @@
 /**
  * The events that make up almost all of a Responses stream, read without `JSON.parse` when they come in
  * one of the compact forms OpenAI has sent (see quick-json.ts): a text, refusal, reasoning or
- * function-argument delta, its keys in today's order,
+ * function-argument delta at most {@link QUICK_RESPONSES_MAX_CHARS} long, its keys in today's order,
  *
  * `{"type":"response.output_text.delta","content_index":0,"delta":"Hi","item_id":"msg_…","logprobs":[],
  * "obfuscation":"…","output_index":0,"sequence_number":4}`
@@ -42,6 +42,13 @@ export const QUICK_RESPONSES_TYPES = [
  */
 const TYPES = new Map(QUICK_RESPONSES_TYPES.map((name) => [name.length, `response.${name}.delta`]));
 
+/**
+ * The longest event read here (see `matchWhole`): a delta of about 230 characters. Measured in V8
+ * against `JSON.parse`, this reader takes 0.45 of its time on an 8-character delta, 0.7 on a
+ * 200-character one and 1.0 on a 400-character one.
+ */
+export const QUICK_RESPONSES_MAX_CHARS = 448;
+
 const FORM = wholeForm(
   `\\{"type":"response\\.(${QUICK_RESPONSES_TYPES.join("|")})\\.delta",(?:${ORDERS.join("|")})\\}`,
 );
@@ -51,7 +58,7 @@ const FORM = wholeForm(
  * in a compact form; else undefined, and the caller parses it.
  */
 export function quickResponsesDelta(data: string): EventData | undefined {
-  const match = matchWhole(FORM, data);
+  const match = matchWhole(FORM, data, QUICK_RESPONSES_MAX_CHARS);
   if (match === null) return undefined;
   // Today's text order captures the delta before the index; the others the index first. (The tests
   // read every order, so a capture added to a piece of quick-json.ts would show there.)
