@@ -55,29 +55,30 @@ export interface GenAiInstruments {
 
 const instruments = new WeakMap<TelemetryMeter, GenAiInstruments>();
 
+/** `count` bucket boundaries, each `factor` times the one before, from `first` (as the conventions advise). */
+function buckets(first: number, factor: number, count: number): number[] {
+  return Array.from({ length: count }, (_, index) => first * factor ** index);
+}
+
 /** `gen_ai.client.operation.duration` (s) and `gen_ai.client.token.usage` ({token}) of `meter`. */
 export function genAiInstruments(meter: TelemetryMeter): GenAiInstruments {
   let made = instruments.get(meter);
   if (made === undefined) {
+    const histogram = (name: string, description: string, unit: string, bounds: number[]) =>
+      meter.createHistogram(name, { description, unit, advice: { explicitBucketBoundaries: bounds } });
     made = {
-      duration: meter.createHistogram("gen_ai.client.operation.duration", {
-        description: "GenAI operation duration",
-        unit: "s",
-        advice: {
-          explicitBucketBoundaries: [
-            0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
-          ],
-        },
-      }),
-      tokens: meter.createHistogram("gen_ai.client.token.usage", {
-        description: "Measures number of input and output tokens used",
-        unit: "{token}",
-        advice: {
-          explicitBucketBoundaries: [
-            1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
-          ],
-        },
-      }),
+      duration: histogram(
+        "gen_ai.client.operation.duration",
+        "GenAI operation duration",
+        "s",
+        buckets(0.01, 2, 14),
+      ),
+      tokens: histogram(
+        "gen_ai.client.token.usage",
+        "Measures number of input and output tokens used",
+        "{token}",
+        buckets(1, 4, 14),
+      ),
     };
     instruments.set(meter, made);
   }

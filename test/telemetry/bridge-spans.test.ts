@@ -5,11 +5,6 @@
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
 import { afterEach, expect, it } from "vitest";
 import { connectSession, serveSession } from "../../src/bridge/index.ts";
 import { defineTool } from "../../src/index.ts";
@@ -17,11 +12,8 @@ import { contextFromTraceparent, traceparentOf } from "../../src/telemetry/trace
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
+import { exporter, tracer } from "./in-memory-tracer.ts";
 
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
-  "t",
-);
 const ports: MessagePort[] = [];
 afterEach(() => {
   for (const port of ports.splice(0)) port.close();

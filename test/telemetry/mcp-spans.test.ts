@@ -4,21 +4,14 @@
  * `execute_tool` span: one trace, parents passed explicitly. Against the official MCP SDK's server on
  * loopback.
  */
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
+
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAgent } from "../../src/index.ts";
 import { connectMcp } from "../../src/mcp/index.ts";
 import { startOfficialServer } from "../mcp/support/official-server.mjs";
 import { calls, says, scripted } from "../support/agent.ts";
+import { exporter, tracer } from "./in-memory-tracer.ts";
 
-const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
-  "t",
-);
 let server: Awaited<ReturnType<typeof startOfficialServer>>;
 
 beforeAll(async () => {

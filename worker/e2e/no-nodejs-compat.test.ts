@@ -9,11 +9,12 @@
  * transport, zod), Hono's routes and middleware, and a session whose agent (in the Durable Object)
  * calls that server's tools through `connectMcp`.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
-import { readSse } from "../../src/http/read-sse.ts";
 import { connectMcp } from "../../src/mcp/index.ts";
 import { toolContext } from "../../test/support/tool-context.ts";
+import { chatTurn } from "./chat-turn.ts";
 import type { NodeProbe } from "./node-probe-worker.ts";
 import { type RunningWorker, startWorker } from "./start-worker.ts";
 
@@ -79,21 +80,7 @@ describe("the demo Worker as wrangler.toml configures it", () => {
   });
 
   it("runs a session whose agent calls the notes server through connectMcp, in its Durable Object", async () => {
-    const created = await fetch(`${worker.url}/api/sessions`, { method: "POST" });
-    expect(created.status).toBe(201);
-    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
-    const response = await fetch(`${worker.url}/api/sessions/${sessionId}/messages`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ text: "note: buy milk" }),
-    });
-    expect(response.status).toBe(200);
-    const events: Array<{ event: string | undefined; data: Record<string, unknown> }> = [];
-    if (response.body === null) throw new Error("no body");
-    await readSse(response.body, {
-      onEvent: (event) => events.push({ event: event.event, data: JSON.parse(event.data) }),
-      isDone: () => events.at(-1)?.event === "run-end",
-    });
+    const events = await chatTurn(worker.url, "note: buy milk");
     const result = events.find((event) => event.event === "tool-result");
     expect(result?.data).toMatchObject({ name: "notes_add" });
     expect(String(result?.data.output)).toMatch(/^Saved note \w+: buy milk$/);

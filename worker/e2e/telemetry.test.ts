@@ -5,10 +5,11 @@
  * spans there once the run has ended: `invoke_agent`, `chat` and `execute_tool` in one trace, the run's
  * span the parent of the others, under `service.name` wisp-demo, with the configured headers.
  */
+
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSse } from "../../src/http/read-sse.ts";
+import { chatTurn } from "./chat-turn.ts";
 import { type RunningWorker, startWorker } from "./start-worker.ts";
 
 /** The parts of OTLP/JSON the test reads. */
@@ -131,21 +132,7 @@ describe("the demo Worker with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
 
   it("sends a chat's spans over OTLP/HTTP JSON: invoke_agent, chat and execute_tool in one trace, under the run's span", async () => {
     const before = Date.now();
-    const created = await fetch(`${worker.url}/api/sessions`, { method: "POST" });
-    expect(created.status).toBe(201);
-    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
-    const response = await fetch(`${worker.url}/api/sessions/${sessionId}/messages`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ text: "What is 12 * 7?" }),
-    });
-    expect(response.status).toBe(200);
-    const events: Array<{ event: string | undefined; data: Record<string, unknown> }> = [];
-    if (response.body === null) throw new Error("no body");
-    await readSse(response.body, {
-      onEvent: (event) => events.push({ event: event.event, data: JSON.parse(event.data) }),
-      isDone: () => events.at(-1)?.event === "run-end",
-    });
+    const events = await chatTurn(worker.url, "What is 12 * 7?");
     expect(events.find((event) => event.event === "tool-result")?.data).toMatchObject({ name: "calculator" });
     expect(events.at(-1)).toMatchObject({ event: "run-end", data: { ok: true } });
 
@@ -200,19 +187,8 @@ describe("the demo Worker with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   });
 
   it("an MCP tool call's request is a span under its execute_tool span, in the run's trace", async () => {
-    const created = await fetch(`${worker.url}/api/sessions`, { method: "POST" });
-    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
-    const response = await fetch(`${worker.url}/api/sessions/${sessionId}/messages`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ text: "note: traced notes" }),
-    });
-    if (response.body === null) throw new Error("no body");
-    const events: Array<{ event: string | undefined }> = [];
-    await readSse(response.body, {
-      onEvent: (event) => events.push({ event: event.event }),
-      isDone: () => events.at(-1)?.event === "run-end",
-    });
+    const events = await chatTurn(worker.url, "note: traced notes");
+    expect(events.at(-1)).toMatchObject({ event: "run-end", data: { ok: true } });
     const toolSpan = () => receiver.spans().find((span) => span.name === "execute_tool notes_add");
     await expect.poll(() => toolSpan() !== undefined, { timeout: 15_000, interval: 50 }).toBe(true);
     const tool = toolSpan()!;
