@@ -5,9 +5,9 @@
  */
 import { createServer, request as forward } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { useDemo } from "./use-demo.ts";
+import { openPage, useDemo } from "./use-demo.ts";
 
 const demo = useDemo();
 
@@ -20,17 +20,6 @@ const assistantText = (page: Page) =>
 
 const stored = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem("wisp-demo-session") ?? "null"));
-
-/** A fresh page on the demo, with page errors collected. */
-async function openPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await demo.browser.newContext();
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(demo.worker.url);
-  await expect.poll(() => page.textContent("#status")).toBe("ready");
-  return { context, page, errors };
-}
 
 async function ask(page: Page, text: string): Promise<void> {
   await page.fill("#prompt", text);
@@ -51,7 +40,7 @@ async function exported(session: { sessionId: string; token: string }) {
 }
 
 it("a 503 while loading keeps the session and loads it once the server answers", async () => {
-  const { context, page, errors } = await openPage();
+  const { context, page, errors } = await openPage(demo);
   await ask(page, "What is 12 * 7?");
   await completed(page, 1);
   const before = await stored(page);
@@ -79,7 +68,7 @@ it("a 503 while loading keeps the session and loads it once the server answers",
 }, 60_000);
 
 it("a session the server no longer has is forgotten, and the next message starts a new one", async () => {
-  const { context, page } = await openPage();
+  const { context, page } = await openPage(demo);
   await ask(page, "What is 2 + 3?");
   await completed(page, 1);
   const gone = await stored(page);
@@ -97,7 +86,7 @@ it("a session the server no longer has is forgotten, and the next message starts
 }, 60_000);
 
 it("a network failure during import keeps the current session, and the next prompt continues it", async () => {
-  const { context, page, errors } = await openPage();
+  const { context, page, errors } = await openPage(demo);
   await ask(page, "What is 6 * 7?");
   await completed(page, 1);
   const current = await stored(page);
@@ -126,7 +115,7 @@ it("a network failure during import keeps the current session, and the next prom
 }, 60_000);
 
 it("a reload in the middle of a run reattaches to it and shows the whole answer once", async () => {
-  const { context, page, errors } = await openPage();
+  const { context, page, errors } = await openPage(demo);
   await ask(page, "What is 1 + 1?");
   await completed(page, 1);
   await ask(page, LONG_PROMPT);
@@ -149,7 +138,7 @@ it("a reload in the middle of a run reattaches to it and shows the whole answer 
 }, 60_000);
 
 it("a message whose response is lost is found again: the page replays the run from the Worker", async () => {
-  const { context, page, errors } = await openPage();
+  const { context, page, errors } = await openPage(demo);
   const attached: string[] = [];
   page.on("request", (request) => {
     if (request.url().includes("/events")) attached.push(request.url());
@@ -202,7 +191,7 @@ it("a connection lost mid-answer is resumed after the last event seen, with noth
 }, 60_000);
 
 it("U+2028 and U+2029 in streamed text arrive as text", async () => {
-  const { context, page, errors } = await openPage();
+  const { context, page, errors } = await openPage(demo);
   await ask(page, "one\u2028two\u2029three");
   await completed(page, 1);
   const texts = await assistantText(page);

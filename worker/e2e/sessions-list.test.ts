@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, expect, it } from "vitest";
-import { useDemo } from "./use-demo.ts";
+import { openPage, useDemo } from "./use-demo.ts";
 
 const OUT = "test-results";
 const LONG_PROMPT = "Tell me about Wisp";
@@ -67,12 +67,7 @@ const choose = (page: Page, title: string) =>
     .click();
 
 it("lists two sessions by title, switches between them, reattaches a running one, keeps the list through a reload", async () => {
-  const context = await demo.browser.newContext();
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(demo.worker.url);
-  await expect.poll(() => page.textContent("#status")).toBe("ready");
+  const { context, page, errors } = await openPage(demo);
   expect(await listed(page)).toEqual([]);
   expect(await page.getByRole("heading", { name: "Your sessions" }).count()).toBe(1);
 
