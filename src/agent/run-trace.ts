@@ -28,6 +28,8 @@ export interface TracedRun {
   maxTokens?: number | undefined;
   temperature?: number | undefined;
   stopSequences?: string[] | undefined;
+  /** The `baseURL` option, when given (an OpenAI-compatible server's: its host is `server.address`). */
+  baseURL?: string | undefined;
   /** A resume's decisions: recorded on the run's span (who decided, what). */
   decisions?: readonly ApprovalDecision[] | undefined;
 }
@@ -158,6 +160,7 @@ export class RunTrace {
       maxTokens: this.#run.maxTokens,
       temperature: this.#run.temperature,
       stopSequences: this.#run.stopSequences,
+      baseURL: this.#run.baseURL,
       turn,
     };
     return new TurnTrace(this.#run.telemetry, request, this.#context);
@@ -228,6 +231,7 @@ export function traceRun(
     maxTokens: config.maxTokens,
     temperature: config.temperature,
     stopSequences: config.stopSequences,
+    baseURL: config.baseURL,
     decisions,
   });
   const emit = run.emit;

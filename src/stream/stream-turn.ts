@@ -199,7 +199,14 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
         turnTrace = undefined;
         throw error;
       });
-      const traced = (await turnTrace).traceTurn(emit, telemetry, request, provider.id, model);
+      const traced = (await turnTrace).traceTurn(
+        emit,
+        telemetry,
+        request,
+        provider.id,
+        model,
+        config.baseURL,
+      );
       if ("message" in traced)
         return new MessageBuilder(provider.id, model, emit).fail(invalidOption(traced.message, traced.path));
       emit = traced.emit;

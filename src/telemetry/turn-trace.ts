@@ -20,6 +20,18 @@ export interface TurnRequest {
   stopSequences?: string[] | undefined;
   /** The turn's number in its run, when it belongs to one. */
   turn?: number;
+  /** The base URL requests go to (its host is `server.address`: tells OpenAI-compatible servers apart). */
+  baseURL?: string | undefined;
+}
+
+/** The host of `url`, or undefined. */
+function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The parts of an answer worth recording as content: text, and the tool calls. */
@@ -54,6 +66,7 @@ export class TurnTrace {
       "gen_ai.request.temperature": request.temperature,
       "gen_ai.request.stop_sequences": request.stopSequences,
       "wisp.turn": request.turn,
+      "server.address": hostOf(request.baseURL),
     };
     this.#span = telemetry.tracer.startSpan(
       `chat ${request.model}`,
@@ -128,13 +141,14 @@ export function traceTurn(
   request: ModelRequest,
   provider: ProviderId,
   model: string,
+  baseURL: string,
 ): { emit: (event: TurnEvent) => void } | { message: string; path: string } {
   const wrong = telemetryProblem(telemetry, "telemetry");
   if (wrong !== undefined) return wrong;
   const { maxTokens, temperature, stopSequences } = request;
   const trace = new TurnTrace(
     telemetry,
-    { provider, model, maxTokens, temperature, stopSequences },
+    { provider, model, maxTokens, temperature, stopSequences, baseURL },
     telemetry.parent,
   );
   return {

@@ -173,6 +173,23 @@ describe("a tool-using run", () => {
     });
   });
 
+  it("names an OpenAI-compatible server's host as server.address on the chat spans", async () => {
+    const scripted = createScriptedModel({ script: [says("hi")] });
+    await runAgent({
+      model: "openai/llama-3.3",
+      apiKey: "k",
+      baseURL: "http://llm.internal.test:11434/v1",
+      fetch: scripted.fetch,
+      prompt: "hi",
+      prices: {},
+      telemetry: { tracer },
+    });
+    expect(only("chat ").attributes["server.address"]).toBe("llm.internal.test");
+    exporter.reset();
+    await toolRun("anthropic/claude-sonnet-4-5");
+    expect(named("chat ").map((span) => span.attributes["server.address"])).toEqual([undefined, undefined]);
+  });
+
   it("starts under the caller's context when given one (no context manager, no AsyncLocalStorage)", async () => {
     const request = tracer.startSpan("request");
     await toolRun("anthropic/claude-sonnet-4-5", { parent: trace.setSpan(context.active(), request) });
