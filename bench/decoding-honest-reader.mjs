@@ -11,7 +11,7 @@
 // BENCH_HONEST_WISP=/path/to/other/dist/src/index.js measures another build as Wisp (for an A/B).
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { PATHS, TAKE, takeWisp } from "./realistic-streams.mjs";
+import { PATHS, takeOfficial, takeWisp } from "./realistic-streams.mjs";
 
 const empty = () => ({ text: "", args: "", thinking: "" });
 const hello = [{ id: "u", role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 }];
@@ -26,40 +26,14 @@ const WISP = {
 
 /** The official client's reader of `api` at `base`: it returns what it took (`out`). */
 async function officialReader(api, base) {
-  if (api === "anthropic") {
-    const { default: Anthropic } = await import("@anthropic-ai/sdk");
-    return async () => {
-      const out = empty();
-      const client = new Anthropic({ apiKey: "k", baseURL: base, maxRetries: 0 });
-      const stream = await client.messages.create({
-        model: "claude-sonnet-5-5",
-        max_tokens: 10,
-        stream: true,
-        messages: [{ role: "user", content: "go" }],
-      });
-      for await (const event of stream) TAKE.anthropic(event, out);
-      return { out, kept: out };
-    };
-  }
-  const { default: OpenAI } = await import("openai");
-  if (api === "responses")
-    return async () => {
-      const out = empty();
-      const client = new OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
-      const stream = await client.responses.create({ model: "gpt-5", stream: true, input: "go" });
-      for await (const event of stream) TAKE.responses(event, out);
-      return { out, kept: out };
-    };
-  if (api !== "openai") throw new Error(`no official reader for ${api}`);
+  if (api !== "anthropic" && api !== "responses" && api !== "openai")
+    throw new Error(`no official reader for ${api}`);
+  const clients =
+    api === "anthropic"
+      ? { Anthropic: (await import("@anthropic-ai/sdk")).default }
+      : { OpenAI: (await import("openai")).default };
   return async () => {
-    const out = empty();
-    const client = new OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
-    const stream = await client.chat.completions.create({
-      model: "gpt-4o",
-      stream: true,
-      messages: [{ role: "user", content: "go" }],
-    });
-    for await (const chunk of stream) TAKE.openai(chunk, out);
+    const out = await takeOfficial(api, base, clients, empty());
     return { out, kept: out };
   };
 }

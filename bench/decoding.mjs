@@ -13,7 +13,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { streamTurn } from "wisp-agent";
 import { readRaw } from "./raw-reader.mjs";
-import { SCENARIOS, TAKE } from "./realistic-streams.mjs";
+import { SCENARIOS, takeOfficial } from "./realistic-streams.mjs";
 import { median, quantile } from "./stats.mjs";
 
 const EVENTS = 20_000;
@@ -97,31 +97,7 @@ function firstToolIndex(out, event) {
 }
 
 async function official(name, count, api) {
-  const out = { text: "", args: "" };
-  const baseURL = prefix(name, count);
-  if (api === "anthropic") {
-    const client = new Anthropic({ apiKey: "k", baseURL, maxRetries: 0 });
-    const stream = await client.messages.create({
-      model: "claude-sonnet-5-5",
-      max_tokens: 10,
-      stream: true,
-      messages: [{ role: "user", content: "go" }],
-    });
-    for await (const event of stream) TAKE.anthropic(event, out);
-  } else if (api === "responses") {
-    const client = new OpenAI({ apiKey: "k", baseURL: `${baseURL}/v1`, maxRetries: 0 });
-    const stream = await client.responses.create({ model: "gpt-5", stream: true, input: "go" });
-    for await (const event of stream) TAKE.responses(event, out);
-  } else {
-    const client = new OpenAI({ apiKey: "k", baseURL: `${baseURL}/v1`, maxRetries: 0 });
-    const stream = await client.chat.completions.create({
-      model: "gpt-4o",
-      stream: true,
-      messages: [{ role: "user", content: "go" }],
-    });
-    for await (const chunk of stream) TAKE.openai(chunk, out);
-  }
-  return out;
+  return takeOfficial(api, prefix(name, count), { Anthropic, OpenAI }, { text: "", args: "" });
 }
 
 /** Throws unless `got` has exactly raw's text and arguments. */

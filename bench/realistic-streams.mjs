@@ -250,3 +250,34 @@ export const TAKE = {
     for (const part of event.candidates?.[0]?.content?.parts ?? []) if (part.text) out.text += part.text;
   },
 };
+
+/**
+ * Reads one stream of `api` (`anthropic`, `responses`, `openai`) at `base` with the official client
+ * (`clients.Anthropic` or `clients.OpenAI`, a new client per call) into `out`, as {@link TAKE} does.
+ */
+export async function takeOfficial(api, base, clients, out) {
+  if (api === "anthropic") {
+    const client = new clients.Anthropic({ apiKey: "k", baseURL: base, maxRetries: 0 });
+    const stream = await client.messages.create({
+      model: "claude-sonnet-5-5",
+      max_tokens: 10,
+      stream: true,
+      messages: [{ role: "user", content: "go" }],
+    });
+    for await (const event of stream) TAKE.anthropic(event, out);
+    return out;
+  }
+  const client = new clients.OpenAI({ apiKey: "k", baseURL: `${base}/v1`, maxRetries: 0 });
+  if (api === "responses") {
+    const stream = await client.responses.create({ model: "gpt-5", stream: true, input: "go" });
+    for await (const event of stream) TAKE.responses(event, out);
+    return out;
+  }
+  const stream = await client.chat.completions.create({
+    model: "gpt-4o",
+    stream: true,
+    messages: [{ role: "user", content: "go" }],
+  });
+  for await (const chunk of stream) TAKE.openai(chunk, out);
+  return out;
+}
