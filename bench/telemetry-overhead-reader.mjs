@@ -8,12 +8,18 @@
 //   turn   streamTurn over the scripted model (in-process fetch, Anthropic's wire format): one text answer
 //          streamed in 20,000 pieces of 4–10 ASCII characters, read with for await
 //   tools  runAgent: the model calls one tool per turn for 10 turns, then answers (11 model turns, 10
-//          tool executions)
+//          tool executions), the scripted model in this process behind its in-process fetch (instant:
+//          no socket, no HTTP)
+//   tools-http  the same run, the same model, but in another process behind a real HTTP server on
+//          127.0.0.1 (bench/telemetry-overhead-server.mjs), reached with the runtime's own fetch: what a
+//          run against a provider does, minus the network's wait (the model's CPU is not counted)
 // Variants:
 //   none    no telemetry option
+//   noop    telemetry: { tracer } whose spans do nothing: Wisp's own part of tracing
 //   traced  telemetry: { tracer } from the OpenTelemetry SDK's BasicTracerProvider with a
 //           SimpleSpanProcessor and an exporter that drops the spans (span creation and the processor's
 //           work count; export I/O does not)
+//   batch   the same with the SDK's BatchSpanProcessor (what the OpenTelemetry docs advise for production)
 // The scripted model always comes from this tree's dist/ (so two builds of Wisp are measured against the
 // same model); the Wisp under test (streamTurn, runAgent, defineTool) from <wisp index.js>. Only the
 // variant's own modules are loaded: "none" never imports OpenTelemetry.
@@ -56,14 +62,81 @@ async function droppingTracer() {
   return { tracer: provider.getTracer("wisp-bench"), exporter };
 }
 
+/** A tracer whose spans do nothing: what Wisp's own part of tracing costs, without any SDK's. */
+function noopTracer() {
+  const exporter = { ended: 0 };
+  const span = {
+    setAttribute: () => span,
+    setAttributes: () => span,
+    addEvent: () => span,
+    setStatus: () => span,
+    recordException: () => undefined,
+    spanContext: () => ({ traceId: "0".repeat(31) + "1", spanId: "0".repeat(15) + "1", traceFlags: 1 }),
+    isRecording: () => true,
+    updateName: () => span,
+    end: () => {
+      exporter.ended++;
+    },
+  };
+  return { tracer: { startSpan: () => span }, exporter };
+}
+
+/** A tracer whose spans go through the SDK's BatchSpanProcessor (what production setups use) to a dropping exporter. */
+async function batchingTracer() {
+  const { BasicTracerProvider, BatchSpanProcessor } = await import("@opentelemetry/sdk-trace-base");
+  const exporter = {
+    ended: 0,
+    export(spans, done) {
+      exporter.ended += spans.length;
+      done({ code: 0 });
+    },
+    shutdown: () => Promise.resolve(),
+    forceFlush: () => Promise.resolve(),
+  };
+  const processor = new BatchSpanProcessor(exporter);
+  const provider = new BasicTracerProvider({ spanProcessors: [processor] });
+  return { tracer: provider.getTracer("wisp-bench"), exporter, flush: () => processor.forceFlush() };
+}
+
+/** Starts bench/telemetry-overhead-server.mjs (it stops when this process's end closes its stdin): its URL. */
+async function startModelServer() {
+  const { spawn } = await import("node:child_process");
+  const server = spawn(
+    process.execPath,
+    [new URL("telemetry-overhead-server.mjs", import.meta.url).pathname],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  const url = await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.once("exit", (code) => reject(new Error(`the model server exited ${code}`)));
+    server.stdout.once("data", (data) => resolve(String(data).trim()));
+  });
+  // Its pipes must not keep this process alive: when this process ends, its stdin closes and it stops.
+  for (const handle of [server, server.stdin, server.stdout]) handle.unref();
+  return url;
+}
+
 /** The workload: an async function that runs it once and returns what to check. */
 async function makeWorkload(workload, variant, wispPath) {
   const wisp = await import(pathToFileURL(wispPath).href);
   const { createScriptedModel } = await import(TESTING);
-  const traced = variant === "traced" ? await droppingTracer() : undefined;
+  const traced =
+    variant === "traced"
+      ? await droppingTracer()
+      : variant === "batch"
+        ? await batchingTracer()
+        : variant === "noop"
+          ? noopTracer()
+          : undefined;
   if (variant !== "none" && traced === undefined) throw new Error(`no variant "${variant}"`);
   const telemetry = traced === undefined ? {} : { telemetry: { tracer: traced.tracer } };
-  const spans = () => traced?.exporter.ended ?? 0;
+  // The batch processor exports later: flush it before counting what the first run ended.
+  const spans = async () => {
+    await traced?.flush?.();
+    return traced?.exporter.ended ?? 0;
+  };
   if (workload === "turn") {
     const text = pieces(TURN_EVENTS);
     const expected = text.join("");
@@ -77,10 +150,10 @@ async function makeWorkload(workload, variant, wispPath) {
       for await (const event of turn) if (event.type === "text-delta") deltas++;
       const message = await turn.message;
       const answer = message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-      return { ok: answer === expected && deltas === TURN_EVENTS, spans: spans(), expectSpans: 1 };
+      return { ok: answer === expected && deltas === TURN_EVENTS, spans: await spans(), expectSpans: 1 };
     };
   }
-  if (workload !== "tools") throw new Error(`no workload "${workload}"`);
+  if (workload !== "tools" && workload !== "tools-http") throw new Error(`no workload "${workload}"`);
   const { z } = await import("zod");
   const add = wisp.defineTool({
     name: "add",
@@ -94,12 +167,15 @@ async function makeWorkload(workload, variant, wispPath) {
     })),
     { content: [{ type: "text", text: "Done: ten sums." }] },
   ];
+  // tools-http: the model is another process's server on 127.0.0.1, reached with the runtime's fetch.
+  const server = workload === "tools-http" ? await startModelServer() : undefined;
   return async () => {
-    const model = createScriptedModel({ script });
+    const transport =
+      server === undefined ? { fetch: createScriptedModel({ script }).fetch } : { baseURL: server };
     const result = await wisp.runAgent({
       model: wisp.uncheckedModel(MODEL),
       apiKey: "k",
-      fetch: model.fetch,
+      ...transport,
       prompt: "Add ten times.",
       tools: [add],
       retry: { maxRetries: 0 },
@@ -111,7 +187,7 @@ async function makeWorkload(workload, variant, wispPath) {
       result.value.turns === TOOL_TURNS + 1 &&
       result.value.text === "Done: ten sums.";
     // invoke_agent, a chat span per model turn, an execute_tool span per call.
-    return { ok, spans: spans(), expectSpans: 1 + (TOOL_TURNS + 1) + TOOL_TURNS };
+    return { ok, spans: await spans(), expectSpans: 1 + (TOOL_TURNS + 1) + TOOL_TURNS };
   };
 }
 
@@ -120,7 +196,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const run = await makeWorkload(workload, variant, wispPath);
   const first = await run();
   if (!first.ok) throw new Error(`${workload} (${variant}) did not run as scripted`);
-  const wanted = variant === "traced" ? first.expectSpans : 0;
+  const wanted = variant === "none" ? 0 : first.expectSpans;
   if (first.spans !== wanted)
     throw new Error(`${workload} (${variant}): ${first.spans} spans, not ${wanted}`);
   for (let call = 1; call < Number(warmup); call++) await run();

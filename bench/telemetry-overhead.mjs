@@ -8,10 +8,15 @@
 // median and min–max of the paired ratios (each repetition's process against its neighbour of the same
 // repetition, started seconds apart).
 // Workloads (see the reader): a 20,000-event streamTurn and a 10-tool runAgent (10 turns of one tool
-// call, then an answer), both over the scripted model with its in-process fetch.
+// call, then an answer), both over the scripted model with its in-process fetch; and the same run with
+// the model in another process behind a real HTTP server on 127.0.0.1 (what a run against a provider
+// costs its own process, minus the network's wait).
 // Variants:
 //   no telemetry        this tree's build (dist/, `npm run build`)
-//   tracer              the same, with the OpenTelemetry SDK's tracer (spans dropped at export)
+//   no-op tracer        the same, with a tracer whose spans do nothing: Wisp's own part of tracing
+//   tracer              the same, with the OpenTelemetry SDK's tracer, SimpleSpanProcessor (spans dropped
+//                       at export): Wisp's part and the SDK's
+//   batch tracer        the same with the SDK's BatchSpanProcessor (what its docs advise for production)
 //   HEAD / before       no telemetry, two builds made here from git (`git archive` + esbuild, one module
 //                       per file as tsup's ESM pass makes them) into node_modules/.cache: the last commit
 //                       before telemetry and HEAD, so "without one, nothing" is measured on the commits
@@ -47,6 +52,7 @@ const WORKLOADS = {
     calls: { warmup: 10, timed: 20 },
   },
   tools: { name: `${TOOL_TURNS}-tool run`, calls: { warmup: 40, timed: 200 } },
+  "tools-http": { name: `${TOOL_TURNS}-tool run over HTTP`, calls: { warmup: 20, timed: 100 } },
 };
 /** The bundle-size programs whose sizes are compared before and after (bench/bundle-size.mjs). */
 const BUNDLED = ["stream", "agent"];
@@ -206,7 +212,9 @@ export async function telemetryOverheadSection() {
   };
   const variants = [
     { key: "none", label: "no telemetry", variant: "none", wisp: DIST },
+    { key: "noop", label: "no-op tracer", variant: "noop", wisp: DIST },
     { key: "traced", label: "tracer", variant: "traced", wisp: DIST },
+    { key: "batch", label: "batch tracer", variant: "batch", wisp: DIST },
   ];
   let builds;
   let skipped = "";
@@ -248,16 +256,16 @@ export async function telemetryOverheadSection() {
       const list = perProcess[index];
       const stat = spread(list.map((entry) => entry.cpu));
       // The comparisons: the tracer against no telemetry, the later build against the earlier one.
-      const base = { traced: "none", after: "before" }[variant.key];
+      const base = { noop: "none", traced: "none", batch: "none", after: "before" }[variant.key];
       const cells = ["", "", "", ""];
       if (base !== undefined) {
         const pair = compare(list, byKey[base]);
         const vs = variants.find((other) => other.key === base).label;
         cells.splice(0, 4, vs, `${pair.ratio.toFixed(3)}x`, range(pair.paired, 3), pair.verdict);
         goals.push(
-          variant.key === "traced"
-            ? `- ${name}, tracer against no telemetry (goal: at most +3%): ${against(1.03, pair)}.`
-            : `- ${name} without telemetry, ${builds.after.sha.slice(0, 7)} against ${builds.before.sha.slice(0, 7)} (goal: nothing): ${against(1, pair)}.`,
+          variant.key === "after"
+            ? `- ${name} without telemetry, ${builds.after.sha.slice(0, 7)} against ${builds.before.sha.slice(0, 7)} (goal: nothing): ${against(1, pair)}.`
+            : `- ${name}, ${variant.label} against no telemetry (goal: at most +3%): ${against(1.03, pair)}.`,
         );
       }
       const cpuMean = median(list.map((entry) => entry.cpuMean));
@@ -300,15 +308,22 @@ ${process.versions.node.split(".")[0]} process (bench/telemetry-overhead.mjs, be
 warm-up calls then timed calls, each measured as the process's own CPU time (\`process.cpuUsage()\`, user +
 system of all its threads, garbage collection included); ${PROCESSES} processes per workload and variant, run one at
 a time, the variants' order rotated each repetition.
-Workloads, both over the scripted model with its in-process \`fetch\` (Anthropic's wire format): the
+Workloads, the first two over the scripted model with its in-process \`fetch\` (Anthropic's wire format): the
 ${WORKLOADS.turn.name} is one \`streamTurn\` whose text answer comes in ${TURN_EVENTS.toLocaleString("en")} pieces of 4–10 ASCII
 characters, read with \`for await\` (${WORKLOADS.turn.calls.warmup} warm-up and ${WORKLOADS.turn.calls.timed} timed calls per process); the ${WORKLOADS.tools.name}
 is one \`runAgent\` in which the model calls one tool (a zod-typed adder) per turn for ${TOOL_TURNS} turns, then
 answers: ${TOOL_TURNS + 1} model turns and ${TOOL_TURNS} tool executions, ${1 + TOOL_TURNS + 1 + TOOL_TURNS} spans when traced (${WORKLOADS.tools.calls.warmup} warm-up and ${WORKLOADS.tools.calls.timed} timed
-calls per process).
+calls per process); the ${WORKLOADS["tools-http"].name} is the same run with the same scripted model in another
+process behind a real HTTP server on 127.0.0.1 (bench/telemetry-overhead-server.mjs, \`wisp-agent/testing/node\`),
+reached with Node's own \`fetch\`: what a run against a provider costs its own process, the network's wait
+aside (${WORKLOADS["tools-http"].calls.warmup} warm-up and ${WORKLOADS["tools-http"].calls.timed} timed calls per process).
+"no-op tracer" passes a tracer whose spans do nothing: Wisp's own part of tracing (building the
+attributes, following the events, the tools' contexts), no SDK's.
 "tracer" passes \`telemetry: { tracer }\` from @opentelemetry/sdk-trace-base ${version("@opentelemetry/sdk-trace-base")}'s
 \`BasicTracerProvider\` with a \`SimpleSpanProcessor\` whose exporter drops the spans: Wisp's work and the SDK's
-span creation are counted, export I/O is not (each process checks its first call's spans). The scripted
+span creation are counted, export I/O is not (each process checks its first call's spans). "batch tracer"
+is the same with the SDK's \`BatchSpanProcessor\` (default settings), as the OpenTelemetry docs advise
+for production. The scripted
 model's own work (reading each request, writing and encoding its stream) is part of every call in every
 variant: the ratios are of the whole call, not of Wisp's share of it.
 ${buildNote}
