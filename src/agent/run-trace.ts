@@ -54,6 +54,15 @@ export class RunTrace {
     return span === undefined ? this.#context : contextWithSpan(this.#run.telemetry.parent, span);
   }
 
+  /**
+   * The run's telemetry with the run's span as the parent: what a model call the run makes outside its
+   * turns (compaction's summary) is traced with, so its `chat` span sits in the run's trace.
+   */
+  childTelemetry(): Telemetry {
+    const context = this.#context;
+    return context === undefined ? this.#run.telemetry : { ...this.#run.telemetry, parent: context };
+  }
+
   /** Records what the event says. */
   observe(event: AgentEvent): void {
     switch (event.type) {

@@ -16,6 +16,7 @@ import { textOf } from "../message/message-text.ts";
 import { randomId } from "../message/random-id.ts";
 import type { streamTurn } from "../stream/stream-turn.ts";
 import type { TurnOptions } from "../stream/turn-options.ts";
+import type { Telemetry } from "../telemetry/telemetry-options.ts";
 import type { AssistantMessage, Message, ModelRequest, Usage } from "../types.ts";
 import type { addUsage } from "../usage/usage.ts";
 import type { CompactionOptions } from "./compaction-options.ts";
@@ -43,6 +44,8 @@ export interface CompactionRun {
   /** Told of each new compaction (a session keeps it). */
   onCompaction?: (state: CompactionState) => void;
   emit(event: CompactionEvent): void;
+  /** With a `telemetry` option: the telemetry a model call of the run is traced with (its parent the run's span). */
+  readonly trace?: { childTelemetry(): Telemetry };
 }
 
 /** What compaction reads of the run's request: its size besides the messages, and how to reach the model. */
@@ -222,6 +225,8 @@ export function createCompactor<R extends CompactionRun>(
         { messages: [ask], maxTokens: 4096, cache: false },
         {
           ...setup.turnOptions,
+          // Traced runs trace the summary's request too: a `chat` span under the run's (tokens spent).
+          ...(run.trace === undefined ? {} : { telemetry: run.trace.childTelemetry() }),
           signal: run.signal,
           onEvent: (event) => {
             if (event.type === "error") failure = event.error;

@@ -304,6 +304,49 @@ describe("approvals", () => {
   });
 });
 
+describe("compaction", () => {
+  it("traces the summary's model call as a chat span of the run, beside the compaction event", async () => {
+    const page = "lorem ipsum dolor sit amet ".repeat(120);
+    const read = defineTool({
+      name: "read",
+      description: "Reads a page",
+      inputSchema: { type: "object", properties: { page: { type: "number" } } },
+      execute: (args) => `page ${String(args.page)}: ${page}`,
+    });
+    let pages = 0;
+    const scripted = createScriptedModel({
+      respond: (request): ScriptedTurn => {
+        if (JSON.stringify(request.body).includes("Summarize the conversation above"))
+          return { content: [{ type: "text", text: "SUMMARY" }], usage: { input: 3000, output: 40 } };
+        pages++;
+        return pages > 3
+          ? { content: [{ type: "text", text: "Done." }] }
+          : { content: [{ type: "tool_call", name: "read", args: { page: pages } }] };
+      },
+    });
+    const result = await runAgent({
+      model: uncheckedModel("anthropic/claude-sonnet-4-5"),
+      apiKey: "k",
+      fetch: scripted.fetch,
+      prompt: "Read the pages.",
+      tools: [read],
+      compaction: { maxTokens: 500, keepTurns: 1 },
+      telemetry: { tracer },
+    });
+    expect(result.ok).toBe(true);
+    const run = only("invoke_agent");
+    const compactions = run.events.filter((event) => event.name === "wisp.compaction");
+    expect(compactions.length).toBeGreaterThan(0);
+    // One chat span per request the model got: the run's turns and each summary, all children of the run.
+    const chats = named("chat ");
+    expect(chats).toHaveLength(scripted.requests.length);
+    for (const chat of chats) expect(parentOf(chat)).toBe(run.spanContext().spanId);
+    // The summaries' spans carry their tokens (3,000 in each): where the tokens went is in the trace.
+    const summaries = chats.filter((chat) => chat.attributes[ATTR_GEN_AI_USAGE_INPUT_TOKENS] === 3000);
+    expect(summaries).toHaveLength(compactions.length);
+  });
+});
+
 describe("streamTurn", () => {
   it("makes one chat span of its own, under the parent given", async () => {
     const scripted = createScriptedModel({ script: [says("hello")] });
