@@ -32,8 +32,11 @@ export type {
   ToolPermissions,
   TypedPendingApproval,
 } from "./agent/approvals.ts";
+export type { AskUserInput, AskUserToolOptions } from "./agent/ask-user-tool.ts";
+export { ASK_USER_TOOL_NAME, askUserTool } from "./agent/ask-user-tool.ts";
 export type { Budget, BudgetDetails, BudgetScope } from "./agent/budget.ts";
 export { DEFAULT_MAX_TURNS } from "./agent/budget.ts";
+export type { DecidedBy } from "./agent/decided-by.ts";
 export type {
   JsonSchemaToolDefinition,
   NeedsApproval,
@@ -63,6 +66,23 @@ export type {
   StopRunDecision,
 } from "./agent/hooks.ts";
 export { DEFAULT_HOOK_FAILURE_POLICY, DEFAULT_HOOK_TIMEOUTS } from "./agent/hooks.ts";
+export type {
+  PermissionMode,
+  PermissionPolicy,
+  PermissionRule,
+  PermissionVerdict,
+} from "./agent/permission-policy.ts";
+export { DEFAULT_ACCEPT_CLASSES } from "./agent/permission-policy.ts";
+export type {
+  AnsweredReply,
+  PendingQuestion,
+  Question,
+  QuestionAnswer,
+  QuestionOption,
+  QuestionReply,
+  StoredQuestion,
+  UnansweredReply,
+} from "./agent/questions.ts";
 export type { Err, Ok, Result } from "./agent/result.ts";
 export type { TryCatchResult } from "./agent/result-helpers.ts";
 export {
@@ -142,6 +162,7 @@ export { formatIssues } from "./schema/format-issues.ts";
 export type { InferOutput, StandardIssue, StandardResult, StandardSchema } from "./schema/standard-schema.ts";
 export type { AgentSession, ResumeOptions, SessionSnapshot } from "./session/agent-session.ts";
 export { createAgentSession } from "./session/agent-session.ts";
+export type { ExportOptions, SessionBranch } from "./session/branches.ts";
 export type { CreateSessionOptions, MessageSession } from "./session/create-session.ts";
 export { createSession, prompt } from "./session/create-session.ts";
 export { joinStateTail } from "./session/join-state-tail.ts";
@@ -165,6 +186,7 @@ export type {
   SessionParameters,
   SessionState,
   SessionStateTail,
+  StoredBranch,
 } from "./session/session-state.ts";
 export { SESSION_STATE_VERSION } from "./session/session-state.ts";
 export { MAX_STATE_MESSAGES, MAX_STATE_STRING } from "./state/state-limits.ts";

@@ -174,7 +174,9 @@ export type StopReason =
   | "maxTurns"
   | "hookStop"
   /** The run paused: tool calls wait for a person's decision (`pendingApprovals`, `session.resume`). */
-  | "approval";
+  | "approval"
+  /** The run paused: the model asked the person questions (`pendingQuestions`, `session.resume`). */
+  | "question";
 
 /** A message from the user. */
 export interface UserMessage {

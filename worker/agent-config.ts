@@ -12,7 +12,7 @@ import type { Env } from "./env.ts";
 import { workerTelemetry } from "./telemetry.ts";
 
 const SYSTEM_PROMPT =
-  "You are the assistant of Wisp's demo. Be brief. Use the clock for times, the calculator for arithmetic, send_message to send a message (the user approves each one), and the notes_ tools (an MCP server) to keep notes.";
+  "You are the assistant of Wisp's demo. Be brief. Use the clock for times, the calculator for arithmetic, send_message to send a message (the user approves each one), ask_user when you need the user to choose, and the notes_ tools (an MCP server) to keep notes.";
 
 /** The model sessions run on: `MODEL`, or the chosen provider's default, or the scripted demo model. */
 export function configuredModel(env: Env): string {

@@ -23,6 +23,7 @@ import type { Env } from "./env.ts";
 import { handleMcp } from "./mcp-notes.ts";
 import { mountMcpServerRoutes } from "./mcp-server-routes.ts";
 import { apiHeaders } from "./security-headers.ts";
+import { leafIdOf, parentIdOf } from "./session-branches.ts";
 import type { RunnerCommand } from "./session-runner.ts";
 import { listSessions, loadEntry } from "./session-store.ts";
 import { newToken, tokenDigest, tokenMatches } from "./tokens.ts";
@@ -167,6 +168,7 @@ const ROUTE_METHODS: Record<string, string> = {
   "/api/sessions/:id/events": "GET",
   "/api/sessions/:id/cancel": "POST",
   "/api/sessions/:id/export": "GET",
+  "/api/sessions/:id/branches": "GET, POST",
 };
 
 /** The origins ALLOWED_ORIGINS lists (comma-separated, spaces around entries ignored). */
@@ -256,9 +258,25 @@ export function createApp(): Hono<App> {
   app.use("/api/sessions/:id/*", authorize);
 
   app.post("/api/sessions/:id/messages", async (c) => {
-    const text = promptOf(await readJson(c.req.raw, MAX_MESSAGE_BODY));
+    const body = await readJson(c.req.raw, MAX_MESSAGE_BODY);
+    const text = promptOf(body);
     // The run belongs to the runner: a dropped connection detaches from it (see RUN_GRACE_MS).
-    return runner(c.env, c.get("sessionId"), { op: "run", sessionId: c.get("sessionId"), text });
+    // With `parentId`, the conversation forks at that message (docs/forks.md).
+    return runner(c.env, c.get("sessionId"), {
+      op: "run",
+      sessionId: c.get("sessionId"),
+      text,
+      ...parentIdOf(body),
+    });
+  });
+
+  // The session's branches (after forks), and a switch to another: `{ leafId }`.
+  app.get("/api/sessions/:id/branches", (c) =>
+    runner(c.env, c.get("sessionId"), { op: "branches", sessionId: c.get("sessionId") }),
+  );
+  app.post("/api/sessions/:id/branches", async (c) => {
+    const leafId = leafIdOf(await readJson(c.req.raw, MAX_MESSAGE_BODY));
+    return runner(c.env, c.get("sessionId"), { op: "switch", sessionId: c.get("sessionId"), leafId });
   });
 
   // Decide the calls that wait for approval; the resumed run streams back like a message's.

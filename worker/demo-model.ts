@@ -1,7 +1,8 @@
 /**
  * The model the demo uses when no provider key is set: Wisp's scripted model, answering each request
  * from what it asks. A question about the time calls `clock`; arithmetic (`12 * 7`) calls
- * `calculator`; "send … to Ada" calls `send_message` (which waits for the user's approval); `call <tool>
+ * `calculator`; "send … to Ada" calls `send_message` (which waits for the user's approval); "ask me"
+ * calls `ask_user` (two questions the page shows to answer); `call <tool>
  * {args}` calls any tool the request offers (an MCP server's the session added); tool
  * results are summed up; anything else gets a longer streamed answer, slow enough
  * to watch and to stop. It speaks Anthropic's wire format, so the SDK runs exactly as against the API.
@@ -87,8 +88,30 @@ function toolCalls(prompt: string, offered: readonly string[] = []): ScriptPart[
     calls.push({ type: "tool_call", name: "send_message", args });
   }
   calls.push(...noteCalls(prompt));
+  if (/\bask me\b/i.test(prompt)) calls.push({ type: "tool_call", name: "ask_user", args: DEMO_QUESTIONS });
   return calls;
 }
+
+/** What the demo model asks on "ask me …" (the page shows it as a card to answer). */
+const DEMO_QUESTIONS: JsonObject = {
+  questions: [
+    {
+      question: "Which drink should I suggest?",
+      header: "Drink",
+      options: [
+        { label: "Coffee", description: "Strong and hot" },
+        { label: "Tea", description: "Green or black" },
+      ],
+      multiSelect: false,
+    },
+    {
+      question: "What would you like with it?",
+      header: "Extras",
+      options: [{ label: "Milk" }, { label: "Sugar" }, { label: "Cake" }],
+      multiSelect: true,
+    },
+  ],
+};
 
 /**
  * `call <tool>` or `call <tool> {json arguments}`: a call of any tool the request offers by that name

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { defineTool } from "wisp-agent";
+import { askUserTool, defineTool } from "wisp-agent";
 import { z } from "zod";
 
 /** The current time in an IANA time zone. */
@@ -53,5 +53,5 @@ const sendMessage = defineTool({
   execute: ({ to, text }) => `Sent to ${to}: "${text}"`,
 });
 
-/** Every demo tool. */
-export const DEMO_TOOLS = [clock, calculator, sendMessage];
+/** Every demo tool; `ask_user` lets the model ask the user multiple-choice questions (the page shows them). */
+export const DEMO_TOOLS = [clock, calculator, sendMessage, askUserTool()];

@@ -112,7 +112,8 @@ export async function writeCopy(
     bytes += written.bytes;
     metadata = { version: head.metadataVersion, parts: written.parts };
   }
-  const index: CopyIndex = { head: head.head, messageCount: count, pages, metadata };
+  // The head with a forked session's branches (kept in rows of their own), so the copy restores whole.
+  const index: CopyIndex = { head: rows.headJson() ?? head.head, messageCount: count, pages, metadata };
   const indexJson = JSON.stringify(index);
   await kv.put(indexKey(sessionId), indexJson);
   return { messageCount: count, bytes: bytes + indexJson.length };

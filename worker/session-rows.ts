@@ -17,6 +17,7 @@ import {
   type SessionState,
   type SessionStateTail,
 } from "wisp-agent";
+import { BranchRows } from "./branch-rows.ts";
 import type { SessionSummary } from "./session-summary.ts";
 
 /** Characters per stored part of a message (a SQLite value may take 2 MB; a UTF-16 unit is at most 3 bytes of UTF-8). */
@@ -73,6 +74,10 @@ interface HeadRow extends Record<string, SqlStorageValue> {
 export class SessionRows {
   readonly #storage: DurableObjectStorage;
   #head: StoredHead | undefined | null = null;
+  /** A forked session's other branches, in rows of their own (written only when they change). */
+  readonly #branches: BranchRows;
+  /** The first message a save replaced rather than appended after (a fork, a switch), until taken. */
+  #rewrittenFrom: number | undefined;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -88,6 +93,7 @@ export class SessionRows {
       `CREATE TABLE IF NOT EXISTS session_messages (seq INTEGER NOT NULL, part INTEGER NOT NULL,
         id TEXT NOT NULL, json TEXT NOT NULL, PRIMARY KEY (seq, part))`,
     );
+    this.#branches = new BranchRows(sql);
   }
 
   /** The head row, or undefined when nothing is stored (read once, then kept). */
@@ -125,14 +131,24 @@ export class SessionRows {
     if (!aligned || (stored === undefined && tail.metadata === undefined)) {
       return { saved: false, reason: "NOT_ALIGNED", chars: 0 };
     }
-    const { messagesFrom: _, messageCount: __, previousId: ___, messages, metadata, ...rest } = tail;
+    const {
+      messagesFrom: _,
+      messageCount: __,
+      previousId: ___,
+      messages,
+      metadata,
+      branches,
+      ...rest
+    } = tail;
     const head = JSON.stringify(rest);
+    const branched = this.#branches.changed(branches);
+    const branchChars = branched?.json.length ?? this.#branches.index().chars;
     const metadataJson = metadata === undefined ? undefined : JSON.stringify(metadata);
     const metadataChars = metadataJson?.length ?? stored?.metadataChars ?? 0;
     const texts = messages.map((message) => JSON.stringify(message));
     const added = texts.reduce((sum, text) => sum + text.length, 0);
     const kept = from === count ? (stored?.messageChars ?? 0) : this.#charsBefore(from);
-    if (kept + added + head.length + metadataChars > limit) {
+    if (kept + added + head.length + metadataChars + branchChars > limit) {
       return { saved: false, reason: "SESSION_TOO_LARGE", chars: 0 };
     }
     const next: StoredHead = {
@@ -148,13 +164,17 @@ export class SessionRows {
     const summaryJson = JSON.stringify(summary);
     this.#storage.transactionSync(() => {
       const sql = this.#storage.sql;
-      if (from < count) sql.exec("DELETE FROM session_messages WHERE seq >= ?", from);
+      if (from < count) {
+        sql.exec("DELETE FROM session_messages WHERE seq >= ?", from);
+        this.#rewrittenFrom = Math.min(this.#rewrittenFrom ?? from, from);
+      }
       texts.forEach((text, index) => {
         const id = messages[index]?.id ?? "";
         parts(text).forEach((json, part) => {
           sql.exec("INSERT INTO session_messages VALUES (?, ?, ?, ?)", from + index, part, id, json);
         });
       });
+      if (branched !== undefined) this.#branches.write(branched);
       if (metadataJson !== undefined) {
         sql.exec("DELETE FROM session_metadata");
         parts(metadataJson).forEach((json, part) => {
@@ -174,7 +194,25 @@ export class SessionRows {
       );
     });
     this.#head = next;
-    return { saved: true, chars: head.length + added + summaryJson.length + (metadataJson?.length ?? 0) };
+    const written = head.length + added + summaryJson.length + (metadataJson?.length ?? 0);
+    return { saved: true, chars: written + (branched?.json.length ?? 0) };
+  }
+
+  /** The stored state without `messages` and `metadata`, as JSON: the head row's, with the branches' rows. */
+  headJson(): string | undefined {
+    const head = this.head()?.head;
+    const branches = this.#branches.json();
+    return head === undefined || branches === "" ? head : `${head.slice(0, -1)},"branches":${branches}}`;
+  }
+
+  /**
+   * The first message a save replaced since the last call (a fork or a branch switch changed the
+   * conversation before its end), or undefined: a copy of the rows rewrites from there.
+   */
+  takeRewrittenFrom(): number | undefined {
+    const from = this.#rewrittenFrom;
+    this.#rewrittenFrom = undefined;
+    return from;
   }
 
   /** The metadata's JSON, in the parts it is stored in. */
@@ -241,7 +279,7 @@ export class SessionRows {
     for (let from = 0; from < head.messageCount; from += 1024) {
       for (const text of this.messageTexts(from, 1024)) messages.push(JSON.parse(text) as Message);
     }
-    const rest = JSON.parse(head.head) as Omit<SessionState, "messages" | "metadata">;
+    const rest = JSON.parse(this.headJson() ?? head.head) as Omit<SessionState, "messages" | "metadata">;
     const metadata = JSON.parse(this.metadataParts().join("") || "{}") as JsonObject;
     return joinStateTail([], { ...rest, metadata, messages, messagesFrom: 0, messageCount: messages.length });
   }
@@ -254,6 +292,7 @@ export class SessionRows {
     const head = this.head();
     if (head === undefined) return undefined;
     const encoder = new TextEncoder();
+    const headJson = this.headJson() ?? head.head;
     const count = head.messageCount;
     let opened = false;
     let metadataPart = 0;
@@ -263,7 +302,7 @@ export class SessionRows {
         pull: (controller) => {
           if (!opened) {
             opened = true;
-            controller.enqueue(encoder.encode(`${head.head.slice(0, -1)},"metadata":`));
+            controller.enqueue(encoder.encode(`${headJson.slice(0, -1)},"metadata":`));
             return;
           }
           if (metadataPart >= 0) {
@@ -291,6 +330,7 @@ export class SessionRows {
     this.#storage.sql.exec("DELETE FROM session_messages");
     this.#storage.sql.exec("DELETE FROM session_metadata");
     this.#storage.sql.exec("DELETE FROM session_head");
+    this.#branches.clear();
     this.#head = undefined;
   }
 }

@@ -35,6 +35,7 @@ import type { Env } from "./env.ts";
 import { type LateBoundTools, lateBoundTools, toolsKey } from "./late-bound-tools.ts";
 import { connectRunMcp, type RunMcpTools } from "./mcp-tools.ts";
 import { parseEventId, RunLog } from "./run-log.ts";
+import { messagesUpTo, switchRefusal } from "./session-branches.ts";
 import { deleteCopy, writeCopy } from "./session-copy.ts";
 import { runSessionMcpCommand, type SessionMcpCommand, sessionMcpOptions } from "./session-mcp.ts";
 import { findState, removeLegacy } from "./session-migration.ts";
@@ -53,7 +54,9 @@ import { flushTelemetry } from "./telemetry.ts";
 /** What the Worker asks the runner to do (the Worker has checked the token and the body). */
 export type RunnerCommand =
   | { op: "create"; sessionId: string; tokenDigest: string; client?: string; state: SessionState }
-  | { op: "run"; sessionId: string; text: string }
+  | { op: "run"; sessionId: string; text: string; parentId?: string | null }
+  | { op: "branches"; sessionId: string }
+  | { op: "switch"; sessionId: string; leafId: string }
   | { op: "resume"; sessionId: string; decisions: unknown[] }
   | { op: "attach"; after?: string }
   | { op: "cancel" }
@@ -91,8 +94,8 @@ function completesTurn(message: Message): boolean {
   return message.role === "assistant" && !message.content.some((part) => part.type === "tool_call");
 }
 
-/** What a run starts from: the user's prompt, or their decisions on the calls that wait. */
-type RunStart = { prompt: string } | { decisions: unknown[] };
+/** What a run starts from: the user's prompt (forking at `parentId` when given), or their decisions on the calls that wait. */
+type RunStart = { prompt: string; parentId?: string | null } | { decisions: unknown[] };
 
 /**
  * The API error for a run the SDK refused before it began (its first event is a failed `run-end`):
@@ -104,7 +107,10 @@ type RunStart = { prompt: string } | { decisions: unknown[] };
 function refusal(first: IteratorResult<AgentEvent>): ApiError | undefined {
   if (first.done || first.value.type !== "run-end" || first.value.result.ok) return undefined;
   const { error } = first.value.result;
-  if (error._tag !== "ConfigError" || !error.code.startsWith("APPROVAL_")) return undefined;
+  if (error._tag !== "ConfigError") return undefined;
+  // A fork the session refuses (a parentId that names no message that can be continued) is bad input.
+  if (error.code === "BRANCH_INVALID") return new ApiError(400, error.code, error.message, error.path);
+  if (!error.code.startsWith("APPROVAL_")) return undefined;
   // A prompt while calls wait, or a decision for a call that is not (or no longer) waiting (the SDK
   // says whether it was a replay), conflicts with the session; a malformed or duplicate decision, or
   // a bad edit, is bad input.
@@ -158,7 +164,16 @@ export class SessionRunner extends DurableObject<Env> {
         case "create":
           return await this.#create(command);
         case "run":
-          return await this.#start(command.sessionId, { prompt: command.text });
+          return await this.#start(
+            command.sessionId,
+            command.parentId === undefined
+              ? { prompt: command.text }
+              : { prompt: command.text, parentId: command.parentId },
+          );
+        case "branches":
+          return await this.#branches(command.sessionId);
+        case "switch":
+          return await this.#switchBranch(command.sessionId, command.leafId);
         case "resume":
           return await this.#start(command.sessionId, { decisions: command.decisions });
         case "attach":
@@ -288,6 +303,68 @@ export class SessionRunner extends DurableObject<Env> {
   }
 
   /**
+   * The session to list or switch branches on: the one kept between runs, or one restored from the
+   * rows for this call alone (`temporary`: the caller closes it).
+   */
+  async #branchSession(sessionId: string): Promise<{ session: AgentSession; temporary: boolean }> {
+    await this.#head(sessionId);
+    if (this.#live !== undefined) return { session: this.#live.session, temporary: false };
+    const state = this.#rows.state();
+    if (state === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
+    const created = await createAgentSession({ ...agentOptions(this.env), restore: state, sessionId });
+    if (!created.ok) throw created.error;
+    return { session: created.value, temporary: true };
+  }
+
+  /** The session's branches (`AgentSession.branches`): `{ branches }`. */
+  async #branches(sessionId: string): Promise<Response> {
+    const { session, temporary } = await this.#branchSession(sessionId);
+    try {
+      return Response.json({ branches: session.branches() });
+    } finally {
+      if (temporary) await session.close();
+    }
+  }
+
+  /**
+   * Makes another branch the active one and saves (the message rows from where the branches part are
+   * rewritten, and the branches' rows): `{ branches }`. Holds the session like a run meanwhile, so a
+   * message that arrives is a 409.
+   */
+  async #switchBranch(sessionId: string, leafId: string): Promise<Response> {
+    if (this.#run !== undefined) {
+      throw new ApiError(
+        409,
+        "SESSION_BUSY",
+        "A run is in flight for this session: wait for it or cancel it",
+      );
+    }
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    this.#run = { abort: () => {}, finished, log: undefined };
+    let opened: { session: AgentSession; temporary: boolean } | undefined;
+    try {
+      const head = await this.#head(sessionId);
+      opened = await this.#branchSession(sessionId);
+      const switched = opened.session.switchBranch(leafId);
+      if (!switched.ok) throw switchRefusal(switched.error);
+      // A paused session refuses the switch above: it is idle.
+      const outcome = this.#save(sessionId, head.tokenDigest, opened.session, "idle");
+      if (!outcome.saved)
+        throw new ApiError(503, "STORAGE_FAILED", `The switch could not be saved (${outcome.reason})`);
+      // The last run's log replays onto another branch no more: a client that attaches draws the state.
+      this.#keepLog(undefined);
+      return Response.json({ branches: switched.value });
+    } finally {
+      if (opened?.temporary) await opened.session.close();
+      this.#run = undefined;
+      finish();
+    }
+  }
+
+  /**
    * An MCP command, only for a session that exists: an OAuth callback can come back after the session
    * was deleted, and its tokens and server list must not be written into this object's storage, where
    * nothing would ever delete them (404 `NOT_FOUND` instead). A delete that lands while the command
@@ -405,7 +482,9 @@ export class SessionRunner extends DurableObject<Env> {
     const head = this.#rows.head();
     if (this.#deleted || head === undefined) return;
     const kv = this.env.SESSIONS;
-    const copied = (await this.ctx.storage.get<number>(COPIED_KEY)) ?? 0;
+    // Messages a fork or a branch switch replaced are copied again, with everything after them.
+    const rewritten = this.#rows.takeRewrittenFrom() ?? Number.POSITIVE_INFINITY;
+    const copied = Math.min(rewritten, (await this.ctx.storage.get<number>(COPIED_KEY)) ?? 0);
     const written = await writeCopy(kv, sessionId, this.#rows, copied);
     const client = await this.ctx.storage.get<string>(CLIENT_KEY);
     await saveEntry(
@@ -523,7 +602,14 @@ export class SessionRunner extends DurableObject<Env> {
       );
       session = await this.#sessionFor(sessionId, mcp.tools);
       start.messagesBefore = session.snapshot().messageCount;
-      const run = "prompt" in what ? session.stream(what.prompt) : session.resumeStream(what.decisions as []);
+      if ("prompt" in what && what.parentId !== undefined) {
+        // A fork: the run continues from parentId (the client that reattaches draws what is before it).
+        start.messagesBefore = messagesUpTo(session, what.parentId);
+      }
+      const run =
+        "prompt" in what
+          ? session.stream(what.prompt, what.parentId === undefined ? {} : { parentId: what.parentId })
+          : session.resumeStream(what.decisions as []);
       abort = (reason) => run.abort(reason);
       // A cancel that came while the session was loading stops the run before anything runs.
       if (active.cancelled !== undefined) run.abort(active.cancelled);
@@ -591,13 +677,16 @@ export class SessionRunner extends DurableObject<Env> {
           const outcome = this.#save(sessionId, tokenDigest, session, "idle");
           savedChars += outcome.chars;
           const notSaved = outcome.saved ? {} : { saveError: outcome.reason };
-          const pending = session.exportTail(Number.MAX_SAFE_INTEGER).pendingApprovals;
+          const { pendingApprovals: pending, pendingQuestions = [] } = session.exportTail(
+            Number.MAX_SAFE_INTEGER,
+          );
           log.append({
             event: sse.event,
             data: {
               ...(sse.data as object),
               // What waits after the run, however it ended (a failed resume keeps its pause).
               pendingApprovals: pending.map(({ digest: _, signature: __, ...shown }) => shown),
+              pendingQuestions: pendingQuestions.map(({ digest: _, signature: __, ...shown }) => shown),
               saved: outcome.saved,
               ...notSaved,
               savedChars,

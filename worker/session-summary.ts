@@ -60,7 +60,10 @@ export function summaryOf(
   return {
     sessionId,
     title,
-    status: status === "idle" && tail.pendingApprovals.length > 0 ? "paused" : status,
+    status:
+      status === "idle" && tail.pendingApprovals.length + (tail.pendingQuestions?.length ?? 0) > 0
+        ? "paused"
+        : status,
     messageCount: tail.messageCount,
     usage: shownUsage(tail.usage),
     createdAt: tail.createdAt,

@@ -52,6 +52,13 @@ export function sseEventOf(event: AgentEvent): SseEvent | undefined {
       if (approval.reason !== undefined) data.reason = approval.reason;
       return { event: "approval-requested", data };
     }
+    case "question-requested": {
+      const { question } = event;
+      return {
+        event: "question-requested",
+        data: { id: question.toolCallId, name: question.toolName, questions: question.questions },
+      };
+    }
     case "retry":
       return {
         event: "retry",

@@ -3,8 +3,8 @@
  * The bridge scenario, one plain ES module every runtime runs unchanged (Node worker threads, Deno
  * and Bun workers, a Web Worker in Chromium): a session served in a worker (agent-worker.js) and
  * driven from the main thread — chat, a stream, tool calls allowed and denied from here, an approval
- * answered from here, an abort mid-stream, a provider error crossing typed, export, and the worker
- * ended mid-run.
+ * answered from here, the hook feed (every hook event, observe-only, and who decided), an abort
+ * mid-stream, a provider error crossing typed, export, and the worker ended mid-run.
  *
  * `runBridgeScenario` returns the number of failed checks.
  */
@@ -44,6 +44,12 @@ export async function runBridgeScenario({ start, log }) {
 
   const worker = await start();
   const session = unwrap(await connectSession(worker.port, { onDecision: decide, onReport: () => {} }));
+  /** @type {import("wisp-agent/bridge").HookFeedEvent[]} */
+  const feed = [];
+  const stopFeed = session.onHookEvent((event) => {
+    feed.push(event);
+    return { decision: "deny", reason: "a listener cannot decide" }; // ignored: the feed is observe-only
+  });
   try {
     const hello = await session.chat("hi there");
     check(
@@ -98,6 +104,30 @@ export async function runBridgeScenario({ start, log }) {
         /mallory is not a contact/.test(refused.value.text),
       "a denied approval reached the model with its reason",
       refused.ok ? refused.value.text : refused.error,
+    );
+
+    stopFeed();
+    const kinds = new Set(feed.map((event) => String(event.kind)));
+    check(
+      ["session-start", "prompt-submit", "tool-before", "tool-after", "stop"].every((kind) =>
+        kinds.has(kind),
+      ) &&
+        feed.every(
+          (event) =>
+            event.expectsDecision === false &&
+            event.canBlock === false &&
+            event.sessionId === session.sessionId,
+        ),
+      "the hook feed showed every hook event of the runs, observe-only",
+      [...kinds],
+    );
+    const decided = feed.flatMap((event) =>
+      event.kind === "hook-decision" ? [`${event.hook} ${event.decidedBy}`] : [],
+    );
+    check(
+      decided.join(", ") === "bridge person, bridge-approval person, bridge-approval person",
+      "the feed said who decided: the person, for the deny and both approval answers",
+      decided,
     );
 
     const story = session.stream("tell a long story");

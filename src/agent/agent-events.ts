@@ -17,7 +17,10 @@ import type {
   Usage,
 } from "../types.ts";
 import type { PendingApproval, TypedPendingApproval } from "./approvals.ts";
+import type { DecidedBy } from "./decided-by.ts";
 import type { HookEvent, HookFailurePolicy } from "./hooks.ts";
+import type { PermissionVerdict } from "./permission-policy.ts";
+import type { PendingQuestion } from "./questions.ts";
 import type { Result } from "./result.ts";
 import type { AnyTool, TypedToolCall } from "./typed-tool-call.ts";
 
@@ -68,6 +71,12 @@ export interface AgentResult<T extends AnyTool = AnyTool, O = unknown> {
    * them with `session.resume(decisions)`.
    */
   pendingApprovals?: TypedPendingApproval<T>[];
+  /**
+   * With stopReason `question` (or `approval`, when calls wait for both): the ask tool's calls that
+   * wait for the person's answers, in the model's order. Answer them with
+   * `session.resume([{ toolCallId, answers }])`.
+   */
+  pendingQuestions?: PendingQuestion[];
   /** With `output: schema`: the final answer, parsed and validated by the schema. */
   output?: O;
 }
@@ -78,7 +87,7 @@ export type AgentRunResult<T extends AnyTool = AnyTool, O = unknown> = Result<Ag
 /**
  * The events of a run, in order: `run-start`; per turn, the turn's own events (`turn-start` …
  * `turn-end` or `error`, see {@link TurnEvent}), then `tool-start` / `tool-result` per tool call, or
- * `approval-requested` for a call that waits for a person; `hook-decision` and `hook-error` where hooks act; `message` whenever a message joins the
+ * `approval-requested` for a call that waits for a person (`question-requested` for the ask tool's); `hook-decision` and `hook-error` where hooks act; `message` whenever a message joins the
  * conversation (the prompt, each assistant message, each batch of tool results, steered prompts);
  * `run-end` last, always. With typed tools (`T`), `tool-start` and `tool-result` narrow on
  * `toolCall.name` to that tool's arguments.
@@ -136,6 +145,24 @@ export type AgentEvent<T extends AnyTool = AnyTool, O = unknown> =
       approval: PendingApproval;
     }
   | {
+      /** The model asked the person questions (the ask tool); the run will pause with stopReason `question`. */
+      type: "question-requested";
+      /** The call and its questions. */
+      question: PendingQuestion;
+    }
+  | {
+      /**
+       * The permission policy decided a tool call (docs/permissions.md): `deny` — its deny list or plan
+       * mode refused it, and the call gets a result saying so; `allow` — it would have waited for a
+       * person, and `bypass`, the allow list or `acceptEdits` ran it without asking.
+       */
+      type: "permission-decision";
+      /** The call decided. */
+      toolCall: TypedToolCall<T>;
+      /** What the policy decided, which part of it, and the pattern or class that matched. */
+      verdict: PermissionVerdict;
+    }
+  | {
       /** A hook returned a decision (not nothing). */
       type: "hook-decision";
       /** The event the hook ran for. */
@@ -144,6 +171,12 @@ export type AgentEvent<T extends AnyTool = AnyTool, O = unknown> =
       hook: string;
       /** The decision as the hook returned it. */
       decision: JsonObject;
+      /**
+       * Who decided: `hook` (a hook function), `policy` (the permission policy), `person` (a person asked
+       * through a hook, such as the bridge's main-thread answer), `timeout` or `default` (nobody: the
+       * kind's default was applied, after its time limit or because the answer failed).
+       */
+      decidedBy: DecidedBy;
     }
   | {
       /** A hook threw, timed out or returned something that is not a decision. */

@@ -22,7 +22,7 @@ import type {
 } from "../types.ts";
 import { addUsage } from "../usage/usage.ts";
 import { checkBudget, maxTurnsReached } from "./budget.ts";
-import { endFrom, type LoopEnd } from "./loop-end.ts";
+import { endFrom, type LoopEnd, pausedEnd } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
 import type { Answered } from "./resume-run.ts";
 import { appendMessages, type LoopSetup, type LoopTally, type RunContext } from "./run-context.ts";
@@ -71,7 +71,7 @@ export function resumeTurns(
   tally: LoopTally,
   answered: Answered,
 ): Promise<LoopEnd> | LoopEnd {
-  if (answered.kind === "paused") return { stopReason: "approval", paused: answered.paused };
+  if (answered.kind === "paused") return pausedEnd(answered.paused);
   pushResults(run, answered.results);
   const ended = endFrom(answered.control, run.signal);
   if (ended !== undefined) return ended;
@@ -210,9 +210,11 @@ export async function runTurns(run: RunContext, setup: LoopSetup, tally: LoopTal
       }
       const outcome = await runToolCalls(toolCalls, run);
       tally.toolCalls.push(...outcome.records);
-      // Some calls wait for a person: the turn's results are held until they are decided.
-      if (outcome.pending.length > 0)
-        return { stopReason: "approval", paused: { approvals: outcome.pending, results: outcome.results } };
+      // Some calls wait for a person: the turn's results are held until they are decided (or answered).
+      if (outcome.pending.length > 0 || outcome.questions.length > 0) {
+        const { pending: approvals, questions, results } = outcome;
+        return pausedEnd(questions.length > 0 ? { approvals, questions, results } : { approvals, results });
+      }
       pushResults(run, outcome.results);
       const ended = endFrom(outcome.control, run.signal);
       if (ended !== undefined) return ended;

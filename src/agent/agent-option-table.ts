@@ -32,6 +32,7 @@ import { CONNECTION_OPTIONS } from "../stream/connection-options.ts";
 import type { AgentConfig, AgentOptions } from "./agent-options.ts";
 import type { Budget } from "./budget.ts";
 import { attachmentsProblem, promptProblem } from "./check-prompt.ts";
+import { toolPermissionProblem } from "./define-tool.ts";
 import { DEFAULT_HOOK_TIMEOUTS, type HookEntry, type HookEvent, type Hooks } from "./hooks.ts";
 
 /** The limits of `budget` and `sessionBudget`; `maxTurns` there is refused with where it went. */
@@ -114,6 +115,8 @@ function checkTools(value: unknown): ConfigError | undefined {
     }
     const timeout = notDuration(candidate.timeoutMs, `tools.${index}.timeoutMs`);
     if (timeout !== undefined) return timeout;
+    const permission = toolPermissionProblem(candidate, `tools.${index}.`);
+    if (permission !== undefined) return permission;
     if (seen.has(candidate.name))
       return invalidOption(`Two tools are named "${candidate.name}"`, `tools.${index}.name`);
     seen.add(candidate.name);
@@ -140,6 +143,8 @@ export const AGENT_CONFIG_OPTIONS: OptionTable<AgentConfig> = {
   toolTimeoutMs: notCountOption,
   toolExecution: oneOfOption(["parallel", "sequential"]),
   maxStopBlocks: (value, path) => notCountOption(value, path, true),
+  // Checked whole when the run loads its permission rules (permission-rules.ts): no bytes for runs without.
+  permissions: notObjectOption,
   // Checked whole when the run loads its telemetry (telemetry-problem.ts): no bytes for runs without.
   telemetry: notObjectOption,
 };

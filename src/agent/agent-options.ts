@@ -13,6 +13,7 @@ import type { ImagePart, Message, PromptCache, ThinkingLevel, UserContentPart } 
 import type { AgentEvent } from "./agent-events.ts";
 import type { Budget } from "./budget.ts";
 import type { Hooks } from "./hooks.ts";
+import type { PermissionPolicy } from "./permission-policy.ts";
 import type { AnyTool } from "./typed-tool-call.ts";
 
 /**
@@ -69,6 +70,13 @@ export interface AgentConfig<T extends AnyTool = AnyTool, O = unknown>
   toolExecution?: "parallel" | "sequential";
   /** How often `stop` hooks may block the end of one run (default 3); after that the run ends. */
   maxStopBlocks?: number;
+  /**
+   * The permission policy: a mode and allow/deny lists of tool names and `*` patterns that decide tool
+   * calls before hooks ask and approvals wait (see docs/permissions.md). A session keeps it in its
+   * state; a restore without the option keeps the state's. Default: none (every call as its tool and
+   * hooks say).
+   */
+  permissions?: PermissionPolicy;
 }
 
 /** The options of {@link runAgent} and {@link runAgentStream}. */

@@ -41,7 +41,7 @@ export function noWebCrypto(path: string): ConfigError | undefined {
 }
 
 /** SHA-256 hex of `text`: Web Crypto's, or Wisp's own where the context has none (loaded only then). */
-async function sha256Hex(text: string): Promise<string> {
+export async function sha256Hex(text: string): Promise<string> {
   const bytes = encoder.encode(text);
   const webCrypto = subtle();
   if (webCrypto !== undefined) return hex(await webCrypto.digest("SHA-256", bytes));
@@ -67,7 +67,7 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 }
 
 /** HMAC-SHA-256 hex of `value`'s canonical JSON under `secret`. */
-async function sign(secret: string, value: JsonValue): Promise<string> {
+export async function sign(secret: string, value: JsonValue): Promise<string> {
   const missing = noWebCrypto("approvalSecret");
   if (missing !== undefined) throw missing;
   const text = canonicalJson(value);
@@ -95,7 +95,7 @@ export async function sealApproval(
 }
 
 /** Compares two hex strings in time that does not depend on where they differ. */
-function sameText(a: string, b: string): boolean {
+export function sameText(a: string, b: string): boolean {
   let difference = a.length ^ b.length;
   for (let index = 0; index < Math.max(a.length, b.length); index++)
     difference |= (a.charCodeAt(index) | 0) ^ (b.charCodeAt(index) | 0);

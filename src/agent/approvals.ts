@@ -9,6 +9,7 @@
 
 import type { JsonObject, ToolResultPart } from "../types.ts";
 import type { Tool } from "./define-tool.ts";
+import type { HeldQuestion, StoredQuestion } from "./questions.ts";
 import type { AnyTool, ArgsOf } from "./typed-tool-call.ts";
 
 /** A tool call waiting for a person's decision. */
@@ -122,15 +123,17 @@ export function heldApproval(approval: HeldApproval): HeldApproval {
 /** Standing answers per tool name, set by decisions with `always`. */
 export type ToolPermissions = Record<string, "allow" | "deny">;
 
-/** A run paused for approvals: the calls waiting, and the results of the turn's other calls. */
-export interface PausedTurn<A extends HeldApproval = HeldApproval> {
+/** A run paused for approvals (or questions): the calls waiting, and the results of the turn's other calls. */
+export interface PausedTurn<A extends HeldApproval = HeldApproval, Q extends HeldQuestion = HeldQuestion> {
   approvals: A[];
+  /** Calls of the ask tool waiting for the person's answers (see questions.ts); absent: none. */
+  questions?: Q[];
   /** Results already produced for the paused turn's other calls, in the model's order. */
   results: ToolResultPart[];
 }
 
-/** A paused turn as a session keeps it: its approvals sealed (see approval-digest.ts). */
-export type Paused = PausedTurn<StoredApproval>;
+/** A paused turn as a session keeps it: its approvals and questions sealed (see approval-digest.ts). */
+export type Paused = PausedTurn<StoredApproval, StoredQuestion>;
 
 /** The result a denied call gets (its `isError` is true). */
 export function deniedOutput(reason: string | undefined, standing = false): string {

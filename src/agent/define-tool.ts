@@ -10,6 +10,7 @@ import { ConfigError } from "../errors/sdk-error.ts";
 import { formatIssues } from "../schema/format-issues.ts";
 import type { InferInput, InferOutput, StandardSchema } from "../schema/standard-schema.ts";
 import { toolJsonSchema } from "../schema/tool-json-schema.ts";
+import { PERMISSION_CLASS } from "../state/permission-syntax.ts";
 import type { TelemetryContext } from "../telemetry/telemetry-options.ts";
 import type { JsonObject, JsonValue, Message, ToolSpec } from "../types.ts";
 import type { ToolContent } from "./tool-output.ts";
@@ -71,6 +72,16 @@ export interface Tool<Args = JsonObject, Name extends string = string, Input = A
   readonly timeoutMs?: number;
   /** Whether a call waits for a person's approval before it runs (see {@link NeedsApproval}). */
   readonly needsApproval?: NeedsApproval<Args>;
+  /**
+   * `false` when the tool only reads (it changes nothing outside the run): a permission policy in
+   * `plan` mode runs it. Absent or `true`: it may have side effects, and `plan` mode refuses it.
+   */
+  readonly sideEffects?: boolean;
+  /**
+   * The tool's permission class (`"edit"`, say): a permission policy in `acceptEdits` mode runs the
+   * tools whose class it accepts without asking. Absent: no class.
+   */
+  readonly permissionClass?: string;
   /** Validates the model's arguments. Absent for plain JSON Schema tools, whose arguments pass as they are. */
   parseArgs?(args: JsonObject): Promise<ParsedArgs<Args>>;
   /** Runs the tool. A throw becomes an error result the model can read. */
@@ -102,6 +113,17 @@ interface ToolBase<Name extends string> {
    * minutes).
    */
   timeoutMs?: number;
+  /**
+   * `false` declares that the tool only reads: it changes nothing outside the run, so a permission
+   * policy in `plan` mode lets it run. Default: it may have side effects (`plan` mode refuses it).
+   */
+  sideEffects?: boolean;
+  /**
+   * The tool's permission class, such as `"edit"` for a tool that edits the user's files: a permission
+   * policy in `acceptEdits` mode runs the classes it accepts (default `["edit"]`) without asking.
+   * Letters, digits, `_` and `-`, at most 64 characters.
+   */
+  permissionClass?: string;
 }
 
 /** A tool whose input is a Standard Schema (a zod 4 object, for example). */
@@ -192,6 +214,10 @@ export function defineTool(
     execute: definition.execute as Tool<unknown>["execute"],
   };
   if (definition.timeoutMs !== undefined) Object.assign(tool, { timeoutMs: definition.timeoutMs });
+  const permission = toolPermissionProblem(definition);
+  if (permission !== undefined) throw permission;
+  for (const key of ["sideEffects", "permissionClass"] as const)
+    if (definition[key] !== undefined) Object.assign(tool, { [key]: definition[key] });
   const { needsApproval } = definition;
   if (needsApproval !== undefined) {
     if (typeof needsApproval !== "boolean" && typeof needsApproval !== "function")
@@ -208,6 +234,29 @@ export function defineTool(
     };
   }
   return tool;
+}
+
+/**
+ * The first problem with a tool's `sideEffects` (a boolean) and `permissionClass` (letters, digits, `_`
+ * and `-`, at most 64), as a ConfigError at `path` + the field; undefined when both are fine or absent.
+ */
+export function toolPermissionProblem(
+  tool: { name?: unknown; sideEffects?: unknown; permissionClass?: unknown },
+  path = "",
+): ConfigError | undefined {
+  const { sideEffects, permissionClass } = tool;
+  const name = JSON.stringify(tool.name);
+  if (sideEffects !== undefined && typeof sideEffects !== "boolean")
+    return invalid(`Tool ${name}: sideEffects must be true or false`, `${path}sideEffects`);
+  if (
+    permissionClass !== undefined &&
+    !(typeof permissionClass === "string" && PERMISSION_CLASS.test(permissionClass))
+  )
+    return invalid(
+      `Tool ${name}: permissionClass must be 1 to 64 letters, digits, _ or -`,
+      `${path}permissionClass`,
+    );
+  return undefined;
 }
 
 /** The provider-facing description of a tool. */

@@ -20,6 +20,14 @@ export interface LoopEnd {
   paused?: PausedTurn;
 }
 
+/**
+ * The end of a run that pauses on `paused`: stopReason `approval` when any call waits for approval
+ * (questions may wait beside them), `question` when only the ask tool's calls wait for answers.
+ */
+export function pausedEnd(paused: PausedTurn): LoopEnd {
+  return { stopReason: paused.approvals.length > 0 ? "approval" : "question", paused };
+}
+
 /** Whether the run goes on after hooks or tool calls, and if not, why. */
 export type RunControl =
   | { kind: "go" }

@@ -11,6 +11,7 @@ import type { ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ApprovalDecision, PausedTurn } from "./approvals.ts";
 import type { RunControl } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
+import type { QuestionReply } from "./questions.ts";
 import type { LoopTally, RunContext } from "./run-context.ts";
 import { runDecidedCalls, runToolCalls } from "./run-tool-calls.ts";
 
@@ -26,9 +27,9 @@ function inCallOrder(calls: ToolCallPart[], results: ToolResultPart[]): ToolResu
 }
 
 /**
- * Answers `decisions` (already checked by the session: each names a pending call once) for `calls`,
- * the tool calls of the paused assistant message. Calls a decided call held back (sequential tools)
- * start after it, in order, and may pause the run again.
+ * Answers `decisions` and `replies` (already checked by the session: each names a pending call once)
+ * for `calls`, the tool calls of the paused assistant message. Calls a decided or answered call held
+ * back (sequential tools) start after it, in order, and may pause the run again.
  */
 export async function answerDecisions(
   run: RunContext,
@@ -36,9 +37,19 @@ export async function answerDecisions(
   calls: ToolCallPart[],
   paused: PausedTurn,
   decisions: ApprovalDecision[],
+  replies: QuestionReply[] = [],
 ): Promise<Answered> {
   const callById = new Map(calls.map((call) => [call.id, call]));
   const byId = new Map(decisions.map((decision) => [decision.toolCallId, decision]));
+  const repliedIds = new Set(replies.map((reply) => reply.toolCallId));
+  const questions = paused.questions ?? [];
+  const replied = questions.filter((question) => repliedIds.has(question.toolCallId));
+  // Loaded only by a resume that answers questions (it imports only types and the reply text).
+  const answers =
+    replied.length === 0
+      ? []
+      : (await import("./question-replies.ts")).answerQuestions(run, calls, replied, replies);
+  tally.toolCalls.push(...answers);
   const answered = paused.approvals.filter((approval) => byId.has(approval.toolCallId));
   const decided = answered.flatMap((approval) => {
     const decision = byId.get(approval.toolCallId) as ApprovalDecision;
@@ -47,7 +58,7 @@ export async function answerDecisions(
   });
   const first = await runDecidedCalls(decided, run);
   tally.toolCalls.push(...first.records);
-  const released = answered
+  const released = [...answered, ...replied]
     .flatMap((approval) => approval.holds ?? [])
     .flatMap((id) => callById.get(id) ?? []);
   const then =
@@ -58,9 +69,20 @@ export async function answerDecisions(
     ...paused.approvals.filter((approval) => !byId.has(approval.toolCallId)),
     ...(then?.pending ?? []),
   ];
-  const held = [...paused.results, ...first.results, ...(then?.results ?? [])];
-  if (control.kind === "go" && waiting.length > 0)
-    return { kind: "paused", paused: { approvals: waiting, results: held } };
+  const asking = [
+    ...questions.filter((question) => !repliedIds.has(question.toolCallId)),
+    ...(then?.questions ?? []),
+  ];
+  const held = [
+    ...paused.results,
+    ...answers.map((record) => record.result),
+    ...first.results,
+    ...(then?.results ?? []),
+  ];
+  if (control.kind === "go" && (waiting.length > 0 || asking.length > 0)) {
+    const still = asking.length > 0 ? { approvals: waiting, questions: asking } : { approvals: waiting };
+    return { kind: "paused", paused: { ...still, results: held } };
+  }
   const why = control.kind === "aborted" ? "the run was aborted" : "the run ended first";
   const done = new Set(held.map((result) => result.toolCallId));
   const rest = calls.flatMap((call) => {

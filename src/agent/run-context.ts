@@ -15,6 +15,7 @@ import type { ToolPermissions } from "./approvals.ts";
 import type { Budget, SessionBudget } from "./budget.ts";
 import type { Tool } from "./define-tool.ts";
 import type { Hooks } from "./hooks.ts";
+import type { PolicyDecider } from "./permission-policy.ts";
 import type { PrefixWatch } from "./prefix-watch.ts";
 import type { RunTrace } from "./run-trace.ts";
 
@@ -34,6 +35,8 @@ export interface RunContext {
   sequentialTools: boolean;
   /** Standing answers per tool ("always allow" / "always deny"), the session's; changed by resume. */
   permissions?: ToolPermissions;
+  /** The permission policy the run's tool calls are decided by (its `permissions` option, or the session's). */
+  policy?: PolicyDecider;
   /** Messages to deliver at the next safe point (after a turn's tools, or when the model stops). */
   takeSteering?: () => UserMessage[];
   /** The previous request of the session (or run), to tell a prompt-cache miss and why. */

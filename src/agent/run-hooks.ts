@@ -11,6 +11,7 @@ import { isPlainJson } from "../message/storable-values.ts";
 import type { JsonObject, JsonValue } from "../types.ts";
 import type { AgentEvent } from "./agent-events.ts";
 import { runWithDeadline } from "./deadline.ts";
+import { decidedByOf } from "./decided-by.ts";
 import {
   DEFAULT_HOOK_FAILURE_POLICY,
   DEFAULT_HOOK_TIMEOUTS,
@@ -141,7 +142,7 @@ export async function runHooks<E extends HookEvent>(
       return { kind: "failed", error };
     }
     if (Object.keys(decision).length === 0) continue;
-    context.emit({ type: "hook-decision", event, hook: name, decision });
+    context.emit({ type: "hook-decision", event, hook: name, decision, decidedBy: decidedByOf(decision) });
     const reason = decision.reason as string | undefined;
     if (decision.decision === "stop")
       return reason === undefined ? { kind: "stop" } : { kind: "stop", reason };

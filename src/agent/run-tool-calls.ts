@@ -15,10 +15,12 @@ import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { canonicalJson } from "./approval-digest.ts";
 import { type ApprovalDecision, deniedOutput, type HeldApproval, type PendingApproval } from "./approvals.ts";
+import { type AskUserInput, isAskUserTool } from "./ask-user-tool.ts";
 import { runWithDeadline } from "./deadline.ts";
 import type { ParsedArgs, Tool, ToolContext } from "./define-tool.ts";
 import type { RunControl } from "./loop-end.ts";
 import { notRunResult } from "./not-run-result.ts";
+import { type HeldQuestion, isHeldQuestion, type PendingQuestion } from "./questions.ts";
 import type { RunContext } from "./run-context.ts";
 import { type HookOutcome, runHooks } from "./run-hooks.ts";
 import { type ToolAnswer, toolAnswer } from "./tool-answer.ts";
@@ -33,12 +35,14 @@ export interface ToolRunOutcome {
    * With sequential tools the first one holds back the calls after it, which have not started.
    */
   pending: HeldApproval[];
+  /** Calls of the ask tool that wait for the person's answers (only when the run goes on), like `pending`. */
+  questions: HeldQuestion[];
 }
 
-/** One call's end: its record, or — for a call that waits for approval — what waits. */
+/** One call's end: its record, or — for a call that waits for approval or answers — what waits. */
 type CallOutcome =
   | { record: ToolCallRecord; control: RunControl; pending?: undefined }
-  | { pending: HeldApproval; control: RunControl; record?: undefined };
+  | { pending: HeldApproval | HeldQuestion; control: RunControl; record?: undefined };
 
 function resultOf(toolCall: ToolCallPart, output: string, isError: boolean, images?: ToolAnswer["images"]) {
   const result: ToolResultPart = {
@@ -125,10 +129,25 @@ class CallRun {
     }
     const tool = this.run.tools.get(call.name);
     if (tool === undefined) return this.#notFound();
+    const refused = this.#refusedByPolicy(tool);
+    if (refused !== undefined) return refused;
     const pre = await this.#preToolUse();
     if (!("kind" in pre)) return pre;
     if (pre.input !== undefined) this.#toolCall = { ...call, args: pre.input };
     return this.#run(tool, pre.context, pre.ask);
+  }
+
+  /**
+   * The call's end when the permission policy refuses it (its deny list, or plan mode for a tool with
+   * side effects): a result the model reads, and a `permission-decision` event. Undefined: it goes on.
+   */
+  #refusedByPolicy(tool: Tool<unknown>): CallOutcome | undefined {
+    const policy = this.run.policy;
+    const verdict = policy?.refusal(tool);
+    if (policy === undefined || verdict === undefined) return undefined;
+    const call = this.#toolCall;
+    this.run.emit({ type: "permission-decision", toolCall: call, verdict });
+    return this.#finish(resultOf(call, policy.refusedOutput(call.name, verdict), true), { kind: "go" });
   }
 
   /** The `preToolUse` hooks on the call: the outcome when they answered it (deny, stop, …), else their go. */
@@ -154,6 +173,9 @@ class CallRun {
     this.#toolCall = { ...call, args };
     const tool = this.run.tools.get(call.name);
     if (tool === undefined) return this.#notFound();
+    // The policy in force now: a tool denied (or plan mode set) since the pause does not run.
+    const refused = this.#refusedByPolicy(tool);
+    if (refused !== undefined) return refused;
     if (decision.args === undefined) return this.#run(tool, [], undefined, true);
     const pre = await this.#preToolUse();
     if (!("kind" in pre)) return pre;
@@ -173,6 +195,7 @@ class CallRun {
   /**
    * Whether the call waits for a person: a standing "always deny" answers it at once (a result); a
    * hook's "ask" waits; a standing "always allow" lets it run; otherwise the tool's `needsApproval`.
+   * A call that would wait runs when the permission policy approves it (bypass, allow list, acceptEdits).
    */
   async #approval(
     tool: Tool<unknown>,
@@ -192,6 +215,12 @@ class CallRun {
         ? (await tool.needsApproval(args, this.#context())) === true
         : tool.needsApproval === true);
     if (!needs) return undefined;
+    // The policy answers for the person: bypass, the allow list, or acceptEdits with the tool's class.
+    const verdict = this.run.policy?.approval(tool);
+    if (verdict !== undefined) {
+      this.run.emit({ type: "permission-decision", toolCall: call, verdict });
+      return undefined;
+    }
     const pending: PendingApproval = {
       toolCallId: call.id,
       toolName: call.name,
@@ -249,7 +278,8 @@ class CallRun {
     if (!approved) {
       let approval: ToolResultPart | PendingApproval | undefined;
       try {
-        approval = await this.#approval(tool, args, ask);
+        // A hook's "ask" on the ask tool is answered by its questions: the person is asked once, not twice.
+        approval = await this.#approval(tool, args, isAskUserTool(tool) ? undefined : ask);
       } catch (error) {
         const message = `The needsApproval check of "${call.name}" failed: ${messageOf(error)}`;
         return this.#fail("TOOL_FAILED", message, context, error);
@@ -259,6 +289,17 @@ class CallRun {
         this.run.emit({ type: "approval-requested", approval });
         return { pending: approval, control: { kind: "go" } };
       }
+    }
+    // The ask tool is not run: its valid call waits for the person's answers (questions.ts).
+    if (isAskUserTool(tool)) {
+      const question: PendingQuestion = {
+        toolCallId: call.id,
+        toolName: call.name,
+        questions: (args as AskUserInput).questions,
+        requestedAt: Date.now(),
+      };
+      this.run.emit({ type: "question-requested", question });
+      return { pending: question, control: { kind: "go" } };
     }
     this.run.emit({ type: "tool-start", toolCall: call });
     const timeoutMs = tool.timeoutMs ?? this.run.toolTimeoutMs;
@@ -302,16 +343,19 @@ function combine(calls: ToolCallPart[], outcomes: CallOutcome[], run: RunContext
   }
   const records: ToolCallRecord[] = [];
   const pending: HeldApproval[] = [];
+  const questions: HeldQuestion[] = [];
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome.record !== undefined) records.push(outcome.record);
-    else if (control.kind === "go") pending.push(outcome.pending);
-    else {
+    else if (control.kind === "go") {
+      if (isHeldQuestion(outcome.pending)) questions.push(outcome.pending);
+      else pending.push(outcome.pending);
+    } else {
       // A call announced as waiting gets its ending too: the run ends, so it is answered as not run.
       for (const call of calls.slice(index, index + 1 + (outcome.pending.holds?.length ?? 0)))
         records.push(notRunRecord(call, control, run));
     }
   }
-  return { results: records.map((record) => record.result), records, control, pending };
+  return { results: records.map((record) => record.result), records, control, pending, questions };
 }
 
 /** The record of a call the ending run does not run; its `tool-result` event is emitted like any other. */

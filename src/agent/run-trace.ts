@@ -105,6 +105,13 @@ export class RunTrace {
             this.#run.telemetry.recordContent === true ? event.approval.reason : undefined,
         });
         return;
+      case "question-requested":
+        this.#span?.addEvent("wisp.question.requested", {
+          "gen_ai.tool.name": event.question.toolName,
+          "gen_ai.tool.call.id": event.question.toolCallId,
+          "wisp.question.count": event.question.questions.length,
+        });
+        return;
       case "hook-error":
         this.#span?.addEvent("wisp.hook.error", {
           "wisp.hook.event": event.event,

@@ -40,7 +40,11 @@ import { checkConfig } from "./check-config.ts";
 import { checkPrompt } from "./check-prompt.ts";
 import { endFrom, type LoopEnd } from "./loop-end.ts";
 import { loopSetup, toolsByName } from "./loop-setup.ts";
+import { resolvePermissions } from "./permission-policy.ts";
+import { permissionPolicyProblem } from "./permission-rules.ts";
 import { PrefixWatch } from "./prefix-watch.ts";
+import { sealQuestion } from "./question-digest.ts";
+import { type HeldQuestion, publicQuestion, type QuestionReply, type StoredQuestion } from "./questions.ts";
 import { answerDecisions } from "./resume-run.ts";
 import type { LoopTally, RunContext } from "./run-context.ts";
 import { runHooks } from "./run-hooks.ts";
@@ -70,8 +74,8 @@ export interface RunRequest {
   problem?: AnySdkError | undefined;
   /** A check that needs code loaded on demand (the `messages` validator); a problem ends the run. */
   check?: (() => Promise<AnySdkError | undefined>) | undefined;
-  /** Resume a paused turn with these decisions instead of sending `content`. */
-  resume?: { paused: Paused; decisions: ApprovalDecision[] } | undefined;
+  /** Resume a paused turn with these decisions (and answers to its questions) instead of sending `content`. */
+  resume?: { paused: Paused; decisions: ApprovalDecision[]; replies?: QuestionReply[] } | undefined;
   /** Standing answers per tool; a resume's `always` decisions are already in it. */
   permissions?: ToolPermissions;
   /** The session's view of its previous request (a run without one starts its own). */
@@ -127,6 +131,7 @@ function agentResult(identity: Identity, run: RunContext, tally: LoopTally, end:
   if (tally.output !== undefined) value.output = tally.output;
   if (end.stopDetail !== undefined) value.stopDetail = end.stopDetail;
   if (end.paused !== undefined) value.pendingApprovals = end.paused.approvals.map(publicApproval);
+  if (end.paused?.questions !== undefined) value.pendingQuestions = end.paused.questions.map(publicQuestion);
   return end.error === undefined ? { ok: true, value } : { ok: false, error: end.error, partial: value };
 }
 
@@ -185,6 +190,15 @@ async function execute(
     const wrong = (await runTrace).traceRun(run, config, request.resume?.decisions);
     if (wrong !== undefined) return { stopReason: "error", error: invalidOption(wrong.message, wrong.path) };
   }
+  if (config.permissions !== undefined) {
+    // Checked whole here (the option table checks its type). Not loaded on demand: its imports are the
+    // entry's, and esbuild would move them into a chunk of their own that every program loads.
+    const wrong = permissionPolicyProblem(config.permissions);
+    if (wrong !== undefined) return { stopReason: "error", error: wrong };
+    // The decisions are loaded only by runs with a policy (they import only types).
+    const { policyDecider } = await import("./permission-decisions.ts");
+    run.policy = policyDecider(resolvePermissions(config.permissions));
+  }
   run.emit({
     type: "run-start",
     sessionId: run.sessionId,
@@ -220,13 +234,28 @@ async function execute(
     end = await runPrompt(run, setup, tally, [...context, ...request.content], request.promptId);
   else {
     const calls = toolCallsOf(run.messages.at(-1) as AssistantMessage);
-    const answered = await answerDecisions(run, tally, calls, resume.paused, resume.decisions);
+    const answered = await answerDecisions(
+      run,
+      tally,
+      calls,
+      resume.paused,
+      resume.decisions,
+      resume.replies,
+    );
     end = await resumeTurns(run, setup, tally, answered);
   }
   if (end.paused !== undefined) {
     const seal = (approval: HeldApproval) => sealApproval(run.sessionId, approval, request.approvalSecret);
+    const { questions } = end.paused;
+    let sealed: StoredQuestion[] | undefined;
+    if (questions !== undefined) {
+      const sealOne = (question: HeldQuestion) =>
+        sealQuestion(run.sessionId, question, request.approvalSecret);
+      sealed = await Promise.all(questions.map(sealOne));
+    }
     end.paused = {
       approvals: await Promise.all(end.paused.approvals.map(seal)),
+      ...(sealed === undefined ? {} : { questions: sealed }),
       results: end.paused.results,
     };
   }

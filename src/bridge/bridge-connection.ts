@@ -14,6 +14,7 @@ import { errorFromWire, eventFromWire } from "./cloneable.ts";
 import { answerQuestion } from "./decision-answerer.ts";
 import { type BridgeReport, DECISION_KINDS } from "./decisions.ts";
 import { type BridgePort, listen } from "./endpoint.ts";
+import { HookFeedListeners } from "./hook-feed-listeners.ts";
 import {
   BRIDGE_PROTOCOL_VERSION,
   bridgeMessage,
@@ -55,6 +56,8 @@ export class BridgeConnection {
   #handshake: Call | undefined;
   /** Told the session's id when the worker answers ready. */
   readonly #onReady: (sessionId: string) => void;
+  /** This connection's hook feed listeners (see hook-feed.ts). */
+  readonly feed: HookFeedListeners;
 
   /**
    * A connection on `port`, with options already checked; {@link BridgeConnection.connect} greets the
@@ -65,6 +68,7 @@ export class BridgeConnection {
     this.#onReady = onReady;
     this.#options = options;
     this.#report = options.onReport ?? ((report) => console.warn(`wisp-agent/bridge: ${report.message}`));
+    this.feed = new HookFeedListeners((message) => this.post(message), this.#report);
     // The worker asks only what a handler answers.
     const handlers = options.onDecision ?? {};
     this.#kinds = new Set(DECISION_KINDS.filter((kind) => typeof handlers[kind] === "function"));
@@ -215,6 +219,9 @@ export class BridgeConnection {
         return;
       case "pong":
         return;
+      case "feed":
+        this.feed.receive(message);
+        return;
     }
   }
 
@@ -239,14 +246,22 @@ export class BridgeConnection {
     this.#runs.delete(id);
   }
 
-  /** Calls `method` in the worker; rejects with the error that ended the connection, if it ended. */
-  call(method: "export" | "snapshot" | "drainQueue" | "close"): Promise<unknown> {
+  /**
+   * Calls `method` in the worker (with its one `argument`, plain data, when it takes one); rejects with
+   * the error that ended the connection, if it ended.
+   */
+  call(
+    method: Extract<MainMessage, { t: "call" }>["method"] | "close",
+    argument?: unknown,
+  ): Promise<unknown> {
     if (this.#gone !== undefined) return Promise.reject(this.#gone);
     const id = this.nextId(method);
     return new Promise((resolve, reject) => {
       this.#calls.set(id, { resolve, reject });
       this.#watch.watch();
-      this.post(method === "close" ? { t: "close", id } : { t: "call", id, method });
+      if (method === "close") this.post({ t: "close", id });
+      else
+        this.post(argument === undefined ? { t: "call", id, method } : { t: "call", id, method, argument });
     });
   }
 

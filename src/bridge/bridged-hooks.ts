@@ -2,7 +2,8 @@
  * The worker session's options with the main thread's decisions wired in: for each kind the main
  * side answers, a hook after the session's own asks it (`prompt-submit` → `userPromptSubmit`,
  * `tool-before` → `preToolUse`, `tool-after` → `postToolUse`, `stop` → `stop`). For `approval`, a
- * tool's `needsApproval` is asked of the main side while the run waits, instead of pausing the run.
+ * tool's `needsApproval` is asked of the main side while the run waits, instead of pausing the run;
+ * for `question`, so are the ask tool's questions (bridged-questions.ts).
  * No answer in time (or a failed handler) denies where a wrong "yes" could do harm — approvals and
  * `tool-before` — and goes on elsewhere.
  *
@@ -11,6 +12,7 @@
 
 import { canonicalJson } from "../agent/approval-digest.ts";
 import { deniedOutput } from "../agent/approvals.ts";
+import { type DecidedBy, markDecidedBy } from "../agent/decided-by.ts";
 import type { ToolContext } from "../agent/define-tool.ts";
 import type {
   HookDecisions,
@@ -26,7 +28,8 @@ import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { messageOf } from "../errors/message-of.ts";
 import type { SessionOptions } from "../session/session-options.ts";
 import type { ToolCallPart } from "../types.ts";
-import type { DecisionAsker } from "./decision-asker.ts";
+import { bridgedQuestions } from "./bridged-questions.ts";
+import type { Asked, DecisionAsker } from "./decision-asker.ts";
 import type { ApprovalAnswer } from "./decisions.ts";
 
 /** Room between the bridge's own timeout and the hook's, so the bridge's answer always comes first. */
@@ -42,6 +45,11 @@ function withHook<E extends HookEvent>(hooks: Hooks | undefined, event: E, entry
 /** What the hook sees, for the main side: never the whole conversation or the signal. */
 function context(input: HookInputBase): { sessionId: string; turn: number } {
   return { sessionId: input.sessionId, turn: input.turn };
+}
+
+/** Who decided when the main side did not answer: the time limit, or the kind's default. */
+function nobody(asked: Extract<Asked, { answered: false }>): DecidedBy {
+  return asked.timedOut === true ? "timeout" : "default";
 }
 
 /**
@@ -60,8 +68,8 @@ function askingHook<E extends HookEvent>(
     timeoutMs: asker.timeoutOf(kind) + MARGIN_MS,
     handler: async (input) => {
       const asked = await asker.ask(kind, { ...context(input), ...shown(input) }, input.signal);
-      if (asked.answered) return asked.answer as HookDecisions[E] | undefined;
-      return unanswered?.(asked.why);
+      if (asked.answered) return markDecidedBy(asked.answer as HookDecisions[E] | undefined, "person");
+      return markDecidedBy(unanswered?.(asked.why), nobody(asked));
     },
   };
   if (unanswered !== undefined) entry.onFailure = "closed";
@@ -92,12 +100,18 @@ function approvalHook(
       };
       const asked = await asker.ask("approval", { ...context(input), approval }, input.signal);
       if (!asked.answered)
-        return { decision: "deny", reason: `No approval from the main thread (${asked.why})` };
+        return markDecidedBy(
+          { decision: "deny", reason: `No approval from the main thread (${asked.why})` },
+          nobody(asked),
+        );
       const answer = asked.answer as ApprovalAnswer | undefined;
-      if (answer?.approved !== true) return { decision: "deny", reason: deniedOutput(answer?.reason) };
-      if (answer.args === undefined) return {};
+      // The person's "yes" is a decision too (an explicit allow), so the run's events say who allowed it.
+      const person = (decision: PreToolUseDecision) => markDecidedBy(decision, "person");
+      if (answer?.approved !== true)
+        return person({ decision: "deny", reason: deniedOutput(answer?.reason) });
+      if (answer.args === undefined) return person({ decision: "allow" });
       const edited = { ...input, toolCall: { ...toolCall, args: answer.args } };
-      return (await ownHooksRefuse(own, edited)) ?? { input: answer.args };
+      return (await ownHooksRefuse(own, edited)) ?? person({ input: answer.args });
     },
   };
 }
@@ -187,6 +201,14 @@ export function bridgedOptions(
       return rest as AnyTool;
     });
     hooks = withHook(hooks, "preToolUse", approvalHook(byName, options.hooks?.preToolUse, asker));
+  }
+  if (decides.has("question") && tools !== undefined) {
+    // The main side answers while the run waits, so the ask tool no longer pauses the run.
+    const asking = bridgedQuestions(tools, asker, MARGIN_MS);
+    if (asking !== undefined) {
+      tools = asking.tools;
+      hooks = withHook(hooks, "preToolUse", asking.hook);
+    }
   }
   if (decides.has("tool-after"))
     hooks = withHook(

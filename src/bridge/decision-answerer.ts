@@ -6,6 +6,8 @@
  * @module
  */
 
+import { checkAnswers } from "../agent/question-checks.ts";
+import type { PendingQuestion } from "../agent/questions.ts";
 import { showValue } from "../config/show-value.ts";
 import { messageOf } from "../errors/message-of.ts";
 import {
@@ -31,6 +33,24 @@ function notApprovalAnswer(answer: unknown): string | undefined {
   return ok
     ? undefined
     : `an approval is answered with { approved: true | false, reason?: string, args?: object }, got ${showValue(answer)}`;
+}
+
+/**
+ * Why `answer` is not an answer to `question`, or undefined (nothing is an answer too: unanswered).
+ * The worker checks it again; this says so here, where the handler's author sees it.
+ */
+function notQuestionAnswer(answer: unknown, question: PendingQuestion | undefined): string | undefined {
+  if (answer === undefined) return undefined;
+  const given = answer as { answers?: unknown; unanswered?: unknown; reason?: unknown } | null;
+  const shape =
+    "a question is answered with { answers: [{ selected?, text? }, …] } or { unanswered: true, reason? }";
+  if (typeof given !== "object" || given === null) return `${shape}, got ${showValue(answer)}`;
+  if (given.unanswered === true)
+    return given.reason === undefined || typeof given.reason === "string"
+      ? undefined
+      : `${shape}: reason must be a string`;
+  const wrong = checkAnswers(question?.questions ?? [], given.answers, "answers");
+  return wrong === undefined ? undefined : `${shape}: ${wrong.path} ${wrong.problem}`;
 }
 
 /** The worker's question as `onDecision` sees it: its payload spread in, an unknown kind as `unknown`. */
@@ -73,13 +93,22 @@ export async function answerQuestion(
     const handler = handlers?.[request.kind] as ((request: DecisionRequest) => unknown) | undefined;
     if (handler === undefined) throw new Error(`no onDecision.${request.kind} handler on the main thread`);
     const answer = await handler(request);
-    const wrong = kind === "approval" ? notApprovalAnswer(answer) : undefined;
+    const wrong =
+      kind === "approval"
+        ? notApprovalAnswer(answer)
+        : request.kind === "question"
+          ? notQuestionAnswer(answer, request.question)
+          : undefined;
     if (wrong !== undefined) throw new Error(wrong);
     if (!post({ t: "decision", requestId, answer }, false))
       throw new Error("its answer could not be posted (is it plain data?)");
   } catch (error) {
     const why = messageOf(error);
-    const outcome = failsClosed(kind) ? "the call was denied" : "the run went on";
+    const outcome = failsClosed(kind)
+      ? "the call was denied"
+      : kind === "question"
+        ? "the question went unanswered"
+        : "the run went on";
     report({
       code: "DECISION_HANDLER_FAILED",
       message: `onDecision failed on the ${kind} question (${outcome}): ${why}`,

@@ -11,8 +11,8 @@ import { randomId } from "../message/random-id.ts";
 import type { BridgeReport } from "./decisions.ts";
 import type { WorkerMessage } from "./protocol.ts";
 
-/** How a question ended: an answer (maybe `undefined`), or none — and why. */
-export type Asked = { answered: true; answer: unknown } | { answered: false; why: string };
+/** How a question ended: an answer (maybe `undefined`), or none — and why, and whether time ran out. */
+export type Asked = { answered: true; answer: unknown } | { answered: false; why: string; timedOut?: true };
 
 /** How many expired request ids are remembered, to tell a late answer from an unknown one. */
 const REMEMBERED = 256;
@@ -63,7 +63,7 @@ export class DecisionAsker {
                 message: `no ${kind} decision from the main thread within ${timeoutMs} ms`,
                 requestId,
               });
-              settle({ answered: false, why: `no answer within ${timeoutMs} ms` });
+              settle({ answered: false, why: `no answer within ${timeoutMs} ms`, timedOut: true });
             }, timeoutMs);
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });

@@ -2,8 +2,8 @@
  * Decisions asked across the bridge: the worker's hooks and approvals, answered on the main thread.
  * Each request carries interaction hints — its kind, whether an answer is expected, whether the run
  * waits for it, and how long it waits — and each kind has a default for when no answer comes in
- * time or the handler fails: approvals and `tool-before` fail closed (deny), the others go on as if
- * nobody had a hook.
+ * time or the handler fails: approvals and `tool-before` fail closed (deny), a question ends
+ * unanswered, the others go on as if nobody had a hook.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import type {
   PromptDecision,
   StopHookDecision,
 } from "../agent/hooks.ts";
+import type { AnsweredReply, PendingQuestion, UnansweredReply } from "../agent/questions.ts";
 import type {
   AssistantMessage,
   JsonObject,
@@ -25,13 +26,14 @@ import type {
 } from "../types.ts";
 
 /** The kinds of decision a worker asks for. */
-export type DecisionKind = "prompt-submit" | "tool-before" | "tool-after" | "stop" | "approval";
+export type DecisionKind = "prompt-submit" | "tool-before" | "tool-after" | "stop" | "approval" | "question";
 
 /** Every kind, in the order a run meets them. */
 export const DECISION_KINDS: readonly DecisionKind[] = [
   "prompt-submit",
   "tool-before",
   "approval",
+  "question",
   "tool-after",
   "stop",
 ];
@@ -41,6 +43,7 @@ export const DEFAULT_DECISION_TIMEOUTS: Readonly<Record<DecisionKind, number>> =
   "prompt-submit": 10_000,
   "tool-before": 10_000,
   approval: 300_000,
+  question: 300_000,
   "tool-after": 10_000,
   stop: 10_000,
 };
@@ -84,6 +87,12 @@ export type DecisionRequest =
       approval: PendingApproval;
     })
   | (DecisionHints & {
+      /** The model asks the person questions (a call of the worker's ask tool, `askUserTool()`). */
+      kind: "question";
+      /** The call and its questions. */
+      question: PendingQuestion;
+    })
+  | (DecisionHints & {
       /** A tool ran (the worker's `postToolUse` hook). */
       kind: "tool-after";
       /** The call as it ran. */
@@ -116,6 +125,12 @@ export interface ApprovalAnswer {
   args?: JsonObject;
 }
 
+/**
+ * The main side's answer to a question: one answer per question, or unanswered. No answer in time (or
+ * `undefined`, a failed handler, answers that do not fit) ends the question as unanswered.
+ */
+export type QuestionDecision = Omit<AnsweredReply, "toolCallId"> | Omit<UnansweredReply, "toolCallId">;
+
 /** What each kind may be answered with; `undefined` takes the kind's default. */
 export interface DecisionAnswers {
   /** Add context to the prompt, or stop the run. */
@@ -124,6 +139,8 @@ export interface DecisionAnswers {
   "tool-before": PreToolUseDecision;
   /** Approve or deny the call. */
   approval: ApprovalAnswer;
+  /** The person's answers (checked against the questions), or that they did not answer. */
+  question: QuestionDecision;
   /** Replace the output, add context, or stop the run. */
   "tool-after": PostToolUseDecision;
   /** Let the run end, or block it. */
@@ -180,7 +197,8 @@ export interface BridgeReport {
    * What happened: `DECISION_UNKNOWN` an answer for a request nobody asked, `DECISION_EXPIRED` an answer that
    * came after its request timed out, `DECISION_HANDLER_FAILED` the handler threw or answered in the wrong
    * shape, `DECISION_TIMEOUT` no answer in time, `POST_FAILED` a message could not be posted, `PROTOCOL` a
-   * malformed message or another protocol version, `WORKER_ERROR` the worker reported an uncaught error.
+   * malformed message or another protocol version, `WORKER_ERROR` the worker reported an uncaught error,
+   * `HOOK_LISTENER_FAILED` an `onHookEvent` listener threw or rejected (nothing else changed).
    */
   code:
     | "DECISION_UNKNOWN"
@@ -189,7 +207,8 @@ export interface BridgeReport {
     | "DECISION_TIMEOUT"
     | "POST_FAILED"
     | "PROTOCOL"
-    | "WORKER_ERROR";
+    | "WORKER_ERROR"
+    | "HOOK_LISTENER_FAILED";
   /** What happened, in words. */
   message: string;
   /** The decision request it is about, when it is about one. */

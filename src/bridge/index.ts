@@ -28,7 +28,15 @@ export {
   type DecisionKind,
   type DecisionRequest,
   type DecisionRequestOf,
+  type QuestionDecision,
 } from "./decisions.ts";
 export type { BridgePort } from "./endpoint.ts";
+export {
+  HOOK_FEED_KINDS,
+  type HookFeedEvent,
+  type HookFeedHints,
+  type HookFeedKind,
+  type HookFeedListener,
+} from "./hook-feed.ts";
 export { BRIDGE_PROTOCOL_VERSION } from "./protocol.ts";
 export { type ServeSessionOptions, type SessionServer, serveSession } from "./serve-session.ts";

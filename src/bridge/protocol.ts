@@ -8,6 +8,7 @@
  */
 
 import type { ApprovalDecision } from "../agent/approvals.ts";
+import type { QuestionReply } from "../agent/questions.ts";
 import type { ImagePart, UserContentPart } from "../types.ts";
 
 /** The version of the bridge protocol this build speaks. */
@@ -21,6 +22,8 @@ export interface RunRequestOptions {
   mode?: "steer" | "followUp";
   attachments?: ImagePart[];
   id?: string;
+  /** A fork's parent message (`ChatOptions.parentId`). */
+  parentId?: string | null;
 }
 
 /** What the main thread sends (each with its connection's `key`, see {@link Address}). */
@@ -38,7 +41,7 @@ export type MainMessage =
       id: string;
       op: "chat" | "resume";
       input?: string | UserContentPart[];
-      decisions?: ApprovalDecision[];
+      decisions?: (ApprovalDecision | QuestionReply)[];
       options: RunRequestOptions;
       /** How many events the worker may send before it waits for credit; 0: no limit. */
       window: number;
@@ -49,10 +52,28 @@ export type MainMessage =
     }
   | { t: "credit"; id: string; n: number }
   | { t: "abort"; id?: string; reason?: string }
-  | { t: "call"; id: string; method: "export" | "snapshot" | "drainQueue" }
+  | {
+      t: "call";
+      id: string;
+      method:
+        | "export"
+        | "snapshot"
+        | "drainQueue"
+        | "permissions"
+        | "setPermissions"
+        | "branches"
+        | "switchBranch";
+      /** The method's one argument, when it takes one (`setPermissions`: the policy). */
+      argument?: unknown;
+    }
   | { t: "decision"; requestId: string; answer?: unknown; failed?: string }
   | { t: "close"; id: string }
-  | { t: "ping" };
+  | { t: "ping" }
+  /**
+   * Starts (`on: true`) or stops this connection's hook feed (see hook-feed.ts). A worker that does not
+   * know it ignores it, as each side ignores a message type it does not know: the feed is simply empty.
+   */
+  | { t: "observe"; on: boolean };
 
 /** What the worker sends (`to` one connection, or to every one, see {@link Address}). */
 export type WorkerMessage =
@@ -72,7 +93,9 @@ export type WorkerMessage =
     }
   | { t: "report"; code: string; message: string; requestId?: string }
   | { t: "closed" }
-  | { t: "pong" };
+  | { t: "pong" }
+  /** One item of the hook feed, sent only `to` connections that asked for it with `observe`. */
+  | { t: "feed"; id: string; kind: string; payload: unknown };
 
 /**
  * Who a message is from or for. Several `connectSession` calls may share one port, and so one

@@ -8,10 +8,11 @@
  */
 
 import type { AgentEvent } from "../agent/agent-events.ts";
+import type { PermissionPolicy } from "../agent/permission-policy.ts";
 import { invalidOption, notStringsOption } from "../config/option-checks.ts";
 import { optionKeys } from "../config/option-table.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
-import { type AgentSession, createAgentSession } from "../session/agent-session.ts";
+import { type AgentSession, createAgentSession, type ExportOptions } from "../session/agent-session.ts";
 import type { SessionOptions } from "../session/session-options.ts";
 import { contextFromTraceparent } from "../telemetry/trace-context.ts";
 import {
@@ -26,6 +27,7 @@ import { DecisionAsker } from "./decision-asker.ts";
 import { type BridgeReport, DEFAULT_DECISION_TIMEOUTS } from "./decisions.ts";
 import { type BridgePort, isBridgePort, listen } from "./endpoint.ts";
 import { EventOutbox } from "./event-outbox.ts";
+import { HookFeedSource } from "./hook-feed-source.ts";
 import {
   BRIDGE_PROTOCOL_VERSION,
   bridgeMessage,
@@ -102,6 +104,8 @@ class Server implements SessionServer {
   /** Why the session could not be made, for the connections that come after. */
   #refusal: unknown;
   #asker: DecisionAsker | undefined;
+  /** The hook feed, sent to the connections that observe. */
+  readonly #feed = new HookFeedSource((message, to) => this.#post(message, to));
   #done = false;
   #closing = false;
   #finish: () => void = () => {};
@@ -206,10 +210,13 @@ class Server implements SessionServer {
           });
         return;
       case "call":
-        await this.#call(message.id, message.method, connection.conn);
+        await this.#call(message, connection.conn);
         return;
       case "close":
         await this.#end(true);
+        return;
+      case "observe":
+        this.#feed.observe(connection.conn, message.on === true);
         return;
     }
   }
@@ -243,10 +250,12 @@ class Server implements SessionServer {
     const asker = new DecisionAsker(timeouts, (message) => this.#post(message, conn), this.#report);
     this.#asker = asker;
     const base = sessionPart(this.#options);
-    const options = bridgedOptions(
-      hello.restore === undefined ? base : { ...base, restore: hello.restore },
-      new Set(hello.decides),
-      asker,
+    const options = this.#feed.observed(
+      bridgedOptions(
+        hello.restore === undefined ? base : { ...base, restore: hello.restore },
+        new Set(hello.decides),
+        asker,
+      ),
     );
     this.#session = createAgentSession(options).then((created) => {
       if (created.ok) {
@@ -306,18 +315,35 @@ class Server implements SessionServer {
       request.op === "resume"
         ? session.resumeStream(request.decisions ?? [], common)
         : session.stream(request.input ?? "", { ...request.options, ...common });
-    for await (const event of run) if (!request.quiet || KEPT_WHEN_QUIET.has(event.type)) outbox.push(event);
+    const tap = this.#feed.tap(session.sessionId);
+    for await (const event of run) {
+      tap(event);
+      if (!request.quiet || KEPT_WHEN_QUIET.has(event.type)) outbox.push(event);
+    }
     outbox.end();
     await outbox.drained;
     runs.delete(request.id);
   }
 
-  async #call(id: string, method: "export" | "snapshot" | "drainQueue", conn: string): Promise<void> {
+  async #call(call: Extract<MainMessage, { t: "call" }>, conn: string): Promise<void> {
+    const { id, method } = call;
     const session = await this.#session;
     try {
       if (session === undefined)
         throw new ConfigError("The session was never created", { code: "SESSION_CLOSED" });
-      this.#post({ t: "reply", id, value: session[method]() }, conn);
+      let value: unknown;
+      if (method === "setPermissions") {
+        // The main side may change the policy: it already answers this session's approvals.
+        const set = await session.setPermissions(call.argument as PermissionPolicy);
+        if (!set.ok) throw set.error;
+        value = set.value;
+      } else if (method === "switchBranch") {
+        const switched = session.switchBranch(call.argument as string);
+        if (!switched.ok) throw switched.error;
+        value = switched.value;
+      } else if (method === "export") value = session.export(call.argument as ExportOptions | undefined);
+      else value = session[method]();
+      this.#post({ t: "reply", id, value }, conn);
     } catch (error) {
       this.#post({ t: "reply", id, error: errorToWire(error) }, conn);
     }

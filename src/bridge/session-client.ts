@@ -8,18 +8,27 @@
 
 import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
+import type { PermissionPolicy } from "../agent/permission-policy.ts";
+import { permissionPolicyProblem } from "../agent/permission-rules.ts";
+import type { QuestionReply } from "../agent/questions.ts";
 import type { Result } from "../agent/result.ts";
 import { err } from "../agent/result-helpers.ts";
 import { classifyThrown } from "../errors/classify.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { type AnySdkError, ConfigError } from "../errors/sdk-error.ts";
-import type { ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
+import type {
+  ExportOptions,
+  ResumeOptions,
+  SessionBranch,
+  SessionSnapshot,
+} from "../session/agent-session.ts";
 import { type ChatOptions, checkChatOptions, checkResumeOptions } from "../session/session-options.ts";
 import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
 import { traceparentOf } from "../telemetry/trace-context.ts";
 import type { UserContentPart } from "../types.ts";
 import { BridgeConnection } from "./bridge-connection.ts";
 import type { BridgePort } from "./endpoint.ts";
+import type { HookFeedListener } from "./hook-feed.ts";
 import type { MainMessage, RunRequestOptions } from "./protocol.ts";
 import { RemoteRun } from "./remote-run.ts";
 import type { ConnectSessionOptions, RemoteSession } from "./remote-session.ts";
@@ -31,6 +40,11 @@ function schemaAcrossPort(output: unknown): ConfigError | undefined {
     "output (a schema) cannot cross the port: give output to serveSession's session options in the worker",
     { code: "CONFIG_INVALID", path: "output" },
   );
+}
+
+/** A branch named by something other than a leaf id (a string), refused before it is sent. */
+function notALeaf(path: string): ConfigError {
+  return new ConfigError(`${path} must be a branch's leaf id (a string)`, { code: "BRANCH_INVALID", path });
 }
 
 const DEFAULT_WINDOW = 256;
@@ -130,20 +144,38 @@ export class Client implements RemoteSession {
     return this.#run({ op: "chat", input }, options, true).result;
   }
 
-  resumeStream(decisions: ApprovalDecision[], options?: ResumeOptions): AgentRun {
+  resumeStream(decisions: (ApprovalDecision | QuestionReply)[], options?: ResumeOptions): AgentRun {
     return this.#run({ op: "resume", decisions }, options, false);
   }
 
-  resume(decisions: ApprovalDecision[], options?: ResumeOptions): Promise<AgentRunResult> {
+  resume(decisions: (ApprovalDecision | QuestionReply)[], options?: ResumeOptions): Promise<AgentRunResult> {
     return this.#run({ op: "resume", decisions }, options, true).result;
+  }
+
+  onHookEvent(listener: HookFeedListener): () => void {
+    return this.#connection.feed.add(listener);
   }
 
   abort(reason?: unknown): void {
     this.#connection.post(reason === undefined ? { t: "abort" } : { t: "abort", reason: messageOf(reason) });
   }
 
-  export(): Promise<Result<SessionState, AnySdkError, undefined>> {
-    return this.#call("export");
+  export(options?: ExportOptions): Promise<Result<SessionState, AnySdkError, undefined>> {
+    const branch = options?.branch;
+    if (branch === undefined) return this.#call("export");
+    return typeof branch === "string"
+      ? this.#call("export", { branch })
+      : Promise.resolve(err(notALeaf("branch")));
+  }
+
+  branches(): Promise<Result<SessionBranch[], AnySdkError, undefined>> {
+    return this.#call("branches");
+  }
+
+  switchBranch(leafId: string): Promise<Result<SessionBranch[], AnySdkError, undefined>> {
+    return typeof leafId === "string"
+      ? this.#call("switchBranch", leafId)
+      : Promise.resolve(err(notALeaf("leafId")));
   }
 
   snapshot(): Promise<Result<SessionSnapshot, AnySdkError, undefined>> {
@@ -154,9 +186,25 @@ export class Client implements RemoteSession {
     return this.#call("drainQueue");
   }
 
+  permissions(): Promise<Result<Required<PermissionPolicy>, AnySdkError, undefined>> {
+    return this.#call("permissions");
+  }
+
+  setPermissions(
+    policy: PermissionPolicy,
+  ): Promise<Result<Required<PermissionPolicy>, AnySdkError, undefined>> {
+    // Checked here first, as the session would, so only a valid (plain data) policy crosses the port.
+    const problem = permissionPolicyProblem(policy);
+    if (problem !== undefined) return Promise.resolve(err(problem));
+    return this.#call("setPermissions", policy);
+  }
+
   /** A call of the worker's session, its answer or its error (SESSION_CLOSED, BRIDGE_CLOSED) as a Result. */
-  #call<T>(name: "export" | "snapshot" | "drainQueue"): Promise<Result<T, AnySdkError, undefined>> {
-    return this.#connection.call(name).then(
+  #call<T>(
+    name: Extract<MainMessage, { t: "call" }>["method"],
+    argument?: unknown,
+  ): Promise<Result<T, AnySdkError, undefined>> {
+    return this.#connection.call(name, argument).then(
       (value) => ({ ok: true, value: value as T }),
       (thrown: unknown) => err(classifyThrown(thrown, {})),
     );

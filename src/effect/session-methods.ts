@@ -8,9 +8,16 @@ import * as Effect from "effect/Effect";
 import type * as Stream from "effect/Stream";
 import type { AgentEvent, AgentResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
+import type { PermissionPolicy } from "../agent/permission-policy.ts";
+import type { QuestionReply } from "../agent/questions.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
-import type { AgentSession, ResumeOptions, SessionSnapshot } from "../session/agent-session.ts";
+import type {
+  AgentSession,
+  ResumeOptions,
+  SessionBranch,
+  SessionSnapshot,
+} from "../session/agent-session.ts";
 import type { ChatOptions } from "../session/session-options.ts";
 import type { QueuedPrompt, SessionState } from "../session/session-state.ts";
 import type { UserContentPart } from "../types.ts";
@@ -36,22 +43,36 @@ export interface AgentSessionEffect<T extends AnyTool = AnyTool> {
   stream(input: string | UserContentPart[], options?: ChatOptions): Stream.Stream<AgentEvent<T>, AnySdkError>;
   /** Decides the tool calls that wait for approval and goes on (see `AgentSession.resume`). */
   resume(
-    decisions: ApprovalDecision<T>[],
+    decisions: (ApprovalDecision<T> | QuestionReply)[],
     options?: ResumeOptions,
   ): Effect.Effect<AgentResult<T>, AnySdkError>;
   /** The same as `resume`, as a Stream of the run's events. */
   resumeStream(
-    decisions: ApprovalDecision<T>[],
+    decisions: (ApprovalDecision<T> | QuestionReply)[],
     options?: ResumeOptions,
   ): Stream.Stream<AgentEvent<T>, AnySdkError>;
   /** The session as plain JSON (during a run: up to the last completed turn). */
   export(): Effect.Effect<SessionState>;
   /** A cheap look at the session. */
   snapshot(): Effect.Effect<SessionSnapshot>;
+  /** The conversation's branches, after forks (see `AgentSession.branches`). */
+  branches(): Effect.Effect<SessionBranch[]>;
+  /**
+   * Makes the branch ending at `leafId` the active one (see `AgentSession.switchBranch`); fails with its
+   * ConfigError (`BRANCH_INVALID`, `SESSION_BUSY`, `APPROVAL_PENDING`).
+   */
+  switchBranch(leafId: string): Effect.Effect<SessionBranch[], AnySdkError>;
   /** Aborts the run in flight and drops queued prompts (their calls fail with an AbortError). */
   abort(reason?: unknown): Effect.Effect<void>;
   /** Removes and returns the queued prompts (see `AgentSession.drainQueue`). */
   drainQueue(): Effect.Effect<QueuedPrompt[]>;
+  /** The permission policy in force (see `AgentSession.permissions`). */
+  permissions(): Effect.Effect<Required<PermissionPolicy>>;
+  /**
+   * Replaces the permission policy from the next run on (see `AgentSession.setPermissions`); fails with
+   * its ConfigError (`CONFIG_INVALID`, `SESSION_BUSY`, `SESSION_CLOSED`).
+   */
+  setPermissions(policy: PermissionPolicy): Effect.Effect<Required<PermissionPolicy>, AnySdkError>;
   /**
    * Closes the session before its scope does (the scope's close is then a no-op); later calls fail
    * with a ConfigError `SESSION_CLOSED`.
@@ -80,8 +101,20 @@ export function sessionEffect<T extends AnyTool>(session: AgentSession<T>): Agen
     resumeStream: (decisions, options) => streamEffect(() => session.resumeStream(decisions, options)),
     export: () => Effect.sync(() => session.export()),
     snapshot: () => Effect.sync(() => session.snapshot()),
+    branches: () => Effect.sync(() => session.branches()),
+    switchBranch: (leafId) =>
+      Effect.suspend(() => {
+        const switched = session.switchBranch(leafId);
+        return switched.ok ? Effect.succeed(switched.value) : Effect.fail(switched.error);
+      }),
     abort: (reason) => Effect.sync(() => session.abort(reason)),
     drainQueue: () => Effect.sync(() => session.drainQueue()),
+    permissions: () => Effect.sync(() => session.permissions()),
+    setPermissions: (policy) =>
+      Effect.flatMap(
+        Effect.promise(() => session.setPermissions(policy)),
+        (set) => (set.ok ? Effect.succeed(set.value) : Effect.fail(set.error)),
+      ),
     close: () => Effect.promise(() => session.close()),
     promises: session,
   };

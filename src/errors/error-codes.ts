@@ -23,10 +23,12 @@ export type ConfigErrorCode =
   | "SESSION_CLOSED"
   /** A prompt was sent while tool calls wait for approval: resume them first. */
   | "APPROVAL_PENDING"
-  /** A decision names no pending call, repeats one, replays a used one, edits arguments badly, or approves a call whose tool the session lacks. */
+  /** A decision names no pending call, repeats one, replays a used one, edits arguments badly, approves a call whose tool the session lacks, or answers a question (the ask tool's) with answers that do not fit it. */
   | "APPROVAL_INVALID"
-  /** A pending approval was changed after the pause, or its signature does not verify. */
+  /** A pending approval or question was changed after the pause, or its signature does not verify. */
   | "APPROVAL_TAMPERED"
+  /** A fork's `parentId` or a branch's leaf id names no message that can be continued (see docs/forks.md). */
+  | "BRANCH_INVALID"
   /** The two sides of a bridge (`wisp-agent/bridge`) speak different protocol versions. */
   | "BRIDGE_VERSION";
 

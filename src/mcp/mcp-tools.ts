@@ -14,6 +14,7 @@ import { callResultOutput } from "./call-result.ts";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check.ts";
 import { listPages } from "./list-pages.ts";
 import type { McpClient, McpProgress } from "./mcp-client.ts";
+import { annotationPermissions } from "./mcp-permissions.ts";
 
 /** A tool as the MCP server describes it in `tools/list`. */
 export interface McpToolInfo {
@@ -34,7 +35,7 @@ export interface McpToolInfo {
   outputSchema?: JsonObject;
   /**
    * The server's hints about the tool (`readOnlyHint`, `destructiveHint`, …), as it sent them; a
-   * `needsApproval` function can go by them.
+   * `needsApproval` function can go by them, and a permission policy does (see mcp-permissions.ts).
    */
   annotations?: JsonObject;
 }
@@ -80,6 +81,7 @@ function toWispTool(info: McpToolInfo, context: McpToolContext): Tool<JsonObject
   const waits = typeof needsApproval === "function" ? needsApproval(info) : needsApproval === true;
   return {
     ...(waits ? { needsApproval: true } : {}),
+    ...annotationPermissions(info.annotations),
     name,
     description: info.description ?? info.title ?? `The MCP tool ${info.name}`,
     inputSchema,

@@ -15,6 +15,8 @@ import type { AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { AgentConfig } from "../agent/agent-options.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
 import { checkSettings, missingPrice } from "../agent/check-config.ts";
+import { type PermissionPolicy, resolvePermissions } from "../agent/permission-policy.ts";
+import type { QuestionReply } from "../agent/questions.ts";
 import type { Result } from "../agent/result.ts";
 import { err } from "../agent/result-helpers.ts";
 import { streamRun } from "../agent/run-agent.ts";
@@ -22,21 +24,34 @@ import type { AnyTool } from "../agent/typed-tool-call.ts";
 import { classifyThrown } from "../errors/classify.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { type AnySdkError, ConfigError, isSdkError } from "../errors/sdk-error.ts";
+import { randomId } from "../message/random-id.ts";
 import { loadProvider, type ResolvedModel, resolveModel } from "../providers/registry.ts";
 import type { UserContentPart } from "../types.ts";
 import { asyncDispose } from "./async-dispose.ts";
+import {
+  type ExportOptions,
+  exportBranch,
+  listBranches,
+  type SessionBranch,
+  switchBranch,
+} from "./branches.ts";
 import { checkSessionOptions } from "./check-session-options.ts";
 import { LiveState, type SessionSnapshot } from "./live-state.ts";
 import { parseSessionState } from "./parse-session-state.ts";
 import { ignore } from "./pending-run.ts";
 import { verifiedApprovals } from "./restore-approvals.ts";
+import type { SealedPolicy } from "./restore-permissions.ts";
+import { sessionPolicy } from "./restore-permissions.ts";
+import { verifiedQuestions } from "./restore-questions.ts";
 import { abortSession, closeSession } from "./session-disposal.ts";
 import type { ChatOptions, SessionOptions } from "./session-options.ts";
 import { sessionConfig } from "./session-options.ts";
+import { setPermissions as setSessionPermissions } from "./session-permissions.ts";
 import { type ResumeOptions, resumeRun } from "./session-resume.ts";
 import { drainQueue, submit } from "./session-runs.ts";
 import type { QueuedPrompt, SessionState, SessionStateTail } from "./session-state.ts";
 
+export type { ExportOptions, SessionBranch } from "./branches.ts";
 export type { SessionSnapshot } from "./live-state.ts";
 export type { ResumeOptions } from "./session-resume.ts";
 
@@ -55,15 +70,37 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * would. Calls left undecided pause the run again. Never throws: a decision that names no pending
    * call, repeats one, replays a used one, edits arguments badly, or approves a call of a tool this
    * session was not given (restored without its `tools`) refuses the whole resume with a ConfigError
-   * `APPROVAL_INVALID`, and nothing runs.
+   * `APPROVAL_INVALID`, and nothing runs. Questions the model asked (stopReason `question`, see
+   * `askUserTool`) are answered in the same list: `{ toolCallId, answers }` or
+   * `{ toolCallId, unanswered: true, reason? }`; an answer that does not fit its questions is
+   * `APPROVAL_INVALID` too.
    */
-  resume<P = O>(decisions: ApprovalDecision<T>[], options?: ResumeOptions<P>): Promise<AgentRunResult<T, P>>;
+  resume<P = O>(
+    decisions: (ApprovalDecision<T> | QuestionReply)[],
+    options?: ResumeOptions<P>,
+  ): Promise<AgentRunResult<T, P>>;
   /** The same as `resume`, as a stream of events. */
-  resumeStream<P = O>(decisions: ApprovalDecision<T>[], options?: ResumeOptions<P>): AgentRun<T, P>;
+  resumeStream<P = O>(
+    decisions: (ApprovalDecision<T> | QuestionReply)[],
+    options?: ResumeOptions<P>,
+  ): AgentRun<T, P>;
   /** Aborts the run in flight and drops queued prompts. Synchronous and idempotent. */
   abort(reason?: unknown): void;
-  /** The session as plain JSON (during a run: up to the last completed turn). */
-  export(): SessionState;
+  /**
+   * The session as plain JSON (during a run: up to the last completed turn), every branch kept; with
+   * `{ branch }`, that branch's conversation alone (see docs/forks.md). Throws a ConfigError
+   * `BRANCH_INVALID` for a `branch` that is no branch's leaf id.
+   */
+  export(options?: ExportOptions): SessionState;
+  /** Every branch of the conversation (after forks: `chat(prompt, { parentId })`), the active one included, oldest first. */
+  branches(): SessionBranch[];
+  /**
+   * Makes the branch that ends at `leafId` the active one (the one active before is kept as a branch)
+   * and gives the branches again. Never throws: while a run is in flight (SESSION_BUSY), while calls
+   * wait for approval (APPROVAL_PENDING) or for an id that is no branch's leaf (BRANCH_INVALID) it is a
+   * failed Result, and nothing changes.
+   */
+  switchBranch(leafId: string): Result<SessionBranch[], ConfigError, undefined>;
   /**
    * What `export()` gives, with only the conversation's messages from index `from` on: what a store
    * that keeps messages one by one writes after a turn, so a save costs the new messages, not the
@@ -89,6 +126,21 @@ export interface AgentSession<T extends AnyTool = AnyTool, O = unknown> extends 
    * again with `chat` to run them.
    */
   drainQueue(): QueuedPrompt[];
+  /**
+   * The permission policy in force (docs/permissions.md), every field filled in: the defaults
+   * (`mode: "default"`, empty lists, `acceptClasses: ["edit"]`) when the session has none. A copy.
+   */
+  permissions(): Required<PermissionPolicy>;
+  /**
+   * Replaces the permission policy from the next run on (a paused run's resume included), kept in the
+   * state and signed with the `approvalSecret`. Resolves to the policy now in force. Never rejects: an
+   * invalid policy (ConfigError `CONFIG_INVALID`, `path` naming the field), a run in flight
+   * (`SESSION_BUSY`: the policy changes between runs only) or a closed session (`SESSION_CLOSED`) is a
+   * failed Result, and the policy stays as it was.
+   */
+  setPermissions(
+    policy: PermissionPolicy,
+  ): Promise<Result<Required<PermissionPolicy>, AnySdkError, undefined>>;
   /** Aborts what runs, fires `sessionEnd`; later runs (`chat`, `stream`, `resume`) fail with SESSION_CLOSED. */
   close(): Promise<void>;
 }
@@ -103,9 +155,11 @@ class Session implements AgentSession {
     resolved: ResolvedModel,
     options: SessionOptions,
     state: SessionState | undefined,
+    policy?: SealedPolicy,
   ) {
     this.#state = new LiveState(config, resolved, options, state);
     this.sessionId = this.#state.sessionId;
+    this.#state.policy = policy;
   }
 
   chat<O = unknown>(
@@ -123,7 +177,7 @@ class Session implements AgentSession {
   }
 
   resume<O = unknown>(
-    decisions: ApprovalDecision[],
+    decisions: (ApprovalDecision | QuestionReply)[],
     options: ResumeOptions<O> = {},
   ): Promise<AgentRunResult<AnyTool, O>> {
     return resumeRun(this.#state, decisions, options as ResumeOptions, ignore) as Promise<
@@ -132,7 +186,7 @@ class Session implements AgentSession {
   }
 
   resumeStream<O = unknown>(
-    decisions: ApprovalDecision[],
+    decisions: (ApprovalDecision | QuestionReply)[],
     options: ResumeOptions<O> = {},
   ): AgentRun<AnyTool, O> {
     return streamRun((emit, controller) =>
@@ -148,8 +202,17 @@ class Session implements AgentSession {
     return drainQueue(this.#state);
   }
 
-  export(): SessionState {
-    return this.#state.export();
+  export(options?: ExportOptions): SessionState {
+    const state = this.#state.export();
+    return options?.branch === undefined ? state : exportBranch(state, options.branch);
+  }
+
+  branches(): SessionBranch[] {
+    return listBranches(this.#state);
+  }
+
+  switchBranch(leafId: string): Result<SessionBranch[], ConfigError, undefined> {
+    return switchBranch(this.#state, leafId);
   }
 
   exportTail(from: number): SessionStateTail;
@@ -160,6 +223,16 @@ class Session implements AgentSession {
 
   snapshot(): SessionSnapshot {
     return this.#state.snapshot();
+  }
+
+  permissions(): Required<PermissionPolicy> {
+    return resolvePermissions(this.#state.policy?.policy);
+  }
+
+  setPermissions(
+    policy: PermissionPolicy,
+  ): Promise<Result<Required<PermissionPolicy>, AnySdkError, undefined>> {
+    return setSessionPermissions(this.#state, policy);
   }
 
   close(): Promise<void> {
@@ -240,6 +313,19 @@ async function openSession(options: SessionOptions): Promise<AgentSession> {
   const restored =
     state === undefined
       ? undefined
-      : await verifiedApprovals(state, options.sessionId ?? state.sessionId, options.approvalSecret);
-  return new Session(config, { provider, model }, options, restored);
+      : await verifiedApprovals(
+          // Questions first: they are verified under the id they were sealed with, which this rebinds.
+          await verifiedQuestions(state, options.sessionId ?? state.sessionId, options.approvalSecret),
+          options.sessionId ?? state.sessionId,
+          options.approvalSecret,
+        );
+  // The id is fixed here, not in the session, so the permission policy can be signed for it.
+  const sessionId = options.sessionId ?? state?.sessionId ?? randomId();
+  const policy =
+    options.permissions === undefined &&
+    state?.permissions === undefined &&
+    state?.permissionsSignature === undefined
+      ? undefined
+      : await sessionPolicy(options.permissions, state, sessionId, options.approvalSecret);
+  return new Session(config, { provider, model }, { ...options, sessionId }, restored, policy);
 }

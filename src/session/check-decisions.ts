@@ -10,6 +10,7 @@
 
 import type { ApprovalDecision, Paused, StoredApproval, ToolPermissions } from "../agent/approvals.ts";
 import type { Tool } from "../agent/define-tool.ts";
+import { isReplyEntry, type QuestionReply } from "../agent/questions.ts";
 import { invalidOption, isPlainObject, notStringOption, oneOfOption } from "../config/option-checks.ts";
 import { checkOptions, type OptionTable } from "../config/option-table.ts";
 import { showValue } from "../config/show-value.ts";
@@ -47,7 +48,11 @@ function badDecision(value: unknown, path: string): ConfigError | undefined {
 }
 
 /** Whether the conversation already holds a result for `toolCallId` (its decision was used). */
-function answered(messages: readonly Message[], paused: Paused | undefined, toolCallId: string): boolean {
+export function answered(
+  messages: readonly Message[],
+  paused: Paused | undefined,
+  toolCallId: string,
+): boolean {
   if (paused?.results.some((result) => result.toolCallId === toolCallId)) return true;
   return messages.some(
     (message) =>
@@ -61,6 +66,8 @@ export interface CheckedDecisions {
   permissions: ToolPermissions;
   /** The signature of `permissions`, when the session has an `approvalSecret`. */
   permissionsSignature?: string;
+  /** Answers to the paused turn's questions (checked by check-replies.ts). */
+  replies?: QuestionReply[];
 }
 
 /**
@@ -79,6 +86,8 @@ export async function checkDecisions(
     return refused("resume needs an array of one or more decisions", "decisions");
   const byId = new Map<string, ApprovalDecision>();
   for (const [index, value] of input.entries()) {
+    // Answers to questions are check-replies.ts's.
+    if (isReplyEntry(value)) continue;
     const path = `decisions.${index}`;
     const problem = badDecision(value, path);
     if (problem !== undefined) return problem;
@@ -99,6 +108,7 @@ export async function checkDecisions(
   let rules: ToolPermissions = { ...permissions };
   const standing = new Set<string>();
   for (const [index, decision] of (input as ApprovalDecision[]).entries()) {
+    if (isReplyEntry(decision)) continue;
     const approval = pending.find(
       (candidate) => candidate.toolCallId === decision.toolCallId,
     ) as StoredApproval;

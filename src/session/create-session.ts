@@ -9,6 +9,7 @@
 import type { AgentEvent, AgentRun, AgentRunResult } from "../agent/agent-events.ts";
 import type { ApprovalDecision } from "../agent/approvals.ts";
 import type { HookEntry, HookList, PreToolUseDecision } from "../agent/hooks.ts";
+import type { QuestionReply } from "../agent/questions.ts";
 import type { Result } from "../agent/result.ts";
 import { err } from "../agent/result-helpers.ts";
 import type { AnyTool } from "../agent/typed-tool-call.ts";
@@ -22,6 +23,7 @@ import type { Message, UserContentPart } from "../types.ts";
 import { emptyUsage } from "../usage/usage.ts";
 import { type AgentSession, createAgentSession } from "./agent-session.ts";
 import { asyncDispose } from "./async-dispose.ts";
+import type { ExportOptions, SessionBranch } from "./branches.ts";
 import type {
   CanUseTool,
   ResultMessage,
@@ -78,11 +80,15 @@ export interface MessageSession<T extends AnyTool = AnyTool> extends AsyncDispos
    * Never rejects: decisions that cannot be taken resolve to a failed Result with a ConfigError
    * (`APPROVAL_INVALID`, `SESSION_BUSY`, …), and nothing runs.
    */
-  resume(decisions: ApprovalDecision<T>[]): Promise<Result<void, AnySdkError, undefined>>;
+  resume(decisions: (ApprovalDecision<T> | QuestionReply)[]): Promise<Result<void, AnySdkError, undefined>>;
   /** Aborts the run in flight and the prompts queued; each still gets its (error) result. */
   abort(reason?: unknown): void;
   /** The session as plain JSON, to restore with `createSession({ restore })` or `createAgentSession`. */
-  export(): SessionState;
+  export(options?: ExportOptions): SessionState;
+  /** The conversation's branches (after a `send` with `parentUuid`), as `AgentSession.branches`. */
+  branches(): SessionBranch[];
+  /** Makes another branch the active one, as `AgentSession.switchBranch`. */
+  switchBranch(leafId: string): Result<SessionBranch[], ConfigError, undefined>;
   /** Aborts what runs, fires `sessionEnd`; later sends fail with SESSION_CLOSED. */
   close(): Promise<void>;
 }
@@ -91,7 +97,7 @@ export interface MessageSession<T extends AnyTool = AnyTool> extends AsyncDispos
 function readInput(
   input: SendInput,
   sessionId: string,
-): { content: string | UserContentPart[]; id?: string } {
+): { content: string | UserContentPart[]; id?: string; parentId?: string | null } {
   if (typeof input === "string" || Array.isArray(input)) return { content: input };
   if (input === null || typeof input !== "object" || input.type !== "user") {
     throw new ConfigError('send() takes a string, content parts, or { type: "user", message }', {
@@ -110,7 +116,13 @@ function readInput(
   if (content === undefined) {
     throw new ConfigError("The user message has no content", { code: "CONFIG_INVALID", path: "message" });
   }
-  return input.uuid === undefined ? { content } : { content, id: input.uuid };
+  const read: { content: string | UserContentPart[]; id?: string; parentId?: string | null } = { content };
+  if (input.uuid !== undefined) read.id = input.uuid;
+  // A fork (docs/forks.md): continue from that message, keeping what came after it as a branch. A
+  // null parentUuid (what a client sends with a conversation's first message) continues: it does not
+  // restart the conversation (chat's `parentId: null` does).
+  if (typeof input.parentUuid === "string") read.parentId = input.parentUuid;
+  return read;
 }
 
 /** `canUseTool` as a `preToolUse` hook, after the caller's own hooks. */
@@ -171,6 +183,7 @@ function resultMessage(result: AgentRunResult, promptUuid: string): ResultMessag
   if (value.output !== undefined) message.output = value.output;
   if (value.stopDetail !== undefined) message.stopDetail = value.stopDetail;
   if (value.pendingApprovals !== undefined) message.pendingApprovals = value.pendingApprovals;
+  if (value.pendingQuestions !== undefined) message.pendingQuestions = value.pendingQuestions;
   if (value.usage.costUsd !== undefined) message.costUsd = value.usage.costUsd;
   if (!result.ok) message.error = result.error;
   return message;
@@ -220,12 +233,12 @@ class Messages implements MessageSession {
     return settled(async () => this.#send(input));
   }
 
-  resume(decisions: ApprovalDecision[]): Promise<Result<void, AnySdkError, undefined>> {
+  resume(decisions: (ApprovalDecision | QuestionReply)[]): Promise<Result<void, AnySdkError, undefined>> {
     return settled(() => this.#resume(decisions));
   }
 
   #send(input: SendInput): void {
-    const { content, id = randomId() } = readInput(input, this.sessionId);
+    const { content, id = randomId(), parentId } = readInput(input, this.sessionId);
     if (this.#session.snapshot().status === "closed") {
       throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
     }
@@ -234,11 +247,15 @@ class Messages implements MessageSession {
       this.#post(this.#init);
     }
     // followUp: while a run is in flight the prompt waits its turn; when idle it runs at once.
-    const run = this.#session.stream(content, { mode: "followUp", id });
+    const run = this.#session.stream(content, {
+      mode: "followUp",
+      id,
+      ...(parentId === undefined ? {} : { parentId }),
+    });
     this.#start(run, run[Symbol.asyncIterator](), id);
   }
 
-  async #resume(decisions: ApprovalDecision[]): Promise<void> {
+  async #resume(decisions: (ApprovalDecision | QuestionReply)[]): Promise<void> {
     if (this.#session.snapshot().status === "closed") {
       throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
     }
@@ -317,8 +334,19 @@ class Messages implements MessageSession {
     this.#session.abort(reason);
   }
 
-  export(): SessionState {
-    return this.#session.export();
+  export(options?: ExportOptions): SessionState {
+    return this.#session.export(options);
+  }
+
+  branches(): SessionBranch[] {
+    return this.#session.branches();
+  }
+
+  switchBranch(leafId: string): Result<SessionBranch[], ConfigError, undefined> {
+    const switched = this.#session.switchBranch(leafId);
+    // The next message the runs add continues the branch switched to.
+    if (switched.ok) this.#lastUuid = this.#session.snapshot().lastMessageId ?? null;
+    return switched;
   }
 
   close(): Promise<void> {

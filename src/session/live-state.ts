@@ -21,12 +21,14 @@ import { sendableLength } from "../state/tool-call-pairs.ts";
 import type { JsonObject, Message, ProviderId, Usage, UserMessage } from "../types.ts";
 import { addUsage, emptyUsage } from "../usage/usage.ts";
 import type { CurrentRun, PendingRun } from "./pending-run.ts";
+import type { SealedPolicy } from "./restore-permissions.ts";
 import type { SessionOptions } from "./session-options.ts";
 import {
   type QueuedPrompt,
   SESSION_STATE_VERSION,
   type SessionState,
   type SessionStateTail,
+  type StoredBranch,
 } from "./session-state.ts";
 
 /** A cheap look at a session, without copying its conversation. */
@@ -86,6 +88,8 @@ export class LiveState {
   aborts = 0;
   /** The signature of `permissions` (with an `approvalSecret`). */
   permissionsSignature: string | undefined;
+  /** The permission policy (docs/permissions.md), filled in, and its signature; changed by `setPermissions`. */
+  policy: SealedPolicy | undefined = undefined;
   /** Set while a resume's decisions are being checked: nothing else may start meanwhile. */
   resuming = false;
   readonly tools: ReadonlyMap<string, Tool<unknown>>;
@@ -96,6 +100,8 @@ export class LiveState {
   pausedOutput: StandardSchema | undefined;
   /** The conversation's compaction, once there is one (requests send its summary for older messages). */
   compaction: CompactionState | undefined;
+  /** The conversation's other branches, after forks (`messages` is the active one). */
+  branches: StoredBranch[];
 
   constructor(
     config: AgentConfig,
@@ -120,11 +126,17 @@ export class LiveState {
     this.permissions = { ...state?.toolPermissions };
     this.permissionsSignature = state?.toolPermissionsSignature;
     this.compaction = state?.compaction;
+    this.branches = state?.branches ?? [];
     this.tools = toolsByName(config);
     this.approvalSecret = options.approvalSecret;
     this.sessionBudget = options.sessionBudget ?? state?.parameters.sessionBudget;
-    if (state !== undefined && state.pendingApprovals.length > 0)
-      this.setPaused({ approvals: state.pendingApprovals, results: state.pendingResults });
+    const questions = state?.pendingQuestions ?? [];
+    if (state !== undefined && (state.pendingApprovals.length > 0 || questions.length > 0))
+      this.setPaused({
+        approvals: state.pendingApprovals,
+        ...(questions.length > 0 ? { questions } : {}),
+        results: state.pendingResults,
+      });
   }
 
   /** Pauses on `paused`'s calls, made by the conversation's last message (or, undefined, unpauses). */
@@ -186,9 +198,12 @@ export class LiveState {
       metadata: this.metadata,
       pendingApprovals: pending?.approvals ?? [],
       pendingResults: pending?.results ?? [],
+      ...(pending?.questions?.length ? { pendingQuestions: pending.questions } : {}),
       toolPermissions: { ...this.permissions },
     };
     if (this.permissionsSignature !== undefined) state.toolPermissionsSignature = this.permissionsSignature;
+    if (this.policy !== undefined) state.permissions = this.policy.policy;
+    if (this.policy?.signature !== undefined) state.permissionsSignature = this.policy.signature;
     // A compaction whose first kept message is not exported (a turn still in flight) waits for it.
     const compaction = this.compaction;
     if (compaction !== undefined && this.#indexOf(compaction.firstKeptId, count) !== -1)
@@ -201,6 +216,7 @@ export class LiveState {
     if (config.stopSequences !== undefined) state.parameters.stopSequences = config.stopSequences;
     if (config.maxTurns !== undefined) state.parameters.maxTurns = config.maxTurns;
     if (this.sessionBudget !== undefined) state.parameters.sessionBudget = this.sessionBudget;
+    if (this.branches.length > 0) state.branches = this.branches;
     return state;
   }
 

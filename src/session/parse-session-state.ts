@@ -11,6 +11,7 @@ import { nestsDeeperThan } from "../message/storable-values.ts";
 import { checkShape, invalidState as invalid, MAX_STATE_DEPTH } from "../state/check-messages.ts";
 import { checkSessionStateShape } from "../state/state-shape.ts";
 import { unpairedToolCall } from "../state/tool-call-pairs.ts";
+import { branchesProblem } from "./branches.ts";
 import { SESSION_STATE_VERSION, type SessionState } from "./session-state.ts";
 
 type Migration = (state: Record<string, unknown>) => Record<string, unknown>;
@@ -91,7 +92,7 @@ export function parseSessionState(value: unknown): SessionState {
   const checked = checkShape(checkSessionStateShape, migrated, []);
   if (checked instanceof ConfigError) throw checked;
   const state = checked as SessionState;
-  const paused = state.pendingApprovals.length > 0;
+  const paused = state.pendingApprovals.length > 0 || (state.pendingQuestions?.length ?? 0) > 0;
   const unpaired =
     (paused ? pausedTurnProblem(state) : undefined) ??
     unpairedToolCall(paused ? state.messages.slice(0, -1) : state.messages);
@@ -103,6 +104,8 @@ export function parseSessionState(value: unknown): SessionState {
     throw invalid("the compaction keeps from a message that is not in messages", "compaction.firstKeptId");
   if (!paused && state.pendingResults.length > 0)
     throw invalid("results held for a pause, but nothing waits for approval", "pendingResults");
+  const forked = state.branches === undefined ? undefined : branchesProblem(state.messages, state.branches);
+  if (forked !== undefined) throw invalid(forked.problem, forked.path);
   return state;
 }
 
@@ -120,9 +123,16 @@ function pausedTurnProblem(state: SessionState): { path: string; problem: string
       problem: "approvals pending, but the last message made no tool calls",
     };
   const answered = new Map<string, string>();
-  for (const [index, approval] of state.pendingApprovals.entries()) {
+  // Questions wait like approvals: each a call of the last message, once.
+  const waiting = [
+    ...state.pendingApprovals.map((approval, index) => ({ approval, path: `pendingApprovals.${index}` })),
+    ...(state.pendingQuestions ?? []).map((approval, index) => ({
+      approval,
+      path: `pendingQuestions.${index}`,
+    })),
+  ];
+  for (const { approval, path } of waiting) {
     const call = calls.find((candidate) => candidate.id === approval.toolCallId);
-    const path = `pendingApprovals.${index}`;
     if (call === undefined)
       return { path, problem: `tool call ${approval.toolCallId} is not one of the last message's` };
     if (call.name !== approval.toolName)
@@ -130,9 +140,9 @@ function pausedTurnProblem(state: SessionState): { path: string; problem: string
     if (answered.has(call.id)) return { path, problem: `tool call ${call.id} is pending twice` };
     answered.set(call.id, path);
   }
-  for (const [index, approval] of state.pendingApprovals.entries()) {
+  for (const { approval, path: at } of waiting) {
     for (const [position, held] of (approval.holds ?? []).entries()) {
-      const path = `pendingApprovals.${index}.holds.${position}`;
+      const path = `${at}.holds.${position}`;
       if (!calls.some((call) => call.id === held))
         return { path, problem: `tool call ${held} is not one of the last message's` };
       if (answered.has(held)) return { path, problem: `tool call ${held} is answered twice` };

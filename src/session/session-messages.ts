@@ -7,6 +7,7 @@
  */
 
 import type { PendingApproval } from "../agent/approvals.ts";
+import type { PendingQuestion } from "../agent/questions.ts";
 import type { AnySdkError } from "../errors/sdk-error.ts";
 import type {
   AssistantMessage,
@@ -35,7 +36,11 @@ export interface SendUserMessage {
       };
   /** Becomes the user message's id. Default: a random UUID. */
   uuid?: string;
-  /** Accepted for compatibility; the conversation's order decides the parent. */
+  /**
+   * The message this prompt continues from. Absent, or the conversation's last message: it continues
+   * the conversation. Another message of the active branch (or `null`, the start): the conversation
+   * forks there, what came after is kept as a branch (see `ChatOptions.parentId`, docs/forks.md).
+   */
   parentUuid?: string | null;
   /** When given, it must be this session's id. */
   sessionId?: string;
@@ -133,6 +138,8 @@ export interface ResultMessage {
   error?: AnySdkError;
   /** With stopReason `approval`: the calls that wait; decide them with `session.resume`. */
   pendingApprovals?: PendingApproval[];
+  /** With stopReason `question`: the questions that wait; answer them with `session.resume`. */
+  pendingQuestions?: PendingQuestion[];
 }
 
 /** What `receive` yields. */

@@ -112,6 +112,15 @@ export interface ChatOptions<O = unknown> {
    * asked for it, say), over `telemetry.parent`. Across the bridge it travels as a W3C `traceparent`.
    */
   traceParent?: TelemetryContext;
+  /**
+   * Forks the conversation: the prompt continues from the message with this id (of the active
+   * branch), or from the start with `null`, and what came after that message is kept as a branch
+   * (`session.branches()`). The id of the conversation's last message continues it as usual. Refused
+   * with a ConfigError — `BRANCH_INVALID` for an id that names no message of the active branch or one
+   * whose tool calls wait for results, SESSION_BUSY while a run is in flight, APPROVAL_PENDING while
+   * paused — and nothing changes.
+   */
+  parentId?: string | null | undefined;
 }
 
 /** Options of `session.resume`: what `chat` takes that applies to a resumed run. */
@@ -151,6 +160,7 @@ export const CHAT_OPTIONS: OptionTable<ChatOptions> = {
   output: null,
   // Checked with the session's telemetry when the run loads it (telemetry-problem.ts).
   traceParent: null,
+  parentId: (value, path) => (value === null ? undefined : notStringOption(value, path)),
 };
 
 /** Every option of `resume`. */

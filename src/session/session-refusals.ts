@@ -43,11 +43,18 @@ export function closedError(): ConfigError {
   return new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
 }
 
-/** SESSION_BUSY: a run is in flight and the call neither steers nor follows up. */
-export function busy(): ConfigError {
-  return new ConfigError('A run is in flight: pass mode "steer" or "followUp", or wait for it', {
-    code: "SESSION_BUSY",
-  });
+/**
+ * SESSION_BUSY: a run is in flight and the call neither steers nor follows up (or, with `message`,
+ * cannot be made while a run is in flight at all, and `path` names the option).
+ */
+export function busy(
+  message = 'A run is in flight: pass mode "steer" or "followUp", or wait for it',
+  path?: string,
+): ConfigError {
+  return new ConfigError(
+    message,
+    path === undefined ? { code: "SESSION_BUSY" } : { code: "SESSION_BUSY", path },
+  );
 }
 
 const DROPPED = {

@@ -10,6 +10,7 @@ import { signPermissions } from "../agent/approval-digest.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { randomId } from "../message/random-id.ts";
 import { type CheckedDecisions, checkDecisions } from "./check-decisions.ts";
+import { checkReplies } from "./check-replies.ts";
 import type { LiveState } from "./live-state.ts";
 import { pendingRun } from "./pending-run.ts";
 import { checkResumeOptions, type ResumeOptions } from "./session-options.ts";
@@ -39,7 +40,13 @@ export async function resumeRun(
   const aborts = state.aborts;
   let checked: CheckedDecisions | ConfigError;
   try {
-    checked = await checkDecisions(input, state.paused, state.messages, state.tools, state.permissions);
+    const replies = checkReplies(input, state.paused, state.messages);
+    checked =
+      replies instanceof ConfigError
+        ? replies
+        : await checkDecisions(input, state.paused, state.messages, state.tools, state.permissions);
+    if (!(checked instanceof ConfigError) && Array.isArray(replies) && replies.length > 0)
+      checked.replies = replies;
     if (!(checked instanceof ConfigError) && state.approvalSecret !== undefined)
       checked.permissionsSignature = await signPermissions(
         state.sessionId,

@@ -13,6 +13,7 @@ import { promptContent, userMessage } from "../agent/user-message.ts";
 import { ConfigError } from "../errors/sdk-error.ts";
 import { randomId } from "../message/random-id.ts";
 import type { UserContentPart } from "../types.ts";
+import { fork, forks } from "./branches.ts";
 import type { LiveState } from "./live-state.ts";
 import { ignore, type PendingRun, pendingRun } from "./pending-run.ts";
 import type { ChatOptions } from "./session-options.ts";
@@ -37,14 +38,27 @@ export function submit(
   const problem = checkChatOptions(options) ?? checkPromptInput(input, options.attachments);
   if (problem !== undefined) return Promise.resolve(refusal(state, problem));
   const content = promptContent(input, options.attachments);
+  if (options.id !== undefined && idInUse(state, options.id)) {
+    const error = new ConfigError(
+      `id ${options.id} is already a message's id in this session: each message needs its own`,
+      { code: "CONFIG_INVALID", path: "id" },
+    );
+    return Promise.resolve(refusal(state, error));
+  }
   if (state.resuming) return Promise.resolve(refusal(state, busy()));
   if (state.paused !== undefined && state.current === undefined) {
-    const ids = state.paused.approvals.map((approval) => approval.toolCallId);
+    const { approvals, questions = [] } = state.paused;
+    const ids = [...approvals, ...questions].map((waiting) => waiting.toolCallId);
+    const what = approvals.length > 0 ? "wait for approval" : "wait for the user's answers";
     const error = new ConfigError(
-      `Tool calls wait for approval (${ids.join(", ")}): decide them with resume() before sending a prompt`,
+      `Tool calls ${what} (${ids.join(", ")}): decide them with resume() before sending a prompt`,
       { code: "APPROVAL_PENDING", details: { toolCallIds: ids } },
     );
     return Promise.resolve(refusal(state, error));
+  }
+  if (forks(state, options.parentId)) {
+    const refused = fork(state, options.parentId ?? null);
+    if (refused !== undefined) return Promise.resolve(refusal(state, refused));
   }
   if (state.current !== undefined) {
     if (options.mode === "steer" && options.output !== undefined) {
@@ -81,6 +95,17 @@ export function submit(
   return pending.settled;
 }
 
+/** Whether `id` is taken: by a message of any branch, or a prompt queued or steering the run in flight. */
+function idInUse(state: LiveState, id: string): boolean {
+  const taken = (message: { id: string }) => message.id === id;
+  return (
+    state.messages.some(taken) ||
+    state.branches.some((branch) => branch.messages.some(taken)) ||
+    state.queue.some((pending) => pending.prompt.id === id) ||
+    state.steering.some(taken)
+  );
+}
+
 /**
  * Drops a queued prompt from the queue at once when its signal aborts before its run starts: its
  * call resolves ABORTED, and nothing of it reaches the conversation or the model.
@@ -108,6 +133,8 @@ export function startNext(state: LiveState): void {
   // A resume's own output, or the one its paused run had.
   const runOutput = resume === undefined ? pending.output : (pending.output ?? state.pausedOutput);
   let config = runOutput === undefined ? state.config : { ...state.config, output: runOutput };
+  // The permission policy in force now (setPermissions changes it between runs).
+  if (state.policy !== undefined) config = { ...config, permissions: state.policy.policy };
   const { telemetry } = config;
   if (telemetry !== undefined && pending.traceParent !== undefined)
     config = { ...config, telemetry: { ...telemetry, parent: pending.traceParent } };
@@ -130,7 +157,7 @@ export function startNext(state: LiveState): void {
       resume:
         resume === undefined || state.paused === undefined
           ? undefined
-          : { paused: state.paused, decisions: resume.decisions },
+          : { paused: state.paused, decisions: resume.decisions, replies: resume.replies ?? [] },
       permissions: resume?.permissions ?? state.permissions,
       approvalSecret: state.approvalSecret,
       sessionBudget: state.budgetForRun(),

@@ -8,6 +8,8 @@
 
 import type { StoredApproval, ToolPermissions } from "../agent/approvals.ts";
 import type { Budget } from "../agent/budget.ts";
+import type { PermissionPolicy } from "../agent/permission-policy.ts";
+import type { StoredQuestion } from "../agent/questions.ts";
 import type { CompactionState } from "../compaction/compaction-state.ts";
 import type {
   JsonObject,
@@ -84,6 +86,13 @@ export interface SessionState {
   pendingApprovals: StoredApproval[];
   /** While paused: the results the paused turn's other calls already have. */
   pendingResults: ToolResultPart[];
+  /**
+   * Calls of the ask tool (`askUserTool()`) in the last assistant message that wait for the person's
+   * answers, bound to this session by their digest (and signed with an `approvalSecret`). Present only
+   * while some wait (the last run ended with stopReason `question`, or `approval` with both kinds
+   * waiting); `session.resume([{ toolCallId, answers }])` answers them.
+   */
+  pendingQuestions?: StoredQuestion[];
   /** Standing answers per tool name ("always allow" / "always deny"), from decisions with `always`. */
   toolPermissions: ToolPermissions;
   /**
@@ -96,6 +105,33 @@ export interface SessionState {
    * client holding the state cannot add "always allow" and skip approvals.
    */
   toolPermissionsSignature?: string;
+  /**
+   * The session's permission policy (docs/permissions.md), every field filled in; absent when the
+   * session has none. A restore without the `permissions` option keeps it.
+   */
+  permissions?: Required<PermissionPolicy>;
+  /**
+   * With an `approvalSecret`: HMAC-SHA-256 (hex) of `permissions` bound to this session, so a client
+   * holding the state cannot loosen the policy (switch to `bypass`, add to `allow`).
+   */
+  permissionsSignature?: string;
+  /**
+   * The conversation's other branches, after forks (`chat(prompt, { parentId })`): each the id of the
+   * message it continues from and its own messages, never a copy of what it shares. `messages` is the
+   * active branch. Absent until the first fork.
+   */
+  branches?: StoredBranch[];
+}
+
+/** A branch of the conversation besides the active one (see `SessionState.branches`). */
+export interface StoredBranch {
+  /**
+   * The id of the message this branch continues from: one of the active branch's or another branch's
+   * messages, or `null` for a branch that starts the conversation anew.
+   */
+  parentId: string | null;
+  /** The branch's own messages, after `parentId`: at least one. */
+  messages: Message[];
 }
 
 /**

@@ -11,6 +11,7 @@
 import { isPlainJson, MAX_ID_LENGTH } from "../message/storable-values.ts";
 import { imageProblem } from "../message/tool-image.ts";
 import type { ImagePart, Message } from "../types.ts";
+import { checkPermissionPolicyShape } from "./permission-shape.ts";
 import {
   array,
   boolean,
@@ -212,6 +213,27 @@ export const checkSessionStateShape: Check<object> = object({
     }),
   ),
   pendingResults: array(toolResultPart),
+  pendingQuestions: optional(
+    array(
+      object({
+        toolCallId: id,
+        toolName: anyString,
+        // The questions' own rules (counts, distinct labels) are checked on restore (restore-questions.ts).
+        questions: array(
+          object({
+            question: text,
+            header: text,
+            options: array(object({ label: text, description: optional(text) })),
+            multiSelect: boolean,
+          }),
+        ),
+        requestedAt: time,
+        holds: optional(array(id)),
+        digest: hexDigest,
+        signature: optional(hexDigest),
+      }),
+    ),
+  ),
   compaction: optional(
     object({ summary: refine(text, (value) => value.trim() !== "", "a summary"), firstKeptId: id, at: time }),
   ),
@@ -224,4 +246,21 @@ export const checkSessionStateShape: Check<object> = object({
     'tool names mapped to "allow" or "deny"',
   ),
   toolPermissionsSignature: optional(hexDigest),
+  permissions: optional(checkPermissionPolicyShape),
+  permissionsSignature: optional(hexDigest),
+  // Forks: how the branches connect is checked after the shape (session/branches.ts).
+  branches: optional(
+    array(
+      object({
+        parentId: satisfies<string | null>((value) => value === null || isId(value), "a message id or null"),
+        messages: refine(checkMessageList, (messages) => messages.length > 0, "at least one message"),
+      }),
+      MAX_STATE_MESSAGES,
+    ),
+  ),
 });
+
+/** Whether a value is a message id as a stored state holds it. */
+function isId(value: unknown): boolean {
+  return typeof value === "string" && value.length >= 1 && value.length <= MAX_ID_LENGTH;
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAllPassed as expectReport, runExample, startExample } from "../examples/run-example.ts";
 import { launchChromium } from "../support/chromium.ts";
 
-const CHECKS = 11;
+const CHECKS = 13;
 const BIN = "node_modules/.bin";
 
 const expectAllPassed = (report: string) => expectReport(report, CHECKS);

@@ -32,6 +32,8 @@ const GUIDES = [
   "docs/tools-and-hooks.md",
   "docs/sessions.md",
   "docs/approvals.md",
+  "docs/questions.md",
+  "docs/permissions.md",
   "docs/structured-output.md",
   "docs/errors.md",
   "docs/testing.md",

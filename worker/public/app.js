@@ -16,6 +16,9 @@
 // its sessions from the Worker's summaries — only those it holds a token for. Choosing one draws it
 // exactly as a reload would (reattaching to a run in flight); switching waits while this page follows
 // a run, as New and Import do.
+import { setupForks } from "./forks.js";
+import { questionSection } from "./questions.js";
+
 const $ = (id) => document.getElementById(id);
 const log = $("log");
 /** The current session, `{ sessionId, token }` (the key the page has always used). */
@@ -241,11 +244,22 @@ function render(messages) {
 function drawState(state) {
   render(state.messages);
   showApprovals(state.pendingApprovals ?? []);
+  showQuestions(state.pendingQuestions ?? []);
+  void forks.refresh();
 }
 
-/** Whether tool calls wait for a decision (their cards are shown). */
+/** Whether tool calls wait for a decision or answers (their cards are shown). */
 function waiting() {
-  return log.querySelector(".approval") !== null;
+  return log.querySelector(".approval, .question") !== null;
+}
+
+/** Shows a card per call that asks the user questions (questions.js); none when `pending` is empty. */
+function showQuestions(pending) {
+  for (const node of log.querySelectorAll(".questions")) node.remove();
+  if (pending.length === 0) return;
+  log.append(questionSection(pending, (reply) => void (running ? undefined : decide([reply]))));
+  log.scrollTop = log.scrollHeight;
+  setStatus("waiting for your answers");
 }
 
 /** Shows a card per pending call, replacing any shown before; none when `approvals` is empty. */
@@ -399,6 +413,9 @@ function runView(box) {
       } else if (event === "approval-requested") {
         current = undefined;
         box.append(el("div", "tool waiting", `⏸ ${data.name} waits for your approval`));
+      } else if (event === "question-requested") {
+        current = undefined;
+        box.append(el("div", "tool waiting", `⏸ ${data.name} asks you ${data.questions.length} question(s)`));
       } else if (event === "run-end") {
         const cost = data.usage.costUsd === undefined ? "" : `, $${data.usage.costUsd.toFixed(5)}`;
         const summary = data.ok
@@ -406,6 +423,7 @@ function runView(box) {
           : `${data.error.code}: ${data.error.message}`;
         box.append(el("div", data.ok ? "end" : "end failed", summary));
         this.pending = data.pendingApprovals ?? [];
+        this.questions = data.pendingQuestions ?? [];
       }
       log.scrollTop = log.scrollHeight;
     },
@@ -413,6 +431,8 @@ function runView(box) {
     before: [],
     /** The calls the run left waiting for approval (set by its `run-end`). */
     pending: [],
+    /** The calls of the ask tool the run left waiting for answers (set by its `run-end`). */
+    questions: [],
   };
 }
 
@@ -522,7 +542,10 @@ async function afterRun(outcome, view) {
   // "gone": the saved session was drawn, with its waiting calls and their status.
   if (outcome !== "gone" || !waiting()) setStatus(`session ${session.sessionId.slice(0, 8)}`);
   if (outcome === "ended" && view.missed) return drawState(await loadState());
-  if (outcome === "ended") showApprovals(view.pending);
+  if (outcome === "ended") {
+    showApprovals(view.pending);
+    showQuestions(view.questions);
+  }
 }
 
 /** Says why a call failed; forgets the session only when the server says it is gone. */
@@ -561,6 +584,7 @@ async function sendPrompt(text) {
 /** Sends decisions on waiting calls; the resumed run streams into a new assistant box. */
 async function decide(decisions) {
   showApprovals([]);
+  showQuestions([]);
   try {
     await runRequest("approvals", { decisions });
   } catch (error) {
@@ -815,6 +839,7 @@ async function refreshSessions() {
 /** Asks for the list now, and once more when the Worker's summaries have caught up. */
 function refreshSoon() {
   void refreshSessions();
+  void forks.refresh();
   clearTimeout(listTimer);
   listTimer = setTimeout(() => void refreshSessions(), LIST_CATCH_UP_MS);
 }
@@ -979,5 +1004,21 @@ async function start() {
   if (session) await showMcpServers().catch(() => {});
   if (outcome) setStatus(outcome);
 }
+
+// Edit an earlier prompt and continue from there; switch between the branches that makes (forks.js).
+const forks = setupForks({
+  api,
+  current: () => session,
+  busy: () => running !== undefined || waiting(),
+  send: (text, parentId) => {
+    textBlock(turn("user"), text);
+    return runRequest("messages", { text, parentId });
+  },
+  reload: () => {
+    loaded = false;
+    return resync();
+  },
+  status: setStatus,
+});
 
 void start();

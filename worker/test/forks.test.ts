@@ -1,0 +1,131 @@
+/**
+ * A forked session in the Durable Object's rows (docs/forks.md): a fork saves both branches; the
+ * other branches have rows of their own, so the next turn writes its messages and not them; a switch
+ * rewrites the message rows and is read back after the object is evicted; the KV copy, rewritten whole
+ * after a fork (or a switch), restores the session with its branches when the object lost its storage.
+ */
+import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { Message, SessionState } from "wisp-agent";
+import { auth, call, createSession, json, readEvents } from "./api.ts";
+
+type Session = { sessionId: string; token: string };
+
+const stub = (sessionId: string) => env.RUNNER.get(env.RUNNER.idFromName(sessionId));
+
+async function exported(session: Session): Promise<SessionState> {
+  const response = await call(`/api/sessions/${session.sessionId}/export`, auth(session.token));
+  expect(response.status).toBe(200);
+  return response.json<SessionState>();
+}
+
+/** `count` messages: user and assistant text, alternating, each about 400 characters. */
+function conversation(count: number): Message[] {
+  return Array.from({ length: count }, (_, index): Message => {
+    const text = `message ${index} `.padEnd(400, "lorem ipsum ");
+    if (index % 2 === 0)
+      return { id: `u${index}`, role: "user", content: [{ type: "text", text }], timestamp: index };
+    return {
+      id: `a${index}`,
+      role: "assistant",
+      content: [{ type: "text", text }],
+      timestamp: index,
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      stopReason: "complete",
+      usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+    };
+  });
+}
+
+async function imported(messages: Message[]): Promise<Session> {
+  const state = await exported(await createSession());
+  const response = await call("/api/sessions/import", json("POST", { ...state, messages }));
+  expect(response.status).toBe(201);
+  return response.json<Session>();
+}
+
+/** Sends a prompt (forked at `parentId` when given) and reads its run to the end. */
+async function runEnd(session: Session, text: string, parentId?: string | null) {
+  const body = parentId === undefined ? { text } : { text, parentId };
+  const response = await call(
+    `/api/sessions/${session.sessionId}/messages`,
+    json("POST", body, session.token),
+  );
+  expect(response.status).toBe(200);
+  const { events } = await readEvents(response);
+  return events.at(-1)?.data as { ok: boolean; saved: boolean; savedChars: number; messageCount: number };
+}
+
+async function switchTo(session: Session, leafId: string): Promise<Response> {
+  return call(`/api/sessions/${session.sessionId}/branches`, json("POST", { leafId }, session.token));
+}
+
+describe("a forked session in rows", () => {
+  it("a fork saves both branches; the next turn writes its own messages, not the branches", async () => {
+    const session = await imported(conversation(2_000));
+    const fork = await runEnd(session, "What is 2 + 3?", "a1");
+    expect(fork).toMatchObject({ ok: true, saved: true });
+    const state = await exported(session);
+    expect(state.messages.slice(0, 2).map((message) => message.id)).toEqual(["u0", "a1"]);
+    expect(state.branches).toHaveLength(1);
+    expect(state.branches?.[0]?.parentId).toBe("a1");
+    expect(state.branches?.[0]?.messages).toHaveLength(1_998);
+    const branchChars = JSON.stringify(state.branches).length;
+    expect(branchChars).toBeGreaterThan(800_000);
+
+    const next = await runEnd(session, "What is 3 * 3?");
+    expect(next).toMatchObject({ ok: true, saved: true });
+    expect(next.savedChars).toBeGreaterThan(0);
+    expect(next.savedChars).toBeLessThan(branchChars / 50);
+    const after = await exported(session);
+    expect(after.branches).toEqual(state.branches);
+    expect(after.messages.slice(0, state.messages.length)).toEqual(state.messages);
+  });
+
+  it("a switch rewrites the message rows and is read back after the object is evicted", async () => {
+    const session = await imported(conversation(6));
+    await runEnd(session, "What is 2 + 3?", "a3");
+    const forked = await exported(session);
+    const switched = await switchTo(session, "a5");
+    expect(switched.status).toBe(200);
+    const { branches } = await switched.json<{ branches: { leafId: string; active: boolean }[] }>();
+    expect(branches.find((branch) => branch.active)?.leafId).toBe("a5");
+    const state = await exported(session);
+    expect(state.messages.map((message) => message.id)).toEqual(["u0", "a1", "u2", "a3", "u4", "a5"]);
+    expect(state.branches?.[0]?.parentId).toBe("a3");
+    expect(state.branches?.[0]?.messages).toEqual(forked.messages.slice(4));
+    await evictDurableObject(stub(session.sessionId));
+    expect(await exported(session)).toEqual(state);
+    const rows = await runInDurableObject(stub(session.sessionId), (_instance, durable) =>
+      durable.storage.sql
+        .exec<{ count: number }>("SELECT COUNT(DISTINCT seq) AS count FROM session_messages")
+        .one(),
+    );
+    expect(rows.count).toBe(6);
+    expect((await switchTo(session, "u0")).status).toBe(400);
+  });
+
+  it("the KV copy, rewritten whole after a fork, restores the session with its branches", async () => {
+    const session = await imported(conversation(300));
+    await runEnd(session, "What is 2 + 3?", "a1");
+    const before = await exported(session);
+    expect(before.messages).toHaveLength(6);
+    const copied = async () => {
+      const index = await env.SESSIONS.get<{ messageCount: number; head: string }>(
+        `copy:${session.sessionId}`,
+        "json",
+      );
+      return index?.messageCount === 6 && index.head.includes('"branches"');
+    };
+    for (let waited = 0; !(await copied()); waited += 50) {
+      if (waited > 10_000) throw new Error("the KV copy did not catch up");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await runInDurableObject(stub(session.sessionId), async (_instance, state) => {
+      await state.storage.deleteAll();
+    });
+    await evictDurableObject(stub(session.sessionId));
+    expect(await exported(session)).toEqual(before);
+  });
+});
