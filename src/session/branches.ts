@@ -100,7 +100,10 @@ export function forks(state: LiveState, parentId: string | null | undefined): bo
 export function fork(state: LiveState, parentId: string | null): ConfigError | undefined {
   const index = parentId === null ? -1 : state.messages.findIndex((message) => message.id === parentId);
   if (parentId !== null && index === -1)
-    return branchError(`parentId ${parentId} names no message of the active branch`, "parentId");
+    return branchError(
+      `parentId ${parentId} names no message of the active branch: to continue another branch, switchBranch() to it first`,
+      "parentId",
+    );
   const parent = state.messages[index];
   if (parent !== undefined && awaitsResults(parent))
     return branchError(

@@ -53,6 +53,10 @@ export interface SessionSnapshot {
   queued: number;
   /** Tool calls waiting for approval (the session is paused while there are any). */
   pendingApprovals: number;
+  /** Calls of the ask tool waiting for the person's answers (the session is paused while there are any). */
+  pendingQuestions: number;
+  /** The conversation's branches, the active one included (1 until a prompt forks it). */
+  branches: number;
 }
 
 /**
@@ -267,6 +271,8 @@ export class LiveState {
       usage: this.usage,
       queued: this.held.length + this.queue.length,
       pendingApprovals: this.paused?.approvals.length ?? 0,
+      pendingQuestions: this.paused?.questions?.length ?? 0,
+      branches: this.branches.length + 1,
     };
     const last = this.messages.at(-1);
     if (last !== undefined) snapshot.lastMessageId = last.id;

@@ -5,7 +5,6 @@
  * and MCP tools declare.
  */
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
 import { matchesPattern, policyApproval, policyRefusal } from "../../src/agent/permission-decisions.ts";
 import {
   type AgentEvent,
@@ -19,42 +18,12 @@ import {
 import { annotationPermissions } from "../../src/mcp/mcp-permissions.ts";
 import { toWispTools } from "../../src/mcp/mcp-tools.ts";
 import { calls, collect, says, scripted } from "../support/agent.ts";
+import { permissionTools } from "../support/permission-tools.ts";
 import { failure } from "../support/results.ts";
 
-/** Tools that record their calls: `read` (no side effects), `write` (class edit, asks), `shell` (asks). */
+/** `read`, `write` and `shell` (test/support/permission-tools.ts), as a list, and what they ran. */
 function tools() {
-  const ran: string[] = [];
-  const read = defineTool({
-    name: "read",
-    description: "Reads",
-    input: z.object({ path: z.string() }),
-    sideEffects: false,
-    execute: ({ path }) => {
-      ran.push(`read ${path}`);
-      return `contents of ${path}`;
-    },
-  });
-  const write = defineTool({
-    name: "write",
-    description: "Writes",
-    input: z.object({ path: z.string() }),
-    permissionClass: "edit",
-    needsApproval: true,
-    execute: ({ path }) => {
-      ran.push(`write ${path}`);
-      return `wrote ${path}`;
-    },
-  });
-  const shell = defineTool({
-    name: "shell",
-    description: "Runs a command",
-    inputSchema: { type: "object", properties: { command: { type: "string" } } },
-    needsApproval: true,
-    execute: ({ command }) => {
-      ran.push(`shell ${String(command)}`);
-      return "done";
-    },
-  });
+  const { ran, read, write, shell } = permissionTools();
   return { ran, list: [read, write, shell] };
 }
 

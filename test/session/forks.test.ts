@@ -115,6 +115,7 @@ describe("forking a conversation", () => {
       expect.objectContaining({ parentId: firstAnswer?.id, title: "deux", messageCount: 4, active: true }),
     ]);
     expect(branches[1]?.leafId).toBe(session.snapshot().lastMessageId);
+    expect(session.snapshot().branches).toBe(branches.length);
   });
 
   it("with the last message's id, or none, continues as usual: no branch", async () => {

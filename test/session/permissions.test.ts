@@ -7,7 +7,6 @@
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import * as Effect from "effect/Effect";
 import { afterEach, describe, expect, it } from "vitest";
-import * as z from "zod";
 import { connectSession, serveSession } from "../../src/bridge/index.ts";
 import { createAgentSessionEffect } from "../../src/effect/index.ts";
 import {
@@ -15,40 +14,19 @@ import {
   type AgentSession,
   createAgentSession,
   createSession,
-  defineTool,
   type SessionOptions,
   type SessionState,
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, gate, says } from "../support/agent.ts";
+import { permissionTools } from "../support/permission-tools.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const SECRET = "a-secret-of-at-least-16-characters";
 
 /** `read` has no side effects; `write` asks (class edit); what ran is recorded. */
 function tools() {
-  const ran: string[] = [];
-  const read = defineTool({
-    name: "read",
-    description: "Reads a file",
-    input: z.object({ path: z.string() }),
-    sideEffects: false,
-    execute: ({ path }) => {
-      ran.push(`read ${path}`);
-      return `contents of ${path}`;
-    },
-  });
-  const write = defineTool({
-    name: "write",
-    description: "Writes a file",
-    input: z.object({ path: z.string() }),
-    needsApproval: true,
-    permissionClass: "edit",
-    execute: ({ path }) => {
-      ran.push(`write ${path}`);
-      return `wrote ${path}`;
-    },
-  });
+  const { ran, read, write } = permissionTools();
   return { ran, list: [read, write] };
 }
 

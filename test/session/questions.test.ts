@@ -157,6 +157,7 @@ describe("the model asks, the run pauses", () => {
     );
     expect(lookup.ran).toEqual([{ q: "stack" }]);
     expect(model.requests).toHaveLength(1);
+    expect(session.snapshot()).toMatchObject({ status: "idle", pendingApprovals: 0, pendingQuestions: 1 });
     const state = session.export();
     expect(state.pendingQuestions).toHaveLength(1);
     expect(state.pendingQuestions?.[0]?.digest).toMatch(/^[0-9a-f]{64}$/);

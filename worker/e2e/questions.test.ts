@@ -34,6 +34,7 @@ it("a question pauses the run and survives a reload; answered, the model reads t
   // A prompt while the question waits is held back.
   await page.fill("#prompt", "hello?");
   await page.click("#send");
+  expect(await page.textContent("#status")).toBe("answer or skip the waiting questions first");
   expect(await page.inputValue("#prompt")).toBe("hello?");
   await page.fill("#prompt", "");
 

@@ -253,6 +253,16 @@ function waiting() {
   return log.querySelector(".approval, .question") !== null;
 }
 
+/** What the person has to do before a prompt can go: decide a call, answer questions, or both. */
+function waitingFor() {
+  const approvals = log.querySelector(".approval") !== null;
+  const questions = log.querySelector(".question") !== null;
+  if (approvals && questions) return "approve or deny the waiting tool call and answer the questions first";
+  return questions
+    ? "answer or skip the waiting questions first"
+    : "approve or deny the waiting tool call first";
+}
+
 /** Shows a card per call that asks the user questions (questions.js); none when `pending` is empty. */
 function showQuestions(pending) {
   for (const node of log.querySelectorAll(".questions")) node.remove();
@@ -566,7 +576,7 @@ async function sendPrompt(text) {
   }
   if (waiting()) {
     $("prompt").value = text;
-    setStatus("approve or deny the waiting tool call first");
+    setStatus(waitingFor());
     return;
   }
   textBlock(turn("user"), text);
@@ -577,7 +587,7 @@ async function sendPrompt(text) {
     $("prompt").value = text;
     loaded = false;
     await resync().catch((failure) => report(failure, "could not reload"));
-    setStatus("approve or deny the waiting tool call first");
+    setStatus(waitingFor());
   }
 }
 

@@ -3,8 +3,10 @@
  * for a Node `worker_threads` worker and a Chromium module Web Worker: a session whose scripted model
  * answers every prompt with `re: <prompt>`.
  */
+
 import { serveSession } from "../../../src/bridge/index.ts";
 import { createScriptedModel } from "../../../src/testing/index.ts";
+import { workerPort } from "../../support/bridge-worker-port.ts";
 
 const model = createScriptedModel({
   respond: (request) => {
@@ -13,16 +15,6 @@ const model = createScriptedModel({
     return { content: [{ type: "text", text: `re: ${part?.type === "text" ? part.text : ""}` }] };
   },
 });
-
-/** `self` in a Web Worker; `parentPort` in a Node worker thread. */
-async function workerPort(): Promise<Parameters<typeof serveSession>[0]> {
-  const inNode =
-    typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node ===
-    "string";
-  if (!inNode) return globalThis as never;
-  const { parentPort } = await import("node:worker_threads");
-  return parentPort as never;
-}
 
 serveSession(await workerPort(), {
   model: "anthropic/claude-sonnet-5-5",

@@ -3,9 +3,11 @@
  * worker and a module Web Worker in Chromium: a session with a read-only tool and a writing tool that
  * asks, a scripted model that answers by prompt, and an `approvalSecret`, served over the bridge.
  */
+
 import { defineTool } from "../../../src/agent/define-tool.ts";
 import { serveSession } from "../../../src/bridge/index.ts";
 import { createScriptedModel } from "../../../src/testing/index.ts";
+import { workerPort } from "../../support/bridge-worker-port.ts";
 
 /** The secret the worker signs with (a test's; a real one comes from the server's environment). */
 const WORKER_SECRET = "permissions-scenario-secret";
@@ -53,14 +55,6 @@ const writeTool = defineTool({
   permissionClass: "edit",
   execute: ({ path }) => `wrote ${String(path)}`,
 });
-
-/** `self` in a Web Worker; `parentPort` in a Node worker thread. */
-async function workerPort(): Promise<Parameters<typeof serveSession>[0]> {
-  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
-  if (node === undefined) return globalThis as unknown as Parameters<typeof serveSession>[0];
-  const { parentPort } = await import("node:worker_threads");
-  return parentPort as unknown as Parameters<typeof serveSession>[0];
-}
 
 serveSession(await workerPort(), {
   model: "anthropic/claude-sonnet-5-5",

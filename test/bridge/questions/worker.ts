@@ -3,9 +3,11 @@
  * worker and a module Web Worker in Chromium: a session with the ask tool, a scripted model that asks
  * on "ask me" and answers with the tool's result, and an `approvalSecret`, served over the bridge.
  */
+
 import { askUserTool } from "../../../src/agent/ask-user-tool.ts";
 import { serveSession } from "../../../src/bridge/index.ts";
 import { createScriptedModel } from "../../../src/testing/index.ts";
+import { workerPort } from "../../support/bridge-worker-port.ts";
 
 /** The secret the worker signs with (a test's; a real one comes from the server's environment). */
 const WORKER_SECRET = "questions-scenario-secret";
@@ -52,14 +54,6 @@ const model = createScriptedModel({
     return { content: [{ type: "text", text: `You said: ${text}` }] };
   },
 });
-
-/** `self` in a Web Worker; `parentPort` in a Node worker thread. */
-async function workerPort(): Promise<Parameters<typeof serveSession>[0]> {
-  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
-  if (node === undefined) return globalThis as unknown as Parameters<typeof serveSession>[0];
-  const { parentPort } = await import("node:worker_threads");
-  return parentPort as unknown as Parameters<typeof serveSession>[0];
-}
 
 serveSession(await workerPort(), {
   model: "anthropic/claude-sonnet-5-5",
