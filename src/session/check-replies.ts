@@ -10,7 +10,7 @@
  */
 
 import type { Paused } from "../agent/approvals.ts";
-import { checkAnswers } from "../agent/question-checks.ts";
+import { checkAnswers, MAX_QUESTION_TEXT } from "../agent/question-checks.ts";
 import { isReplyEntry, type QuestionAnswer, type QuestionReply } from "../agent/questions.ts";
 import { isPlainObject, notStringOption, oneOfOption } from "../config/option-checks.ts";
 import { checkOptions, type OptionTable } from "../config/option-table.ts";
@@ -49,6 +49,11 @@ function checkReply(
     return refused(`${path} gives answers and says it is unanswered`, `${path}.unanswered`, { toolCallId });
   if (value.reason !== undefined && value.unanswered === undefined)
     return refused(`${path}.reason goes with unanswered: true`, `${path}.reason`, { toolCallId });
+  // The reason becomes part of the conversation: bounded as an answer's own text is.
+  if (typeof value.reason === "string" && value.reason.length > MAX_QUESTION_TEXT)
+    return refused(`${path}.reason must be at most ${MAX_QUESTION_TEXT} characters`, `${path}.reason`, {
+      toolCallId,
+    });
   const question = paused?.questions?.find((candidate) => candidate.toolCallId === toolCallId);
   if (question === undefined) {
     if (paused?.approvals.some((approval) => approval.toolCallId === toolCallId))

@@ -324,6 +324,22 @@ describe("answers that do not fit are refused, and the pause stays", () => {
     expect(elsewhere.export().pendingQuestions).toHaveLength(1);
   });
 
+  it("an unanswered reply's reason past the bound of an answer's text is refused (it would join the conversation)", async () => {
+    const { model, session, id } = await pausedOnQuestions();
+    const long = "x".repeat(2_001);
+    expect(failure(await session.resume([{ toolCallId: id, unanswered: true, reason: long }]))).toMatchObject(
+      {
+        code: "APPROVAL_INVALID",
+        path: "decisions.0.reason",
+      },
+    );
+    expect(model.requests).toHaveLength(1);
+    const done = okValue(
+      await session.resume([{ toolCallId: id, unanswered: true, reason: "x".repeat(2_000) }]),
+    );
+    expect(done.stopReason).toBe("complete");
+  });
+
   it("a decision for a question, an answer for nothing, both answers and unanswered, or a replay are refused", async () => {
     const { model, options, session, id } = await pausedOnQuestions();
     const elsewhere = await moved(session, options);
