@@ -5,7 +5,7 @@
  * runtimes.test.ts.
  */
 import { getEventListeners } from "node:events";
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import {
@@ -27,35 +27,10 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, expectConsistent, says } from "../support/agent.ts";
+import { channel, closePorts, lookup, send } from "../support/bridge-channel.ts";
 import { failure, okValue } from "../support/results.ts";
 
-const ports: MessagePort[] = [];
-afterEach(() => {
-  for (const port of ports.splice(0)) port.close();
-});
-
-function channel(): [MessagePort, MessagePort] {
-  const { port1, port2 } = new MessageChannel();
-  ports.push(port1, port2);
-  return [port1, port2];
-}
-
-const send = defineTool({
-  name: "send",
-  description: "Sends",
-  inputSchema: { type: "object", properties: { to: { type: "string" } } },
-  needsApproval: true,
-  execute: ({ to }: { to?: string }) => `sent to ${to}`,
-});
-const lookup = defineTool({
-  name: "lookup",
-  description: "Looks up",
-  inputSchema: { type: "object", properties: { q: { type: "string" } } },
-  execute: ({ q }: { q?: string }) => {
-    if (q === "boom") throw new Error("the index is down");
-    return `found ${q}`;
-  },
-});
+afterEach(closePorts);
 
 /** A served session on one end of a channel and a connected one on the other. */
 async function bridged(

@@ -5,7 +5,7 @@
  * anything, and `hook-decision` events say who decided — a hook, the person, a timeout or the default.
  * The same feed in real workers (worker_threads, a Chromium Web Worker) is in runtimes.test.ts.
  */
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import type { MessagePort } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type BridgeReport,
@@ -19,35 +19,10 @@ import {
 import { type AgentEvent, defineTool, runAgentStream } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, says, scripted } from "../support/agent.ts";
+import { channel, closePorts, lookup, send } from "../support/bridge-channel.ts";
 import { failure, okValue } from "../support/results.ts";
 
-const ports: MessagePort[] = [];
-afterEach(() => {
-  for (const port of ports.splice(0)) port.close();
-});
-
-function channel(): [MessagePort, MessagePort] {
-  const { port1, port2 } = new MessageChannel();
-  ports.push(port1, port2);
-  return [port1, port2];
-}
-
-const send = defineTool({
-  name: "send",
-  description: "Sends",
-  inputSchema: { type: "object", properties: { to: { type: "string" } } },
-  needsApproval: true,
-  execute: ({ to }: { to?: string }) => `sent to ${to}`,
-});
-const lookup = defineTool({
-  name: "lookup",
-  description: "Looks up",
-  inputSchema: { type: "object", properties: { q: { type: "string" } } },
-  execute: ({ q }: { q?: string }) => {
-    if (q === "boom") throw new Error("the index is down");
-    return `found ${q}`;
-  },
-});
+afterEach(closePorts);
 
 /** A session served on one end of a channel, connected on the other; `feed` counts the feed messages posted. */
 async function bridged(
