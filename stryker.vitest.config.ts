@@ -27,12 +27,39 @@ export const NOT_FOR_MUTANTS = [
   "test/mcp/runtimes.test.ts",
 ];
 
+/**
+ * Test files that replace a module with `vi.mock` (the lazily loaded providers). Vitest mocks a
+ * module per test file, which needs each file in a fresh module graph; the mutation runs share one
+ * graph (below), so these files are left out of them (they test src/providers, which is not mutated;
+ * leaving tests out can only let more mutants survive, never kill one falsely). They stay in `npm test`.
+ */
+export const NEEDS_OWN_MODULES = [
+  "test/providers/*-quick-delta.test.ts",
+  "test/providers/*-quick-chunk.test.ts",
+  "test/stream/provider-load.test.ts",
+];
+
+/**
+ * One module graph for all test files of a mutant's run (Vitest's `isolate: false`). Stryker switches
+ * mutants at run time (a global the instrumented code reads on every call), so the modules need not
+ * be loaded again per run; loading them again was most of a mutant's cost (about 2 s of 2.5 s).
+ * The tests restore what they change (timers, globals) in `finally` or `afterEach`, so a mutant that
+ * fails a test midway leaves nothing behind. WISP_MUTATE_ISOLATE=1 isolates each file as `npm test` does.
+ */
+export const ISOLATE = process.env.WISP_MUTATE_ISOLATE === "1";
+
 const wanted = process.env.WISP_MUTATE_PROJECT ?? "node";
 const projects = (base.test?.projects ?? [])
   .filter((project) => typeof project === "object" && "test" in project && project.test?.name === wanted)
   .map((project) =>
     typeof project === "object" && "test" in project
-      ? { ...project, test: { ...project.test, exclude: [...configDefaults.exclude, ...NOT_FOR_MUTANTS] } }
+      ? {
+          ...project,
+          test: {
+            ...project.test,
+            exclude: [...configDefaults.exclude, ...NOT_FOR_MUTANTS, ...(ISOLATE ? [] : NEEDS_OWN_MODULES)],
+          },
+        }
       : project,
   );
 if (projects.length !== 1) {
@@ -44,4 +71,7 @@ if (projects.length !== 1) {
  * (Vitest's default, node_modules/.vitest-cache) would hand the sandbox's instrumented modules, with
  * the sandbox's paths, to the next `npm test` outside it (dynamic imports then pointed nowhere).
  */
-export default defineConfig({ ...base, test: { ...base.test, projects, fsModuleCache: false } });
+export default defineConfig({
+  ...base,
+  test: { ...base.test, projects, fsModuleCache: false, isolate: ISOLATE },
+});

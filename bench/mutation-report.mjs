@@ -15,13 +15,15 @@
  * its run shows it (the "current" column).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REPORT = join(ROOT, "reports/mutation/mutation.json");
 const RUNS = join(ROOT, "reports/mutation/runs.json");
+/** Each folder's first complete result, before the tests written against its survivors (committed). */
+const BASELINE = join(ROOT, "bench/mutation-baseline.json");
 const NOTE = join(ROOT, "bench/mutation-results.md");
 
 /** The folders the score is about, in stryker.config.mjs's order. */
@@ -84,8 +86,49 @@ function gitDescribe() {
   return `${head.stdout.trim()}${dirty.stdout.trim() === "" ? "" : " + uncommitted changes in src/ or worker/"}`;
 }
 
+/** Whether an ignored mutant was ignored by a `// Stryker disable` comment (as equivalent), not as a static one. */
+export const isMarkedEquivalent = (mutant) =>
+  mutant.status === "Ignored" && !/static/i.test(mutant.statusReason ?? "");
+
+/** The source files Stryker mutates in a folder (as stryker.config.mjs's EXCLUDED leaves them). */
+export function sourcesOf(folder) {
+  return readdirSync(join(ROOT, folder), { recursive: true })
+    .map((name) => `${folder}/${String(name).replace(/\\/g, "/")}`)
+    .filter((file) => file.endsWith(".ts") && !/\.(d|test)\.ts$/.test(file))
+    .filter((file) => !/(^|\/)(test|e2e|public|testing)\//.test(file.slice(folder.length)));
+}
+
+/**
+ * The baseline with every folder that the report holds whole (each of its source files run) and the
+ * baseline does not hold yet, as the report has it now: a folder's "before" is taken once, from its
+ * first complete run, and kept.
+ */
+export function extendBaseline(
+  baseline,
+  report,
+  { date = new Date(), commit = gitDescribe(), sources = sourcesOf } = {},
+) {
+  const byFolder = new Map();
+  for (const [file, result] of Object.entries(report.files)) {
+    const folder = folderOf(file);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), ...result.mutants]);
+  }
+  const next = { ...baseline };
+  for (const [folder, mutants] of byFolder) {
+    if (next[folder] || !FOLDERS.includes(folder)) continue;
+    if (!sources(folder).every((file) => file in report.files)) continue;
+    const { counts, score } = tally(mutants);
+    next[folder] = { date: date.toISOString().slice(0, 10), commit, score, counts };
+  }
+  return next;
+}
+
 /** The note, from a Stryker report and the log of runs. */
-export function renderNote(report, runs = [], { date = new Date(), commit = gitDescribe() } = {}) {
+export function renderNote(
+  report,
+  runs = [],
+  { date = new Date(), commit = gitDescribe(), baseline = {} } = {},
+) {
   const byFolder = new Map();
   const current = new Map();
   for (const [file, result] of Object.entries(report.files)) {
@@ -146,6 +189,27 @@ export function renderNote(report, runs = [], { date = new Date(), commit = gitD
       `| ${part} | ${pct(score)}${meets} | ${goal} % | ${run.join(", ") || "–"} | ${missing.join(", ") || "–"} |`,
     );
   }
+  const compared = folders.filter((folder) => baseline[folder]);
+  if (compared.length > 0) {
+    lines.push(
+      "",
+      "## Before and after",
+      "",
+      "Before: the folder's first complete run (bench/mutation-baseline.json), before tests were written",
+      "against its survivors. After: this report. Survivors marked equivalent in the source (below)",
+      "leave the count, as Stryker's score leaves out ignored mutants.",
+      "",
+      "| folder | before | survived + no coverage before | after | survived + no coverage after |",
+      "|---|---:|---:|---:|---:|",
+    );
+    for (const folder of compared) {
+      const before = baseline[folder];
+      const { counts, score } = tally(byFolder.get(folder));
+      lines.push(
+        `| ${folder} | ${pct(before.score)} (${before.date}, ${before.commit}) | ${before.counts.Survived + before.counts.NoCoverage} | ${pct(score)} | ${counts.Survived + counts.NoCoverage} |`,
+      );
+    }
+  }
   if (runs.length > 0) {
     lines.push(
       "",
@@ -185,6 +249,29 @@ export function renderNote(report, runs = [], { date = new Date(), commit = gitD
       );
       const replacement = code(oneLine(mutant.replacement ?? "", 60));
       lines.push(`- ${where} ${mutant.mutatorName}${status}: ${original} → ${replacement}`);
+    }
+  }
+  lines.push(
+    "",
+    "## Mutants marked equivalent",
+    "",
+    "Changes no test can tell from the original (a guard that cannot be reached, a search saved, a",
+    "default that is always replaced), each marked with a `// Stryker disable next-line` comment that",
+    "gives the reason. Stryker reports them as ignored.",
+  );
+  for (const folder of folders) {
+    const marked = byFolder
+      .get(folder)
+      .filter(isMarkedEquivalent)
+      .sort((a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line);
+    if (marked.length === 0) continue;
+    lines.push("", `### ${folder} (${marked.length})`, "");
+    for (const mutant of marked) {
+      const where = `${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column}`;
+      const reason = oneLine(mutant.statusReason ?? "", 140);
+      lines.push(
+        `- ${where} ${mutant.mutatorName} → ${code(oneLine(mutant.replacement ?? "", 40))}: ${reason}`,
+      );
     }
   }
   return `${lines.join("\n")}\n`;
@@ -260,7 +347,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mode, ...rest] = process.argv.slice(2);
   const exitCode = mode === "--run" ? runStryker(rest) : 0;
   if (existsSync(REPORT)) {
-    writeFileSync(NOTE, renderNote(JSON.parse(readFileSync(REPORT, "utf8")), readRuns()));
+    const report = JSON.parse(readFileSync(REPORT, "utf8"));
+    const baseline = extendBaseline(
+      existsSync(BASELINE) ? JSON.parse(readFileSync(BASELINE, "utf8")) : {},
+      report,
+    );
+    writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
+    writeFileSync(NOTE, renderNote(report, readRuns(), { baseline }));
+    // The repository's formatter aligns the tables, so the committed note stays as `biome check` wants it.
+    spawnSync("npx", ["biome", "format", "--write", NOTE, BASELINE], { cwd: ROOT, stdio: "ignore" });
     console.log(`Wrote ${NOTE.slice(ROOT.length + 1)}`);
   } else {
     console.error(`No Stryker report at ${REPORT.slice(ROOT.length + 1)}: run npm run mutate first.`);

@@ -92,7 +92,7 @@ export async function readSse(
   let bodyEnded = false;
   // Cancelling on abort ends a pending read at once, even with a fetch that ignores its signal.
   const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener("abort", onAbort, { once: true });
+  signal?.addEventListener("abort", onAbort);
   try {
     if (signal?.aborted) throw new ReadAborted("aborted");
     while (true) {
@@ -113,9 +113,8 @@ export async function readSse(
       }
       if (complete) return;
     }
-    const rest = decoder.decode();
-    if (rest !== "") parser.feed(rest);
-    parser.end();
+    // What the body ended on without a line ending (a last line, an event without its blank line,
+    // the decoder's unfinished bytes) is dropped, as the standard says: nothing more is delivered.
   } finally {
     signal?.removeEventListener("abort", onAbort);
     if (bodyEnded) reader.releaseLock();

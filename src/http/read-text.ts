@@ -24,7 +24,7 @@ export async function readText(
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const cancel = (): void => void reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener("abort", cancel, { once: true });
+  signal?.addEventListener("abort", cancel);
   let text = "";
   try {
     for (;;) {

@@ -23,7 +23,7 @@ export async function withTimeLimit<T>(
   }, ms);
   const onAbort = (): void => controller.abort(signal?.reason);
   if (signal?.aborted) onAbort();
-  else signal?.addEventListener("abort", onAbort, { once: true });
+  else signal?.addEventListener("abort", onAbort);
   try {
     return await work(controller.signal, () => fired);
   } finally {

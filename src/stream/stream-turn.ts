@@ -71,7 +71,7 @@ interface Attempt {
 async function attempt({ provider, config, request, options, runSignal, builder }: Attempt): Promise<void> {
   const controller = new AbortController();
   const forward = (): void => controller.abort(runSignal.reason);
-  runSignal.addEventListener("abort", forward, { once: true });
+  runSignal.addEventListener("abort", forward); // removed in finally
   const timer = new AttemptTimer(
     controller,
     options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -154,7 +154,7 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
   const userSignal = options.signal;
   const forward = (): void => run.abort(userSignal?.reason);
   if (userSignal?.aborted) run.abort(userSignal.reason);
-  else userSignal?.addEventListener("abort", forward, { once: true });
+  else userSignal?.addEventListener("abort", forward); // removed when the turn ends
 
   const execute = async (): Promise<AssistantMessage> => {
     let resolved: ReturnType<typeof resolveModel>;

@@ -75,6 +75,9 @@ describe("redactText: each key shape", () => {
       "token=[redacted] and [redacted] again",
     );
     expect(redactText("short pw1 stays", ["pw1"])).toBe("short pw1 stays");
+    expect(redactText("eight: 12345678, seven: 1234567", ["12345678", "1234567"])).toBe(
+      "eight: [redacted], seven: 1234567",
+    );
   });
 });
 
@@ -112,6 +115,7 @@ describe("safeUrl: each secret query parameter", () => {
 
   it("text that is not a URL loses its query and its credentials", () => {
     expect(safeUrl("//alice:hunter22@proxy?token=1")).toBe("//[redacted]@proxy");
+    expect(safeUrl("//proxy/a?token=one two\nthree")).toBe("//proxy/a");
   });
 });
 
@@ -144,6 +148,25 @@ describe("redactError", () => {
         cause: { name: "Error", message: "inner [redacted]" },
       },
     });
+  });
+
+  it("a secret only in the request URL, or only in a cause, is enough to make a clean copy", () => {
+    const inUrl = new ProviderError("overloaded", {
+      code: "OVERLOADED",
+      status: 529,
+      request: { method: "POST", url: `https://gw.example/${SHAPES.AIza}/v1` },
+    });
+    const cleanUrl = redactError(inUrl, []);
+    expect(cleanUrl).not.toBe(inUrl);
+    expect(cleanUrl.toJSON().request?.url).toBe("https://gw.example/[redacted]/v1");
+
+    const inCause = new RequestError("fetch failed", {
+      code: "NETWORK",
+      cause: new Error(`socket closed ${SHAPES["sk-"]}`),
+    });
+    const cleanCause = redactError(inCause, []);
+    expect(cleanCause).not.toBe(inCause);
+    expect(cleanCause.toJSON().cause).toMatchObject({ message: "socket closed [redacted]" });
   });
 
   it("an error with nothing to hide comes back as itself", () => {

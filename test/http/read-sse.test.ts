@@ -2,7 +2,7 @@
  * SSE framing: every line ending, chunks split anywhere (inside UTF-8 sequences too), comments.
  */
 import { describe, expect, it, vi } from "vitest";
-import { readSse, type SseEvent } from "../../src/http/read-sse.ts";
+import { ReadAborted, readSse, type SseEvent } from "../../src/http/read-sse.ts";
 import { retryField } from "../../src/http/sse-retry.ts";
 import { rechunk } from "../support/fixtures.ts";
 import { bodyOf } from "../support/replay.ts";
@@ -125,5 +125,88 @@ describe("readSse", () => {
       }),
     ).rejects.toThrow("bad event");
     expect(cancelled).toBe(true);
+  });
+
+  it("stops the drain's timer when the body fails after the last event (nothing is left to cancel)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let source!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          source = controller;
+          controller.enqueue(encode("data: 1\n\n"));
+        },
+      });
+      await readSse(body, { onEvent: () => {}, isDone: () => true });
+      expect(vi.getTimerCount()).toBe(1);
+      source.error(new TypeError("network lost"));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("releases a body that ended (it is no longer locked), without cancelling it", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encode("data: 1\n\n"));
+        controller.close();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    await readSse(body, { onEvent: () => {} });
+    expect(body.locked).toBe(false);
+    expect(cancelled).toBe(false);
+  });
+
+  it("does not read a body whose signal has already aborted: it cancels it and throws ReadAborted", async () => {
+    let pulled = 0;
+    let cancelled: unknown = "not cancelled";
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulled++;
+          controller.enqueue(encode("data: 1\n\n"));
+        },
+        cancel(reason) {
+          cancelled = reason;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const seen: string[] = [];
+    const read = readSse(body, { onEvent: (event) => seen.push(event.data) }, AbortSignal.abort("gone"));
+    await expect(read).rejects.toBeInstanceOf(ReadAborted);
+    await expect(read).rejects.toMatchObject({ name: "ReadAborted", message: "aborted" });
+    expect(pulled).toBe(0);
+    expect(seen).toEqual([]);
+    expect(cancelled).toBeUndefined();
+  });
+
+  it("stops at the next read when the signal aborts mid-stream, with ReadAborted, delivering nothing after", async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const body = new ReadableStream<Uint8Array>({
+      start(source) {
+        source.enqueue(encode("data: 1\n\n"));
+        source.enqueue(encode("data: 2\n\n"));
+      },
+    });
+    const read = readSse(
+      body,
+      {
+        onEvent: (event) => {
+          seen.push(event.data);
+          controller.abort("stop");
+        },
+      },
+      controller.signal,
+    );
+    await expect(read).rejects.toMatchObject({ name: "ReadAborted", message: "aborted" });
+    expect(seen).toEqual(["1"]);
   });
 });

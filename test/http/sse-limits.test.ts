@@ -27,6 +27,21 @@ describe("readSse limits", () => {
     expect(cancelled).toBe(true);
   });
 
+  it("allows text of exactly the limit without an event's end, and names the limit when it goes past", async () => {
+    const unended = (): ReadableStream<Uint8Array> =>
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("data: 12345")); // 11 characters, no blank line yet
+          controller.close();
+        },
+      });
+    await expect(readSse(unended(), { onEvent: () => {} }, undefined, 11)).resolves.toBeUndefined();
+    await expect(readSse(unended(), { onEvent: () => {} }, undefined, 10)).rejects.toMatchObject({
+      code: "STREAM_MALFORMED",
+      message: "An SSE event grew past 10 characters without ending",
+    });
+  });
+
   it("a long stream of normal events is not limited by its total size", async () => {
     const event = new TextEncoder().encode(`data: ${"y".repeat(1000)}\n\n`);
     let sent = 0;

@@ -21,7 +21,6 @@ function ours(chunks: string[]): SseEvent[] {
   const events: SseEvent[] = [];
   const parser = new SseParser((event) => events.push({ ...event }));
   for (const chunk of chunks) parser.feed(chunk);
-  parser.end();
   return events;
 }
 
@@ -33,7 +32,6 @@ function ourRetries(chunks: string[]): number[] {
     retryField((ms) => retries.push(ms)),
   );
   for (const chunk of chunks) parser.feed(chunk);
-  parser.end();
   return retries;
 }
 
@@ -150,6 +148,14 @@ describe("the rules, spelled out", () => {
   it("an id with NUL is ignored; an event without data is not dispatched; a last event without its blank line is dropped", () => {
     expect(ours(["id: a\0b\ndata: x\n\nevent: lonely\n\ndata: cut"])).toEqual([
       { id: undefined, event: undefined, data: "x" },
+    ]);
+  });
+
+  it("an empty event name is no name (the event is a plain message), and names do not carry over to the next event", () => {
+    expect(ours(["event:\ndata: x\n\nevent: ping\ndata: y\n\ndata: z\n\n"])).toEqual([
+      { id: undefined, event: undefined, data: "x" },
+      { id: undefined, event: "ping", data: "y" },
+      { id: undefined, event: undefined, data: "z" },
     ]);
   });
 

@@ -3,7 +3,44 @@
  * and a longer pause of the caller's own wins.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_SSE_RETRY_MS, reconnectDelay } from "../../src/http/sse-retry.ts";
+import { SseParser } from "../../src/http/sse-parser.ts";
+import { MAX_SSE_RETRY_MS, reconnectDelay, retryField } from "../../src/http/sse-retry.ts";
+
+/** The reconnection times `retryField` reports for `lines`, each one ended and fed on its own. */
+function retriesOf(lines: string[]): number[] {
+  const retries: number[] = [];
+  const parser = new SseParser(
+    () => {},
+    retryField((ms) => retries.push(ms)),
+  );
+  for (const line of lines) parser.feed(`${line}\n`);
+  return retries;
+}
+
+describe("retryField", () => {
+  it("reads `retry:` and `retry: ` followed by ASCII digits only", () => {
+    expect(retriesOf(["retry:5", "retry: 250", "retry: 0", "retry:007"])).toEqual([5, 250, 0, 7]);
+  });
+
+  it("ignores every other line: no colon, another name, an empty value, a sign, a second space, a letter", () => {
+    const ignored = [
+      "retry55",
+      "retry",
+      "retry:",
+      "retry: ",
+      "retrx: 5",
+      "other: 50",
+      "xretry: 5",
+      "retry: -5",
+      "retry: +5",
+      "retry:  5",
+      "retry: 5x",
+      "retry: 1.5",
+      ": retry: 5",
+    ];
+    expect(retriesOf(ignored)).toEqual([]);
+  });
+});
 
 describe("reconnectDelay", () => {
   it("is the caller's own pause when the server set no reconnection time", () => {

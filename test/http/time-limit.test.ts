@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { withTimeLimit } from "../../src/http/time-limit.ts";
+import { countListeners } from "../support/leftovers.ts";
 
 const timers = (): number => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
 
@@ -26,7 +27,23 @@ describe("withTimeLimit", () => {
       });
     });
     expect(fired).toBe(true);
-    expect(seen).toMatchObject({ name: "TimeoutError" });
+    expect(seen).toMatchObject({ name: "TimeoutError", message: "The operation timed out after 5 ms" });
+  });
+
+  it("leaves no listener on the caller's long-lived signal, whichever way the work ends", async () => {
+    const caller = new AbortController();
+    const listeners = countListeners(caller.signal);
+    for (let i = 0; i < 3; i++) await withTimeLimit(60_000, async () => i, caller.signal);
+    await expect(
+      withTimeLimit(60_000, async () => Promise.reject(new Error("no")), caller.signal),
+    ).rejects.toThrow();
+    await withTimeLimit(
+      1,
+      (signal) => new Promise((resolve) => signal.addEventListener("abort", resolve)),
+      caller.signal,
+    );
+    expect(listeners.added).toBe(5);
+    expect(listeners.live).toBe(0);
   });
 
   it("passes on the caller's abort, with its reason, and then it did not time out", async () => {

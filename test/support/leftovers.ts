@@ -22,7 +22,7 @@ function callerFile(skip: (...args: never[]) => unknown): string {
 /** Whether a file is Wisp's own code (src/, not the scripted model under src/testing/). */
 const isWisp = (file: string): boolean => file.startsWith(SRC) && !file.startsWith(TESTING);
 
-/** Counts the listeners registered on one signal through its own add/removeEventListener. */
+/** Counts the abort listeners registered on one signal through its own add/removeEventListener. */
 export function countListeners(signal: AbortSignal): { readonly live: number; readonly added: number } {
   const live = new Set<unknown>();
   let added = 0;
@@ -32,7 +32,7 @@ export function countListeners(signal: AbortSignal): { readonly live: number; re
     this: AbortSignal,
     ...args: Parameters<AbortSignal["addEventListener"]>
   ) {
-    if (args[1] !== null) {
+    if (args[0] === "abort" && args[1] !== null) {
       live.add(args[1]);
       added++;
     }
@@ -42,7 +42,7 @@ export function countListeners(signal: AbortSignal): { readonly live: number; re
     this: AbortSignal,
     ...args: Parameters<AbortSignal["removeEventListener"]>
   ) {
-    live.delete(args[1]);
+    if (args[0] === "abort") live.delete(args[1]);
     remove.apply(this, args);
   } as AbortSignal["removeEventListener"];
   return {

@@ -1,0 +1,79 @@
+/**
+ * bench/mutation-report.mjs turns Stryker's JSON report into bench/mutation-results.md (issue 41):
+ * the score per folder, each folder's first complete run kept as its "before", and the mutants marked
+ * equivalent in the source listed with their reasons. Fed small made-up reports: Stryker does not
+ * run here.
+ */
+import { describe, expect, it } from "vitest";
+import { extendBaseline, isMarkedEquivalent, renderNote, tally } from "../../bench/mutation-report.mjs";
+
+const at = (line: number) => ({ start: { line, column: 1 }, end: { line, column: 7 } });
+const mutant = (status: string, line: number, extra: Record<string, unknown> = {}) => ({
+  id: String(line),
+  mutatorName: "ConditionalExpression",
+  replacement: "true",
+  status,
+  location: at(line),
+  ...extra,
+});
+
+const REPORT = {
+  files: {
+    "src/http/a.ts": {
+      source: "if (x) y();\nif (z) w();\nif (q) r();\nif (s) t();\n",
+      mutants: [
+        mutant("Killed", 1),
+        mutant("Survived", 2),
+        mutant("Ignored", 3, { statusReason: "equivalent: the check only saves a search" }),
+        mutant("Ignored", 4, { statusReason: 'Static mutant (and "ignoreStatic" was enabled)' }),
+      ],
+    },
+    "src/errors/b.ts": { source: "x\n", mutants: [mutant("Killed", 1)] },
+  },
+};
+const WHEN = { date: new Date("2026-11-27T06:00:00Z"), commit: "abc1234" };
+
+describe("the mutation report", () => {
+  it("scores detected over valid mutants, leaving ignored and compile errors out", () => {
+    expect(tally(REPORT.files["src/http/a.ts"].mutants).score).toBe(50);
+  });
+
+  it("tells a mutant marked equivalent by a comment from a static one", () => {
+    const [, , marked, staticOne] = REPORT.files["src/http/a.ts"].mutants;
+    expect(isMarkedEquivalent(marked)).toBe(true);
+    expect(isMarkedEquivalent(staticOne)).toBe(false);
+    expect(isMarkedEquivalent(mutant("Survived", 9))).toBe(false);
+  });
+
+  it("takes a folder's before from its first complete run only, and keeps it", () => {
+    const sources = (folder: string) =>
+      folder === "src/http" ? ["src/http/a.ts"] : ["src/errors/b.ts", "src/errors/c.ts"];
+    const first = extendBaseline({}, REPORT, { ...WHEN, sources });
+    expect(Object.keys(first)).toEqual(["src/http"]); // src/errors/c.ts has not run yet
+    expect(first["src/http"]).toMatchObject({ date: "2026-11-27", commit: "abc1234", score: 50 });
+    const later = {
+      files: { "src/http/a.ts": { ...REPORT.files["src/http/a.ts"], mutants: [mutant("Killed", 1)] } },
+    };
+    expect(extendBaseline(first, later, { ...WHEN, sources })["src/http"]?.score).toBe(50);
+  });
+
+  it("writes the before and after per folder, the survivors, and the equivalent ones with their reasons", () => {
+    const baseline = {
+      "src/http": {
+        date: "2026-11-26",
+        commit: "0cc438a",
+        score: 25,
+        counts: { Survived: 3, NoCoverage: 0 },
+      },
+    };
+    const note = renderNote(REPORT, [], { ...WHEN, baseline });
+    expect(note).toContain("| src/http | 25.00 % (2026-11-26, 0cc438a) | 3 | 50.00 % | 1 |");
+    expect(note).toMatch(
+      /### src\/http \(1\)\n\n- src\/http\/a\.ts:2:1 ConditionalExpression: `if \(z\)` → `true`/,
+    );
+    expect(note).toContain(
+      "- src/http/a.ts:3:1 ConditionalExpression → `true`: equivalent: the check only saves a search",
+    );
+    expect(note).not.toContain("a.ts:4:1");
+  });
+});
