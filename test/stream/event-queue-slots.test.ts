@@ -151,3 +151,19 @@ describe("streamTurn's events", () => {
     expect((await turn.message).content).toEqual([{ type: "text", text: TEXT }]);
   });
 });
+
+describe("the event queue's early return", () => {
+  it("tells its owner a reader stopped only while the stream was open", async () => {
+    let stopped = 0;
+    const open = new EventQueue<number>(() => stopped++);
+    open.push(1);
+    await open[Symbol.asyncIterator]().return?.();
+    expect(stopped).toBe(1);
+
+    const closed = new EventQueue<number>(() => stopped++);
+    closed.push(1);
+    closed.close();
+    await closed[Symbol.asyncIterator]().return?.();
+    expect(stopped).toBe(1); // the stream had ended: nothing to stop
+  });
+});
