@@ -46,6 +46,7 @@ function outputProblem(output: unknown, path: string): ConfigError | undefined {
 /** `messages`: an array (each message's shape is the provider's to read). */
 function messagesProblem(messages: unknown, path: string): ConfigError | undefined {
   if (Array.isArray(messages)) return undefined;
+  // Stryker disable next-line StringLiteral: equivalent: streamTurn's checkTurnInput refuses a non-array first, with its own message
   return invalidOption(`${path} must be an array of messages, got ${showValue(messages)}`, path);
 }
 

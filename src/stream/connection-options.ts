@@ -71,13 +71,13 @@ export interface ConnectionOptions {
  * same-origin proxy in a browser). `localhost:11434/v1` — a scheme left out — is refused.
  */
 function checkBaseURL(value: unknown): ConfigError | undefined {
-  if (value === undefined) return undefined;
+  // (An option left out never reaches its check: checkOptions skips it.)
   if (typeof value === "string" && value.startsWith("/") && !value.startsWith("//")) return undefined;
   let protocol: string | undefined;
   try {
-    protocol = typeof value === "string" ? new URL(value).protocol : undefined;
+    if (typeof value === "string") protocol = new URL(value).protocol;
   } catch {
-    protocol = undefined;
+    // Not a URL: refused below.
   }
   if (protocol === "https:" || protocol === "http:") return undefined;
   const hint =
@@ -91,7 +91,7 @@ function checkBaseURL(value: unknown): ConfigError | undefined {
 /** `headers` is an object of strings (values are not shown: they may be credentials). */
 function checkHeaders(value: unknown): ConfigError | undefined {
   const problem = notObjectOption(value, "headers");
-  if (problem !== undefined || value === undefined) return problem;
+  if (problem !== undefined) return problem;
   for (const [name, header] of Object.entries(value as object)) {
     if (typeof header !== "string") {
       return invalidOption(`headers["${name}"] must be a string, got ${typeof header}`, `headers.${name}`);

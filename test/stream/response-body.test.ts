@@ -71,6 +71,13 @@ describe("streamBody", () => {
     await reader.cancel();
   });
 
+  it("looks no further than 64 Ki characters into a document: a page that stays open is still refused", async () => {
+    const open = source([text(`<html>${"p".repeat(64 * 1024 - 6)}`)], { end: false });
+    const refused = streamBody(answer(open.body, "text/html"), "openai", REQUEST, {});
+    // Settles although the body never ends: the look stopped at the ceiling.
+    await expect(refused).rejects.toMatchObject({ _tag: "ParseError", code: "STREAM_MALFORMED" });
+  });
+
   it("shows the document's type without its parameters and at most 200 characters of it, trimmed", async () => {
     const page = `   <html>${"p".repeat(400)}</html>`;
     const error = await streamBody(

@@ -43,10 +43,10 @@ describe("credential headers' values stay out of errors", () => {
 
   it("only a leading Bearer is taken off (a token that merely contains the word is kept whole)", async () => {
     const value = "token-with-Bearer xyz-in-it";
-    const message = await failedWith(`saw token-with-Bearer xyz-in-it`, {
+    const message = await failedWith(`saw ${value}; token-with-xyz-in-it is another thing`, {
       headers: { authorization: value },
     });
-    expect(message.error?.message).toContain("saw [redacted]");
+    expect(message.error?.message).toContain("saw [redacted]; token-with-xyz-in-it is another thing");
   });
 });
 
@@ -105,6 +105,17 @@ describe("the reasons a turn gives", () => {
     const first = await failedWith("nope", { retry: { maxRetries: 0 } });
     expect(first.error?.message).not.toContain("attempts");
     expect(first.error).not.toHaveProperty("attempts");
+
+    // Not retried at once because the server asks too long a wait: the note says why, and no attempts.
+    const tooLong = createScriptedModel({
+      script: [{ fault: { type: "http", status: 529, retryAfter: 3600 } }],
+    });
+    const waited = await streamTurn(
+      { messages: [HELLO] },
+      { model: "openai/gpt-5", apiKey: "k", fetch: tooLong.fetch },
+    ).message;
+    expect(waited.error?.message).toContain("not retried: the server asked to wait 3600 s");
+    expect(waited.error).not.toHaveProperty("attempts");
 
     const model = createScriptedModel({
       script: [{ fault: { type: "http", status: 529 } }, { fault: { type: "http", status: 529 } }],
