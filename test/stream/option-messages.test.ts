@@ -9,7 +9,7 @@ import { createScriptedModel } from "../../src/testing/index.ts";
 import { HELLO } from "../support/replay.ts";
 
 const model = createScriptedModel({ script: [] });
-const BASE = { model: "openai/gpt-5", apiKey: "k", fetch: model.fetch };
+const BASE = { model: "openai/gpt-5", apiKey: "k", fetch: model.fetch } satisfies TurnOptions;
 
 /** The error of a turn with `request` fields and `options` added to a valid base. */
 async function problem(request: Record<string, unknown>, options: Record<string, unknown> = {}) {

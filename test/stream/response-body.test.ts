@@ -17,11 +17,12 @@ function source(chunks: Uint8Array[], { end = true } = {}) {
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      pull(controller): Promise<void> | undefined {
         const chunk = chunks[index++];
         if (chunk !== undefined) controller.enqueue(chunk);
         else if (end) controller.close();
         else return new Promise(() => {}); // open, silent
+        return undefined;
       },
       cancel() {
         cancelled = true;

@@ -92,8 +92,10 @@ describe("the reasons a turn gives", () => {
   });
 
   it("a model that cannot be resolved is named as given; a missing one as an empty name", async () => {
-    const unknown = await streamTurn({ messages: [HELLO] }, { model: "nowhere/model-x", apiKey: "k" })
-      .message;
+    const unknown = await streamTurn(
+      { messages: [HELLO] },
+      { model: "nowhere/model-x" as "openai/gpt-5", apiKey: "k" },
+    ).message;
     expect(unknown.model).toBe("nowhere/model-x");
     const missing = await streamTurn({ messages: [HELLO] }, { apiKey: "k" } as unknown as TurnOptions)
       .message;
