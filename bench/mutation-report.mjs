@@ -127,7 +127,7 @@ export function extendBaseline(
 export function renderNote(
   report,
   runs = [],
-  { date = new Date(), commit = gitDescribe(), baseline = {} } = {},
+  { date = new Date(), commit = gitDescribe(), baseline = {}, sources = sourcesOf } = {},
 ) {
   const byFolder = new Map();
   const current = new Map();
@@ -140,6 +140,9 @@ export function renderNote(
     if (!unchanged) current.set(folder, false);
     else if (!current.has(folder)) current.set(folder, true);
   }
+  /** Whether every source file of a folder has results in the report. */
+  const isWhole = (folder) =>
+    !FOLDERS.includes(folder) || sources(folder).every((file) => file in report.files);
   const folders = [
     ...FOLDERS.filter((folder) => byFolder.has(folder)),
     ...[...byFolder.keys()].filter((folder) => !FOLDERS.includes(folder)).sort(),
@@ -172,7 +175,13 @@ export function renderNote(
     "",
     header,
     rule,
-    ...folders.map((folder) => row(folder, byFolder.get(folder), current.get(folder) ? "yes" : "no")),
+    ...folders.map((folder) =>
+      row(
+        isWhole(folder) ? folder : `${folder} (part)`,
+        byFolder.get(folder),
+        current.get(folder) ? "yes" : "no",
+      ),
+    ),
     "",
     "## Totals against the goals",
     "",
@@ -183,10 +192,18 @@ export function renderNote(
     const wanted = FOLDERS.filter((folder) => `${folder}/`.startsWith(part));
     const run = wanted.filter((folder) => byFolder.has(folder));
     const { score } = tally(run.flatMap((folder) => byFolder.get(folder)));
-    const meets = score === null ? "" : score >= goal ? " (met)" : " (not met)";
     const missing = wanted.filter((folder) => !byFolder.has(folder));
+    const partial = run.filter((folder) => !isWhole(folder));
+    const verdict = score === null ? "" : score >= goal ? "met" : "not met";
+    // Met only when every folder has run whole; before that, what the folders run so far give.
+    const meets =
+      verdict === ""
+        ? ""
+        : missing.length === 0 && partial.length === 0
+          ? ` (${verdict})`
+          : ` (${verdict} so far)`;
     lines.push(
-      `| ${part} | ${pct(score)}${meets} | ${goal} % | ${run.join(", ") || "–"} | ${missing.join(", ") || "–"} |`,
+      `| ${part} | ${pct(score)}${meets} | ${goal} % | ${run.map((folder) => (isWhole(folder) ? folder : `${folder} (part)`)).join(", ") || "–"} | ${missing.join(", ") || "–"} |`,
     );
   }
   const compared = folders.filter((folder) => baseline[folder]);

@@ -66,7 +66,13 @@ describe("the mutation report", () => {
         counts: { Survived: 3, NoCoverage: 0 },
       },
     };
-    const note = renderNote(REPORT, [], { ...WHEN, baseline });
+    const sources = (folder: string) =>
+      folder === "src/http" ? ["src/http/a.ts"] : [`${folder}/b.ts`, `${folder}/c.ts`];
+    const note = renderNote(REPORT, [], { ...WHEN, baseline, sources });
+    expect(note).toContain("| src/errors (part) |");
+    expect(note).toMatch(
+      /\| src\/ \| 66\.67 % \(not met so far\) \| 85 % \| src\/http, src\/errors \(part\) \|/,
+    );
     expect(note).toContain("| src/http | 25.00 % (2026-11-26, 0cc438a) | 3 | 50.00 % | 1 |");
     expect(note).toMatch(
       /### src\/http \(1\)\n\n- src\/http\/a\.ts:2:1 ConditionalExpression: `if \(z\)` → `true`/,
