@@ -61,7 +61,6 @@ export class AttemptTimer {
   }
 
   #fire(description: string): void {
-    // Stryker disable next-line ConditionalExpression: equivalent: one timer's firing clears the other, so a second call cannot happen; kept as a guard
     if (this.fired !== undefined) return;
     this.fired = description;
     this.clear();
@@ -75,9 +74,7 @@ export class AttemptTimer {
 
   /** Stops both timers. */
   clear(): void {
-    // Stryker disable next-line ConditionalExpression: equivalent: clearing no timer does nothing (the check is for the Workers types, which refuse undefined)
     if (this.#total !== undefined) clearTimeout(this.#total);
-    // Stryker disable next-line ConditionalExpression: equivalent: as above
     if (this.#idle !== undefined) clearTimeout(this.#idle);
   }
 }

@@ -33,7 +33,6 @@ const SPACE = 32;
  */
 function fieldValue(text: string, start: number, end: number, name: string): string | undefined {
   const after = start + name.length;
-  // Stryker disable next-line ConditionalExpression: equivalent: text[end] ends the line, so a name that runs past it fails startsWith anyway; kept to say so
   if (after > end || !text.startsWith(name, start)) return undefined;
   if (after === end) return "";
   if (text.charCodeAt(after) !== COLON) return undefined;
@@ -83,9 +82,7 @@ export class SseParser {
     let lf = chunk.indexOf("\n", start);
     let cr = chunk.indexOf("\r", start);
     while (lf !== -1 || cr !== -1) {
-      // Stryker disable next-line EqualityOperator: equivalent: lf and cr are never the same index
       const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
-      // Stryker disable next-line ConditionalExpression: equivalent: joining no fragments gives the same line (this is the copy-free path)
       if (this.#partial.length === 0) this.#line(chunk, start, end);
       else {
         this.#partial.push(chunk.slice(start, end));
@@ -96,15 +93,10 @@ export class SseParser {
       start = end + 1;
       if (end === cr && start === chunk.length) this.#skipLineFeed = true;
       else if (end === cr && chunk.charCodeAt(start) === LF) start++;
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent: searching again from start finds the same index; the condition only saves the search
       if (lf !== -1 && lf < start) lf = chunk.indexOf("\n", start);
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent: as above, for \r
       if (cr !== -1 && cr < start) cr = chunk.indexOf("\r", start);
     }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an empty fragment joins to nothing
-    if (start < chunk.length)
-      // Stryker disable next-line ConditionalExpression: equivalent: slice(0) is the same text (this saves the copy)
-      this.#partial.push(start === 0 ? chunk : chunk.slice(start));
+    if (start < chunk.length) this.#partial.push(start === 0 ? chunk : chunk.slice(start));
   }
 
   #reset(): void {

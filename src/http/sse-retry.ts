@@ -21,7 +21,6 @@ const DIGIT_ZERO = 48;
  */
 function retryValue(text: string, start: number, end: number): number {
   let at = start + 5; // "retry".length
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: text[end] is a line ending or past the text, never a colon
   if (at >= end || text.charCodeAt(at) !== COLON || !text.startsWith("retry", start)) return -1;
   at++;
   if (text.charCodeAt(at) === SPACE) at++;

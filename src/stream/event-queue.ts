@@ -33,7 +33,6 @@ export class EventQueue<T> implements AsyncIterable<T> {
 
   /** Ends the stream; buffered values are still delivered. */
   close(): void {
-    // Stryker disable next-line ConditionalExpression: equivalent: a second close finds no reader waiting
     if (this.#closed) return;
     this.#closed = true;
     const waiting = this.#waiting;
@@ -48,7 +47,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
       const value = this.#buffer[this.#head] as T;
       this.#buffer[this.#head] = undefined as T;
       this.#head++;
-      // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent in what is read: it only gives back the drained buffer's memory (each slot is already cleared above)
+      // Stryker disable next-line BlockStatement: equivalent in what is read: it only gives back the drained buffer's memory (each slot is already cleared above)
       if (this.#head === this.#buffer.length) {
         this.#buffer.length = 0;
         this.#head = 0;

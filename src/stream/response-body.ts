@@ -57,7 +57,6 @@ export async function streamBody(
       retryable: false,
       provider,
     });
-  // Stryker disable next-line StringLiteral: equivalent: any text that is no document type reads the body as a stream
   const type = response.headers.get("content-type") ?? "";
   if (!DOCUMENT_TYPE.test(type)) return response.body;
   // One branch is looked at; the other, which keeps what was read, is the stream if it is one.

@@ -48,10 +48,8 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** The caller's secrets: the key, and the values of headers that carry credentials. */
 function secretsOf(options: TurnOptions): string[] {
-  // Stryker disable next-line ArrayDeclaration: equivalent: an invented secret is in no error
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
   for (const [name, value] of Object.entries(options.headers ?? {})) {
-    // Stryker disable next-line ConditionalExpression: equivalent: the headers' check refuses a value that is no string before this runs
     if (/authorization|api-key|token|secret/i.test(name) && typeof value === "string") {
       secrets.push(value, value.replace(/^Bearer\s+/i, ""));
     }
@@ -231,7 +229,6 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
           // After retries, say how many attempts were made; and why a retryable error was not retried.
           const note = (attemptNumber > 0 ? ` — after ${attemptNumber + 1} attempts` : "") + delay.why;
           const attempts = attemptNumber > 0 ? { attempts: attemptNumber + 1 } : {};
-          // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: with no note there are no attempts to add, and a copy without new fields says the same
           const tried = note === "" ? error : withFields(error, attempts, note);
           return builder.fail(redactError(tried, secrets));
         }
