@@ -127,7 +127,16 @@ export function extendBaseline(
 export function renderNote(
   report,
   runs = [],
-  { date = new Date(), commit = gitDescribe(), baseline = {}, sources = sourcesOf } = {},
+  {
+    date = new Date(),
+    commit = gitDescribe(),
+    baseline = {},
+    sources = sourcesOf,
+    currentSource = (file) => {
+      const path = join(ROOT, file);
+      return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+    },
+  } = {},
 ) {
   const byFolder = new Map();
   const current = new Map();
@@ -135,8 +144,7 @@ export function renderNote(
     const folder = folderOf(file);
     if (!byFolder.has(folder)) byFolder.set(folder, []);
     byFolder.get(folder).push(...result.mutants.map((mutant) => ({ ...mutant, file })));
-    const path = join(ROOT, file);
-    const unchanged = existsSync(path) && readFileSync(path, "utf8") === result.source;
+    const unchanged = currentSource(file) === result.source;
     if (!unchanged) current.set(folder, false);
     else if (!current.has(folder)) current.set(folder, true);
   }
@@ -283,6 +291,11 @@ export function renderNote(
       .sort((a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line);
     if (marked.length === 0) continue;
     lines.push("", `### ${folder} (${marked.length})`, "");
+    if (!current.get(folder)) {
+      // The comments may have changed since: the list is only as good as the run it came from.
+      lines.push("The folder's source changed since this run: run it again for its current list.");
+      continue;
+    }
     for (const mutant of marked) {
       const where = `${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column}`;
       const reason = oneLine(mutant.statusReason ?? "", 140);

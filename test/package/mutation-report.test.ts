@@ -68,7 +68,8 @@ describe("the mutation report", () => {
     };
     const sources = (folder: string) =>
       folder === "src/http" ? ["src/http/a.ts"] : [`${folder}/b.ts`, `${folder}/c.ts`];
-    const note = renderNote(REPORT, [], { ...WHEN, baseline, sources });
+    const currentSource = (file: string) => REPORT.files[file as keyof typeof REPORT.files]?.source;
+    const note = renderNote(REPORT, [], { ...WHEN, baseline, sources, currentSource });
     expect(note).toContain("| src/errors (part) |");
     expect(note).toMatch(
       /\| src\/ \| 66\.67 % \(not met so far\) \| 85 % \| src\/http, src\/errors \(part\) \|/,
@@ -81,5 +82,9 @@ describe("the mutation report", () => {
       "- src/http/a.ts:3:1 ConditionalExpression → `true`: equivalent: the check only saves a search",
     );
     expect(note).not.toContain("a.ts:4:1");
+    // A folder whose source changed since the run does not list its (possibly stale) equivalent ones.
+    const changed = renderNote(REPORT, [], { ...WHEN, baseline, sources, currentSource: () => "edited" });
+    expect(changed).toContain("The folder's source changed since this run");
+    expect(changed).not.toContain("a.ts:3:1");
   });
 });
