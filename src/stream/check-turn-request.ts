@@ -22,7 +22,7 @@ const CACHE_FIELDS: OptionTable<PromptCache> = {
 const cacheFields = nestedTable(CACHE_FIELDS);
 
 /** What is wrong with a `cache` option (`false`, or `{ ttl?, key?, retention? }`), or undefined. */
-export function cacheProblem(cache: unknown, path = "cache"): ConfigError | undefined {
+export function cacheProblem(cache: unknown, path: string): ConfigError | undefined {
   if (cache === undefined || cache === false) return undefined;
   if (typeof cache !== "object" || cache === null || Array.isArray(cache))
     return invalidOption(

@@ -183,9 +183,9 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
       model,
       options.prices ? { ...provider.prices, ...options.prices } : provider.prices,
     );
-    // Anthropic's one-hour cache entries are written at twice the input price (the table has five minutes').
-    if (price && request.cache && request.cache.ttl === "1h" && provider.id === "anthropic")
-      price = { ...price, cacheWrite: price.input * 2 };
+    // One-hour cache entries are written at twice the input price (the table has five minutes'). Only
+    // Anthropic takes a TTL and reports cache writes (the others' usage has none), so no provider check.
+    if (price && request.cache && request.cache.ttl === "1h") price = { ...price, cacheWrite: price.input * 2 };
     const config: ProviderConfig = { model, baseURL: options.baseURL ?? provider.defaultBaseURL };
     if (options.apiKey !== undefined) config.apiKey = options.apiKey;
     if (options.headers !== undefined) config.headers = options.headers;
