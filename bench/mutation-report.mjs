@@ -25,6 +25,11 @@ const RUNS = join(ROOT, "reports/mutation/runs.json");
 /** Each folder's first complete result, before the tests written against its survivors (committed). */
 const BASELINE = join(ROOT, "bench/mutation-baseline.json");
 const NOTE = join(ROOT, "bench/mutation-results.md");
+/**
+ * Survivors judged equivalent, each with its reason (committed): mutants where a disable comment would
+ * be too wide, since it silences every variant of its mutator on the line, killable ones too.
+ */
+const JUDGED = join(ROOT, "bench/mutation-equivalent.json");
 
 /** The folders the score is about, in stryker.config.mjs's order. */
 const FOLDERS = [
@@ -132,6 +137,7 @@ export function renderNote(
     commit = gitDescribe(),
     baseline = {},
     sources = sourcesOf,
+    judged = [],
     currentSource = (file) => {
       const path = join(ROOT, file);
       return existsSync(path) ? readFileSync(path, "utf8") : undefined;
@@ -257,24 +263,52 @@ export function renderNote(
     "## Mutants no test noticed",
     "",
     "Survived: a test ran the changed code and still passed. No coverage: no test ran it at all.",
-    "Each is to be killed by a test, or kept here with the reason it is equivalent.",
+    "Each is to be killed by a test, or judged with its reason in bench/mutation-equivalent.json",
+    "(equivalent, or killed by a test the runs leave out); judged ones still count against the score.",
   );
+  const originalOf = (mutant) => originalText(report.files[mutant.file]?.source ?? "", mutant.location);
+  const used = new Set();
   for (const folder of folders) {
-    const open = byFolder
+    const unnoticed = byFolder
       .get(folder)
       .filter((mutant) => mutant.status === "Survived" || mutant.status === "NoCoverage")
       .sort((a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line);
-    lines.push("", `### ${folder} (${open.length})`, "");
-    if (open.length === 0) lines.push("None.");
-    for (const mutant of open) {
+    const judgement = new Map();
+    for (const mutant of unnoticed) {
+      const entry = judged.find((candidate) =>
+        judgedMatches(candidate, mutant, report.files[mutant.file]?.source ?? ""),
+      );
+      if (entry) {
+        judgement.set(mutant, entry);
+        used.add(entry);
+      }
+    }
+    const open = unnoticed.filter((mutant) => !judgement.has(mutant));
+    lines.push("", `### ${folder} (${open.length} to kill or judge, ${judgement.size} judged)`, "");
+    if (open.length === 0) lines.push("None to kill or judge.");
+    const describe = (mutant) => {
       const where = `${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column}`;
       const status = mutant.status === "NoCoverage" ? " (no coverage)" : "";
-      const original = code(
-        oneLine(originalText(report.files[mutant.file]?.source ?? "", mutant.location), 60),
-      );
-      const replacement = code(oneLine(mutant.replacement ?? "", 60));
-      lines.push(`- ${where} ${mutant.mutatorName}${status}: ${original} → ${replacement}`);
-    }
+      return `${where} ${mutant.mutatorName}${status}: ${code(oneLine(originalOf(mutant), 60))} → ${code(oneLine(mutant.replacement ?? "", 60))}`;
+    };
+    for (const mutant of open) lines.push(`- ${describe(mutant)}`);
+    if (judgement.size > 0)
+      lines.push("", "Judged (equivalent, or killed by a test the runs leave out):", "");
+    for (const [mutant, entry] of judgement)
+      lines.push(`- ${describe(mutant)} — ${oneLine(entry.reason, 400)}`);
+  }
+  // An entry no survivor of a file in this report matches is stale (killed since, or the code moved).
+  const stale = judged.filter((entry) => !used.has(entry) && entry.file in report.files);
+  if (stale.length > 0) {
+    lines.push(
+      "",
+      "Entries of bench/mutation-equivalent.json that match no survivor (killed since, or the code changed):",
+      "",
+      ...stale.map(
+        (entry) =>
+          `- ${entry.file} ${entry.mutator}: ${code(oneLine(entry.original, 60))} → ${code(oneLine(entry.replacement, 60))}`,
+      ),
+    );
   }
   lines.push(
     "",
@@ -305,6 +339,21 @@ export function renderNote(
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Whether a judged-equivalent entry (`{ file, line, mutator, original, replacement, reason }`) is this
+ * surviving mutant: matched by file, the text of the line it starts on (trimmed), mutator and the
+ * exact code before and after, not by line number, so an entry survives edits elsewhere in its file.
+ */
+export function judgedMatches(entry, mutant, source) {
+  return (
+    entry.file === mutant.file &&
+    entry.mutator === mutant.mutatorName &&
+    entry.replacement === mutant.replacement &&
+    entry.original === originalText(source, mutant.location) &&
+    entry.line === (source.split("\n")[mutant.location.start.line - 1] ?? "").trim()
+  );
 }
 
 /** The code a mutant replaced: its location in the file's source (lines and columns from 1). */
@@ -383,7 +432,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       report,
     );
     writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
-    writeFileSync(NOTE, renderNote(report, readRuns(), { baseline }));
+    const judged = existsSync(JUDGED) ? JSON.parse(readFileSync(JUDGED, "utf8")) : [];
+    writeFileSync(NOTE, renderNote(report, readRuns(), { baseline, judged }));
     // The repository's formatter aligns the tables, so the committed note stays as `biome check` wants it.
     spawnSync("npx", ["biome", "format", "--write", NOTE, BASELINE], { cwd: ROOT, stdio: "ignore" });
     console.log(`Wrote ${NOTE.slice(ROOT.length + 1)}`);

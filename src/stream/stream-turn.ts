@@ -15,7 +15,7 @@ import { abortErrorFrom, classifyProviderFailure, classifyThrown } from "../erro
 import { checkFetchResult } from "../errors/fetch-result.ts";
 import { describeValue } from "../errors/message-of.ts";
 import { redactError } from "../errors/redact.ts";
-import { type AnySdkError, type FailedRequest, isSdkError } from "../errors/sdk-error.ts";
+import type { AnySdkError, FailedRequest } from "../errors/sdk-error.ts";
 import { withFields } from "../errors/with-fields.ts";
 import { abortableSleep } from "../http/abortable-sleep.ts";
 import { AttemptTimer } from "../http/attempt-timer.ts";
@@ -50,7 +50,8 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 function secretsOf(options: TurnOptions): string[] {
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
   for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (/authorization|api-key|token|secret/i.test(name) && typeof value === "string") {
+    // A value is a string: checkHeaders refused any other before the turn began.
+    if (/authorization|api-key|token|secret/i.test(name)) {
       secrets.push(value, value.replace(/^Bearer\s+/i, ""));
     }
   }
@@ -67,8 +68,18 @@ interface Attempt {
   builder: MessageBuilder;
 }
 
-/** One HTTP attempt: resolves with the finished message or throws what went wrong. */
-async function attempt({ provider, config, request, options, runSignal, builder }: Attempt): Promise<void> {
+/**
+ * One HTTP attempt, streaming into `builder`: resolves with what went wrong, classified (never
+ * throws), or undefined when the answer arrived whole.
+ */
+async function attempt({
+  provider,
+  config,
+  request,
+  options,
+  runSignal,
+  builder,
+}: Attempt): Promise<AnySdkError | undefined> {
   const controller = new AbortController();
   const forward = (): void => controller.abort(runSignal.reason);
   runSignal.addEventListener("abort", forward); // removed in finally
@@ -115,8 +126,9 @@ async function attempt({ provider, config, request, options, runSignal, builder 
       read.signal,
     );
     handler.end();
+    return undefined;
   } catch (thrown) {
-    throw classifyThrown(thrown, {
+    return classifyThrown(thrown, {
       provider: provider.id,
       signal: runSignal,
       timeout: timer.fired,
@@ -185,7 +197,8 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     );
     // One-hour cache entries are written at twice the input price (the table has five minutes'). Only
     // Anthropic takes a TTL and reports cache writes (the others' usage has none), so no provider check.
-    if (price && request.cache && request.cache.ttl === "1h") price = { ...price, cacheWrite: price.input * 2 };
+    if (price && request.cache && request.cache.ttl === "1h")
+      price = { ...price, cacheWrite: price.input * 2 };
     const config: ProviderConfig = { model, baseURL: options.baseURL ?? provider.defaultBaseURL };
     if (options.apiKey !== undefined) config.apiKey = options.apiKey;
     if (options.headers !== undefined) config.headers = options.headers;
@@ -216,31 +229,25 @@ export function streamTurn(request: ModelRequest, options: TurnOptions): TurnStr
     for (let attemptNumber = 0; ; attemptNumber++) {
       const builder = new MessageBuilder(provider.id, model, emit, price);
       if (run.signal.aborted) return builder.fail(abortErrorFrom(run.signal, provider.id));
-      try {
-        await attempt({ provider, config, request, options, runSignal: run.signal, builder });
-        return builder.finish();
-      } catch (thrown) {
-        const error = isSdkError(thrown)
-          ? thrown
-          : classifyThrown(thrown, { provider: provider.id, signal: run.signal });
-        const delay =
-          builder.hasOutput || run.signal.aborted ? NOT_RETRIED : retryDelay(error, attemptNumber, policy);
-        if (typeof delay !== "number") {
-          // After retries, say how many attempts were made; and why a retryable error was not retried.
-          const note = (attemptNumber > 0 ? ` — after ${attemptNumber + 1} attempts` : "") + delay.why;
-          const attempts = attemptNumber > 0 ? { attempts: attemptNumber + 1 } : {};
-          const tried = note === "" ? error : withFields(error, attempts, note);
-          return builder.fail(redactError(tried, secrets));
-        }
-        emit({
-          type: "retry",
-          attempt: attemptNumber + 1,
-          delayMs: delay,
-          error: redactError(error, secrets),
-        });
-        if (!(await abortableSleep(delay, run.signal)))
-          return builder.fail(abortErrorFrom(run.signal, provider.id));
+      const error = await attempt({ provider, config, request, options, runSignal: run.signal, builder });
+      if (error === undefined) return builder.finish();
+      const delay =
+        builder.hasOutput || run.signal.aborted ? NOT_RETRIED : retryDelay(error, attemptNumber, policy);
+      if (typeof delay !== "number") {
+        // After retries, say how many attempts were made; and why a retryable error was not retried.
+        const note = (attemptNumber > 0 ? ` — after ${attemptNumber + 1} attempts` : "") + delay.why;
+        const attempts = attemptNumber > 0 ? { attempts: attemptNumber + 1 } : {};
+        const tried = note === "" ? error : withFields(error, attempts, note);
+        return builder.fail(redactError(tried, secrets));
       }
+      emit({
+        type: "retry",
+        attempt: attemptNumber + 1,
+        delayMs: delay,
+        error: redactError(error, secrets),
+      });
+      if (!(await abortableSleep(delay, run.signal)))
+        return builder.fail(abortErrorFrom(run.signal, provider.id));
     }
   };
 

@@ -5,7 +5,13 @@
  * run here.
  */
 import { describe, expect, it } from "vitest";
-import { extendBaseline, isMarkedEquivalent, renderNote, tally } from "../../bench/mutation-report.mjs";
+import {
+  extendBaseline,
+  isMarkedEquivalent,
+  judgedMatches,
+  renderNote,
+  tally,
+} from "../../bench/mutation-report.mjs";
 
 const at = (line: number) => ({ start: { line, column: 1 }, end: { line, column: 7 } });
 const mutant = (status: string, line: number, extra: Record<string, unknown> = {}) => ({
@@ -76,7 +82,7 @@ describe("the mutation report", () => {
     );
     expect(note).toContain("| src/http | 25.00 % (2026-11-26, 0cc438a) | 3 | 50.00 % | 1 |");
     expect(note).toMatch(
-      /### src\/http \(1\)\n\n- src\/http\/a\.ts:2:1 ConditionalExpression: `if \(z\)` → `true`/,
+      /### src\/http \(1 to kill or judge, 0 judged\)\n\n- src\/http\/a\.ts:2:1 ConditionalExpression: `if \(z\)` → `true`/,
     );
     expect(note).toContain(
       "- src/http/a.ts:3:1 ConditionalExpression → `true`: equivalent: the check only saves a search",
@@ -86,5 +92,34 @@ describe("the mutation report", () => {
     const changed = renderNote(REPORT, [], { ...WHEN, baseline, sources, currentSource: () => "edited" });
     expect(changed).toContain("The folder's source changed since this run");
     expect(changed).not.toContain("a.ts:3:1");
+  });
+
+  it("lists a survivor judged in bench/mutation-equivalent.json apart, with its reason, matched by its line's text", () => {
+    const entry = {
+      file: "src/http/a.ts",
+      line: "if (z) w();",
+      mutator: "ConditionalExpression",
+      original: "if (z)",
+      replacement: "true",
+      reason: "only a search more",
+    };
+    const source = REPORT.files["src/http/a.ts"].source;
+    const survivor = { ...mutant("Survived", 2), file: "src/http/a.ts" };
+    expect(judgedMatches(entry, survivor, source)).toBe(true);
+    // Another line, replacement or mutator is another mutant.
+    expect(judgedMatches(entry, { ...survivor, location: at(3) }, source)).toBe(false);
+    expect(judgedMatches({ ...entry, replacement: "false" }, survivor, source)).toBe(false);
+    expect(judgedMatches({ ...entry, mutator: "BlockStatement" }, survivor, source)).toBe(false);
+    // The same line moved down by an edit above still matches.
+    expect(judgedMatches(entry, { ...survivor, location: at(3) }, `// new\n${source}`)).toBe(true);
+    const stale = { ...entry, line: "if (gone) x();", original: "if (gone)" };
+    const note = renderNote(REPORT, [], { ...WHEN, judged: [entry, stale] });
+    expect(note).toContain("### src/http (0 to kill or judge, 1 judged)");
+    expect(note).toContain(
+      "- src/http/a.ts:2:1 ConditionalExpression: `if (z)` → `true` — only a search more",
+    );
+    expect(note).toMatch(
+      /match no survivor[^\n]*\n\n- src\/http\/a\.ts ConditionalExpression: `if \(gone\)` → `true`/,
+    );
   });
 });
