@@ -137,7 +137,7 @@ export function renderNote(
     commit = gitDescribe(),
     baseline = {},
     sources = sourcesOf,
-    judged = [],
+    judged = /** @type {JudgedEntry[]} */ ([]),
     currentSource = (file) => {
       const path = join(ROOT, file);
       return existsSync(path) ? readFileSync(path, "utf8") : undefined;
@@ -340,6 +340,11 @@ export function renderNote(
   }
   return `${lines.join("\n")}\n`;
 }
+
+/**
+ * One entry of bench/mutation-equivalent.json.
+ * @typedef {{ file: string, line: string, mutator: string, original: string, replacement: string, reason: string }} JudgedEntry
+ */
 
 /**
  * Whether a judged-equivalent entry (`{ file, line, mutator, original, replacement, reason }`) is this

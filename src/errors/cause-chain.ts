@@ -28,7 +28,7 @@ export interface ChainLink {
 }
 
 /** `value[key]`, or undefined when reading it throws. */
-function read(value: object, key: string): unknown {
+function read(value: unknown, key: string): unknown {
   try {
     return (value as Record<string, unknown>)[key];
   } catch {
@@ -36,8 +36,8 @@ function read(value: object, key: string): unknown {
   }
 }
 
-/** A string field of `value`, or undefined. */
-function text(value: object, key: string): string | undefined {
+/** A string field of `value`, or undefined (also for `null`, whose fields cannot be read). */
+function text(value: unknown, key: string): string | undefined {
   const field = read(value, key);
   return typeof field === "string" ? field : undefined;
 }
@@ -48,8 +48,8 @@ function aggregated(value: object): string {
   if (!Array.isArray(errors)) return "";
   const messages: string[] = [];
   for (const error of errors.slice(0, MAX_CHAIN_LENGTH)) {
-    const message = typeof error === "object" && error !== null ? text(error, "message") : undefined;
-    messages.push(message ?? describeValue(error));
+    // Read like a link (a function with a message gives its message), else shown as a value.
+    messages.push(text(error, "message") ?? describeValue(error));
   }
   return messages.filter(Boolean).join("; ");
 }
@@ -74,8 +74,7 @@ export function causeChain(error: unknown): ChainLink[] {
     if (link === undefined) break;
     chain.push(link);
     seen.add(current);
-    if (typeof current !== "object" && typeof current !== "function") break;
-    current = read(current as object, "cause");
+    current = read(current, "cause"); // a string's is undefined: the chain ends after it
   }
   return chain;
 }

@@ -85,13 +85,16 @@ function codeFromStatus(status: number): ErrorCode {
 }
 
 const CONTEXT_PATTERN =
-  /prompt is too long|context length|context window|maximum context|too many tokens|exceeds the context/i;
+  /prompt is too long|context length|context window|maximum context|too many tokens(?! per\b)|exceeds the context/i;
+
+/** A rate limit in words: "rate limit", or "too many tokens (requests) per minute". */
+const RATE_PATTERN = /rate limit|too many (?:requests|tokens) per\b/i;
 
 /** The last, weakest signal: the words of the message. */
 function codeFromMessage(message: string): ErrorCode | undefined {
   if (CONTEXT_PATTERN.test(message)) return "CONTEXT_LENGTH";
   if (/overloaded/i.test(message)) return "OVERLOADED";
-  if (/rate limit/i.test(message)) return "RATE_LIMITED";
+  if (RATE_PATTERN.test(message)) return "RATE_LIMITED";
   return undefined;
 }
 
@@ -153,7 +156,7 @@ function readPayload(body: unknown): ErrorPayload | undefined {
       if (ms !== undefined) payload.retryDelayMs = ms;
     }
   }
-  if (!message && payload.type === undefined && payload.code === undefined) return undefined;
+  // A body with none of these fields reads as no payload: every use of it falls through to the rest.
   return payload;
 }
 
@@ -180,9 +183,7 @@ export function classifyProviderFailure(failure: ProviderFailure): ProviderError
   const status = failure.status ?? payload?.status;
   const message =
     payload?.message ||
-    (typeof failure.body === "string" && failure.body.trim() !== ""
-      ? failure.body.trim().slice(0, 500)
-      : "") ||
+    (typeof failure.body === "string" ? failure.body.trim().slice(0, 500) : "") ||
     (status === undefined ? "The provider reported an error" : `HTTP ${status}`);
   const providerCode = payload?.code ?? payload?.type;
 

@@ -25,10 +25,7 @@ export function describeValue(value: unknown): string {
 /** `error.message` for an Error, text for anything else; never throws. */
 export function messageOf(error: unknown): string {
   try {
-    if (error instanceof Error) {
-      const { message } = error;
-      return typeof message === "string" ? message : describeValue(message);
-    }
+    if (error instanceof Error) return describeValue(error.message);
   } catch {
     // an Error-like value whose `message` getter (or prototype chain) throws
   }

@@ -23,9 +23,9 @@ export function parseRetryDelay(text: string): number | undefined {
   let total = 0;
   let consumed = 0;
   for (const match of trimmed.matchAll(PART)) {
-    if (match.index !== consumed) return undefined;
     total += Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0);
     consumed += match[0].length;
   }
+  // The parts must make up the whole text: a gap or a stray character leaves some of it unconsumed.
   return consumed === trimmed.length ? Math.round(total) : undefined;
 }

@@ -7,11 +7,14 @@
 
 import { type AnySdkError, type SdkErrorFields, sdkErrorFromJSON } from "./sdk-error.ts";
 
-/** `error` again, with `extra` fields and `suffix` appended to its message. */
-export function withFields(error: AnySdkError, extra: Partial<SdkErrorFields>, suffix = ""): AnySdkError {
-  const copy = sdkErrorFromJSON({ ...error.toJSON(), ...extra, message: error.message + suffix } as never);
-  if (error.cause !== undefined)
-    Object.defineProperty(copy, "cause", { value: error.cause, configurable: true, writable: true });
+/** `error` again, with `extra` fields and `suffix` appended to its message; its cause is the same value. */
+export function withFields(
+  error: AnySdkError,
+  extra: Omit<Partial<SdkErrorFields>, "cause">,
+  suffix: string,
+): AnySdkError {
+  const json = { ...error.toJSON(), ...extra, message: error.message + suffix, cause: error.cause };
+  const copy = sdkErrorFromJSON(json as never);
   if (error.stack !== undefined) copy.stack = error.stack;
   return copy;
 }

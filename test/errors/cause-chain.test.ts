@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { causeChain, MAX_CHAIN_LENGTH } from "../../src/errors/cause-chain.ts";
 import { classifyThrown, isNetworkFailure, toSdkError } from "../../src/index.ts";
-import { revokedProxy, wrapped } from "./thrown-values.ts";
+import { revokedProxy, withCode, wrapped } from "./thrown-values.ts";
 
 describe("the cause chain is read safely", () => {
   it("is cut at its length limit, however long", () => {
@@ -48,5 +48,44 @@ describe("the cause chain is read safely", () => {
     );
     expect(causeChain(both)[0]?.message).toBe("connect ECONNREFUSED ::1:1; connect ECONNREFUSED 127.0.0.1:1");
     expect(toSdkError(new TypeError("fetch failed", { cause: both }))).toMatchObject({ code: "NETWORK" });
+  });
+
+  it("names at most 16 of an AggregateError's errors, leaving out those without a message", () => {
+    const errors = [
+      new Error(""),
+      ...Array.from({ length: 20 }, (_, index) => new Error(`try ${index + 1}`)),
+    ];
+    const error = toSdkError(new TypeError("fetch failed", { cause: new AggregateError(errors, "") }));
+    const shown = Array.from({ length: 15 }, (_, index) => `try ${index + 1}`).join("; ");
+    expect(error).toMatchObject({ code: "NETWORK", message: shown });
+  });
+
+  it("a cause without a message leaves the message of the error around it", () => {
+    expect(toSdkError(new TypeError("fetch failed", { cause: new Error() })).message).toBe("fetch failed");
+  });
+
+  it("a string cause is a link with its text as message, and no name or code", () => {
+    expect(causeChain(new Error("proxy failed", { cause: "ECONNREFUSED" }))[1]).toEqual({
+      value: "ECONNREFUSED",
+      name: "",
+      code: undefined,
+      message: "ECONNREFUSED",
+    });
+  });
+
+  it("a callable cause is read like an error object: its code, its message and its own cause count", () => {
+    const socket = withCode("connect ECONNRESET 10.0.0.1:443", "ECONNRESET");
+    const callable = Object.assign(() => undefined, { message: "signer failed", cause: socket });
+    expect(causeChain(new Error("wrapper", { cause: callable })).map((link) => link.message)).toEqual([
+      "wrapper",
+      "signer failed",
+      "connect ECONNRESET 10.0.0.1:443",
+    ]);
+    const coded = Object.assign(() => undefined, { code: "ECONNREFUSED" });
+    expect(toSdkError(new Error("wrapper", { cause: coded }))).toMatchObject({
+      code: "NETWORK",
+      causeCode: "ECONNREFUSED",
+      retryable: true,
+    });
   });
 });

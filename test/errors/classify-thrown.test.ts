@@ -99,6 +99,7 @@ const CASES: Array<[string, () => unknown, string, boolean]> = [
     true,
   ],
   ["rate limit", () => new Error("Rate limit reached"), "RATE_LIMITED", true],
+  ["overloaded", () => new Error("The server is overloaded, try again later"), "OVERLOADED", true],
   ["prompt is too long", () => new Error("prompt is too long"), "CONTEXT_LENGTH", false],
   // nothing to go by
   ["a bug's TypeError", () => new TypeError("x is not a function"), "UNKNOWN", false],
@@ -109,6 +110,12 @@ const CASES: Array<[string, () => unknown, string, boolean]> = [
     false,
   ],
   ["an option named timeout", () => new Error("invalid timeout option"), "UNKNOWN", false],
+  [
+    "a name that only begins with TimeoutError",
+    () => Object.assign(new Error("the handler failed"), { name: "TimeoutErrorHandlerError" }),
+    "UNKNOWN",
+    false,
+  ],
 ];
 
 describe("classifyThrown reads names, codes, the whole cause chain, then words", () => {
@@ -151,6 +158,27 @@ describe("classifyThrown reads names, codes, the whole cause chain, then words",
     expect(error).toMatchObject({ code: "NETWORK", retryable: false });
     expect(error.message).toBe("Could not reach the provider: bad port (fetch never connects to this port)");
   });
+
+  it("only a network failure is permanent: a timeout whose cause says bad port is still retried", () => {
+    const thrown = Object.assign(new Error("timed out", { cause: new Error("bad port") }), {
+      name: "TimeoutError",
+    });
+    const error = classifyThrown(thrown, { provider: "anthropic" });
+    expect(error).toMatchObject({ code: "TIMEOUT", retryable: true });
+    expect(error.message).toBe("Timed out waiting for the provider: bad port");
+  });
+
+  it("a failure without words still gets a message that says what happened", () => {
+    expect(toSdkError(new DOMException("", "TimeoutError")).message).toBe("Timed out");
+    expect(toSdkError(withCode("", "ECONNRESET")).message).toBe("The network failed");
+    expect(toSdkError(new DOMException("", "AbortError")).message).toBe("Aborted");
+    expect(toSdkError(new Error()).message).toBe("Request failed");
+  });
+
+  it("an error whose message is not a string is classified by its text, without throwing", () => {
+    const error = toSdkError(Object.assign(new Error("x"), { message: Symbol("odd") }));
+    expect(error).toMatchObject({ _tag: "RequestError", code: "UNKNOWN", message: "Symbol(odd)" });
+  });
 });
 
 describe("whose abort an AbortError is", () => {
@@ -163,6 +191,22 @@ describe("whose abort an AbortError is", () => {
       const error = classifyThrown(thrown, { provider: "anthropic", signal: caller.signal });
       expect(error).toMatchObject({ _tag: "AbortError", code: "ABORTED", retryable: false });
     }
+  });
+
+  it("says whether the caller aborted or the caller's signal timed out", () => {
+    const stopped = new AbortController();
+    stopped.abort();
+    const withReason = new AbortController();
+    withReason.abort(new Error("stop"));
+    const thrown = new TypeError("terminated");
+    expect(classifyThrown(thrown, { signal: stopped.signal }).message).toBe("The run was aborted");
+    expect(classifyThrown(thrown, { signal: withReason.signal }).message).toBe("The run was aborted");
+    const timedOut = AbortSignal.abort(new DOMException("signal timed out", "TimeoutError"));
+    expect(classifyThrown(thrown, { signal: timedOut })).toMatchObject({
+      _tag: "AbortError",
+      message: "The signal's timeout expired",
+      retryable: false,
+    });
   });
 
   it("with a caller's signal that did not abort, an AbortError is the fetch's own timeout: TIMEOUT", () => {

@@ -11,6 +11,7 @@ import {
   retryAfterFromHeaders,
 } from "../../src/index.ts";
 import { fixtureJson } from "../support/fixtures.ts";
+import { withCode } from "./thrown-values.ts";
 
 interface Wrapped {
   response: { status: { code: number }; headers: Record<string, string>; body: unknown };
@@ -202,6 +203,180 @@ describe("classifying by signal strength", () => {
   });
 });
 
+describe("what an error answer says when its body says little", () => {
+  it("a status with no body or a null body is named by the status: a 5xx is a retryable SERVER_ERROR, an unknown 4xx UNKNOWN", () => {
+    expect(classifyProviderFailure({ provider: "anthropic", status: 502 })).toMatchObject({
+      message: "HTTP 502",
+      code: "SERVER_ERROR",
+      retryable: true,
+      status: 502,
+    });
+    expect(classifyProviderFailure({ provider: "anthropic", status: 418, body: null })).toMatchObject({
+      message: "HTTP 418",
+      code: "UNKNOWN",
+      retryable: false,
+    });
+  });
+
+  it("an error event with neither a status nor a message says the provider reported an error", () => {
+    const error = classifyProviderFailure({ provider: "anthropic", body: { type: "error", error: {} } });
+    expect(error).toMatchObject({
+      message: "The provider reported an error",
+      code: "UNKNOWN",
+      retryable: false,
+    });
+  });
+
+  it("a type or a code without a message is enough to classify an error event", () => {
+    const typed = classifyProviderFailure({
+      provider: "anthropic",
+      body: { type: "error", error: { type: "overloaded_error" } },
+    });
+    expect(typed).toMatchObject({
+      code: "OVERLOADED",
+      retryable: true,
+      providerCode: "overloaded_error",
+      message: "The provider reported an error",
+    });
+    const coded = classifyProviderFailure({
+      provider: "openai-chat",
+      body: { error: { code: "rate_limit_exceeded" } },
+    });
+    expect(coded).toMatchObject({
+      code: "RATE_LIMITED",
+      retryable: true,
+      providerCode: "rate_limit_exceeded",
+    });
+  });
+
+  it("an error event with only a numeric status, a spend limit or a wait is classified by it", () => {
+    // Inside a 200 stream: no HTTP status; the event's own numeric code is all there is.
+    expect(
+      classifyProviderFailure({ provider: "openai-chat", body: { error: { code: 429 } } }),
+    ).toMatchObject({
+      message: "HTTP 429",
+      code: "RATE_LIMITED",
+      retryable: true,
+      status: 429,
+    });
+    expect(
+      classifyProviderFailure({ provider: "openai-chat", body: { error: { status_code: 500 } } }),
+    ).toMatchObject({ code: "SERVER_ERROR", retryable: true, status: 500 });
+    const spend = classifyProviderFailure({
+      provider: "openai-chat",
+      status: 429,
+      body: { error: { details: { error_code: "enforced_spend_limit_reached" } } },
+    });
+    expect(spend).toMatchObject({ code: "QUOTA_EXCEEDED", retryable: false });
+    const wait = classifyProviderFailure({
+      provider: "google",
+      status: 429,
+      body: { error: { details: [{ retryDelay: "7s" }] } },
+    });
+    expect(wait).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: 7000 });
+  });
+
+  it("a body without a message gives the status as message, not an empty one", () => {
+    const error = classifyProviderFailure({
+      provider: "anthropic",
+      status: 529,
+      body: { type: "error", error: { type: "overloaded_error" } },
+    });
+    expect(error).toMatchObject({ message: "HTTP 529", code: "OVERLOADED" });
+  });
+
+  it("empty strings in an error body count as absent", () => {
+    const blank = classifyProviderFailure({
+      provider: "openai-chat",
+      status: 500,
+      body: { error: { message: "", type: "", code: "", status: "" } },
+    });
+    expect(blank).toMatchObject({ message: "HTTP 500", code: "SERVER_ERROR" });
+    expect(blank.providerCode).toBeUndefined();
+    const typed = classifyProviderFailure({
+      provider: "openai-chat",
+      status: 500,
+      body: { error: { message: "boom", type: "server_error", code: "" } },
+    });
+    expect(typed).toMatchObject({ message: "boom", providerCode: "server_error" });
+  });
+
+  it("a body whose error is a word, not an object, is read by its top-level message", () => {
+    const error = classifyProviderFailure({
+      provider: "openai-chat",
+      status: 429,
+      body: { error: "Too Many Requests", message: "Slow down and retry in a minute" },
+    });
+    expect(error).toMatchObject({ message: "Slow down and retry in a minute", code: "RATE_LIMITED" });
+  });
+
+  it("a text body is the message, trimmed and cut at 500 characters; a blank one gives the status", () => {
+    const page = classifyProviderFailure({
+      provider: "anthropic",
+      status: 503,
+      body: "  <html>busy</html>\n",
+    });
+    expect(page.message).toBe("<html>busy</html>");
+    const long = classifyProviderFailure({
+      provider: "anthropic",
+      status: 500,
+      body: `${"x".repeat(600)}  `,
+    });
+    expect(long.message).toBe("x".repeat(500));
+    expect(classifyProviderFailure({ provider: "anthropic", status: 500, body: " \n " }).message).toBe(
+      "HTTP 500",
+    );
+  });
+});
+
+describe("the provider's type, the status and the message together", () => {
+  it("a generic provider type is kept when the status is no more specific: invalid_request_error with 500 is not retried", () => {
+    const error = classifyProviderFailure({
+      provider: "anthropic",
+      status: 500,
+      body: { type: "error", error: { type: "invalid_request_error", message: "messages: bad role" } },
+    });
+    expect(error).toMatchObject({ code: "INVALID_REQUEST", retryable: false });
+  });
+
+  it("a rate limit counted in tokens stays RATE_LIMITED, not CONTEXT_LENGTH", () => {
+    const error = classifyProviderFailure({
+      provider: "anthropic",
+      status: 429,
+      body: { type: "error", error: { type: "rate_limit_error", message: "Too many tokens per minute" } },
+    });
+    expect(error).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+  });
+
+  it("a rate limit told only in words is RATE_LIMITED, while too many tokens for the context stays CONTEXT_LENGTH", () => {
+    for (const words of [
+      "Rate limit reached: too many tokens per minute",
+      "Too many tokens per minute",
+      "Too many requests per day, slow down",
+    ]) {
+      expect(classifyThrown(new Error(words), {})).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+      const event = classifyProviderFailure({ provider: "openai-chat", body: { error: { message: words } } });
+      expect(event).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+    }
+    const overflow = classifyProviderFailure({
+      provider: "mistral",
+      body: { error: { message: "Prompt contains too many tokens: 40000 > 32768" } },
+    });
+    expect(overflow).toMatchObject({ code: "CONTEXT_LENGTH", retryable: false });
+  });
+
+  it("a bad request that mentions overloaded stays INVALID_REQUEST, not retried", () => {
+    const error = classifyProviderFailure({
+      provider: "openai-chat",
+      status: 400,
+      body: {
+        error: { type: "invalid_request_error", message: "Unknown parameter: 'retry_when_overloaded'" },
+      },
+    });
+    expect(error).toMatchObject({ code: "INVALID_REQUEST", retryable: false });
+  });
+});
+
 describe("retry-after", () => {
   it("prefers retry-after-ms, then retry-after seconds, then an HTTP date", () => {
     expect(retryAfterFromHeaders(new Headers({ "retry-after-ms": "1500", "retry-after": "9" }))).toBe(1500);
@@ -214,12 +389,34 @@ describe("retry-after", () => {
     expect(retryAfterFromHeaders(new Headers())).toBeUndefined();
   });
 
+  it("takes retry-after-ms only when it is a number of 0 or more, else falls back to retry-after", () => {
+    const wait = (ms: string) =>
+      retryAfterFromHeaders(new Headers({ "retry-after-ms": ms, "retry-after": "2" }));
+    expect(wait("0")).toBe(0);
+    expect(wait("")).toBe(2000);
+    expect(wait("\u00a0")).toBe(2000);
+    expect(wait("soon")).toBe(2000);
+    expect(wait("-1")).toBe(2000);
+  });
+
+  it("takes retry-after seconds of 0 or more; a blank or negative one is no wait", () => {
+    const wait = (seconds: string) => retryAfterFromHeaders(new Headers({ "retry-after": seconds }));
+    expect(wait("0")).toBe(0);
+    expect(wait("")).toBeUndefined();
+    expect(wait("\u00a0")).toBeUndefined();
+    expect(wait("-1")).toBeUndefined();
+  });
+
   it("parses Google and Go-style durations", () => {
     expect(parseRetryDelay("34.4s")).toBe(34_400);
     expect(parseRetryDelay("1m6.499s")).toBe(66_499);
     expect(parseRetryDelay("11ms")).toBe(11);
     expect(parseRetryDelay("fast")).toBeUndefined();
     expect(parseRetryDelay("5x")).toBeUndefined();
+    expect(parseRetryDelay(" 34.4s ")).toBe(34_400);
+    expect(parseRetryDelay("")).toBeUndefined();
+    expect(parseRetryDelay("  ")).toBeUndefined();
+    expect(parseRetryDelay("1m 6s")).toBeUndefined();
   });
 });
 
@@ -248,6 +445,13 @@ describe("thrown errors", () => {
       });
     }
     expect(isNetworkFailure(new TypeError("x is not a function"))).toBe(false);
+  });
+
+  it("isNetworkFailure goes by a runtime's network or timeout code anywhere in the chain, whatever the words", () => {
+    expect(isNetworkFailure(withCode("no", "ECONNREFUSED"))).toBe(true);
+    expect(isNetworkFailure(withCode("slow", "ETIMEDOUT"))).toBe(true);
+    expect(isNetworkFailure(new Error("signer", { cause: withCode("x", "ECONNRESET") }))).toBe(true);
+    expect(isNetworkFailure(withCode("bad argument", "ERR_INVALID_ARG_TYPE"))).toBe(false);
   });
 
   it("an aborted signal wins over whatever was thrown, and the reason is kept as cause", () => {

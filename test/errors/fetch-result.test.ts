@@ -24,6 +24,11 @@ describe("checkFetchResult", () => {
     ["a string", "ok", "a string"],
     ["an empty object", {}, "an object without a status and headers"],
     [
+      "an object with headers and a body but no status",
+      { ok: true, headers: new Headers(), body: null },
+      "an object without a status and headers",
+    ],
+    [
       "an object without headers",
       { status: 200, ok: true, body: null },
       "an object without a status and headers",
@@ -56,6 +61,15 @@ describe("checkFetchResult", () => {
       );
     });
   }
+
+  it("names no request when none is known", () => {
+    expect(() => checkFetchResult(undefined)).toThrow(
+      new ConfigError(
+        "The custom fetch resolved to undefined instead of a Response: it must return the response it got, as `(input, init) => fetch(input, init)` does",
+        { code: "CONFIG_INVALID", retryable: false, path: "fetch" },
+      ),
+    );
+  });
 
   it("refuses an object that cannot be read (a revoked Proxy) without throwing anything else", () => {
     expect(() => checkFetchResult(revokedProxy())).toThrow(

@@ -4,14 +4,18 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   AbortError,
+  BudgetError,
   ConfigError,
+  HookError,
   isSdkError,
   ParseError,
   ProviderError,
   RequestError,
   SdkError,
   sdkErrorFromJSON,
+  ToolError,
 } from "../../src/index.ts";
+import { revokedProxy } from "./thrown-values.ts";
 
 describe("SdkError", () => {
   const error = new ProviderError("Overloaded", {
@@ -32,6 +36,35 @@ describe("SdkError", () => {
     expect(error._tag).toBe("ProviderError");
     expect(error.stack).toContain("ProviderError");
     expect((error.cause as Error).message).toBe("inner");
+  });
+
+  it("every class has its own literal name, as String(error) and stack traces show it", () => {
+    const errors = [
+      new ConfigError("m", { code: "CONFIG_INVALID" }),
+      new ProviderError("m", { code: "UNKNOWN" }),
+      new RequestError("m", { code: "NETWORK" }),
+      new AbortError("m", { code: "ABORTED" }),
+      new ParseError("m", { code: "STREAM_MALFORMED" }),
+      new HookError("m", { code: "HOOK_FAILED" }),
+      new ToolError("m", { code: "TOOL_FAILED" }),
+      new BudgetError("m", { code: "MAX_TURNS" }),
+    ];
+    expect(errors.map(String)).toEqual([
+      "ConfigError: m",
+      "ProviderError: m",
+      "RequestError: m",
+      "AbortError: m",
+      "ParseError: m",
+      "HookError: m",
+      "ToolError: m",
+      "BudgetError: m",
+    ]);
+    for (const error of errors) expect(error.toJSON().name).toBe(error._tag);
+  });
+
+  it("has no cause when made without one", () => {
+    expect("cause" in new ConfigError("x", { code: "CONFIG_INVALID" })).toBe(false);
+    expect("cause" in new ConfigError("x", { code: "CONFIG_INVALID", cause: undefined })).toBe(false);
   });
 
   it("round-trips through JSON and back to a live error of the same class", () => {
@@ -73,6 +106,9 @@ describe("SdkError", () => {
     expect(depth).toBe(4);
     expect(json("a string")).toEqual({ name: "string", message: "a string" });
     expect(json(Object.create(null))).toMatchObject({ name: "object" });
+    expect(json(null)).toEqual({ name: "object", message: "null" });
+    expect(json(revokedProxy())).toEqual({ name: "object", message: "(a cause that cannot be shown)" });
+    expect(json(new Error("x".repeat(1500)))?.message).toBe("x".repeat(1000));
     expect(() => JSON.stringify(json(fetchFailed))).not.toThrow();
   });
 
@@ -122,6 +158,8 @@ describe("SdkError", () => {
     expect(isSdkError(foreign)).toBe(true);
     expect(isSdkError(new Error("plain"))).toBe(false);
     expect(isSdkError(null)).toBe(false);
+    const callable = Object.defineProperty(() => undefined, Symbol.for("wisp.sdk-error"), { value: true });
+    expect(isSdkError(callable)).toBe(false);
   });
 
   it("instanceof goes by the marker and the tag, so an error from another copy of Wisp is an instance", () => {
