@@ -18,6 +18,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REPORT = join(ROOT, "reports/mutation/mutation.json");
@@ -95,12 +96,28 @@ function gitDescribe() {
 export const isMarkedEquivalent = (mutant) =>
   mutant.status === "Ignored" && !/static/i.test(mutant.statusReason ?? "");
 
+/**
+ * Whether TypeScript `source` has anything Stryker mutates. Its JavaScript (types removed, comments
+ * too) with no call, block, string, array, regular expression or operator has none: a file of types
+ * and numeric constants gets no mutant, so Stryker's report leaves it out, and a folder is whole
+ * without it.
+ */
+export function hasMutableCode(source) {
+  const js = ts
+    .transpileModule(source, {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: true },
+    })
+    .outputText.replace(/^export \{\};?$/gm, "");
+  return /[(){}[\]"'`<>!&|?+\-*/%]/.test(js);
+}
+
 /** The source files Stryker mutates in a folder (as stryker.config.mjs's EXCLUDED leaves them). */
 export function sourcesOf(folder) {
   return readdirSync(join(ROOT, folder), { recursive: true })
     .map((name) => `${folder}/${String(name).replace(/\\/g, "/")}`)
     .filter((file) => file.endsWith(".ts") && !/\.(d|test)\.ts$/.test(file))
-    .filter((file) => !/(^|\/)(test|e2e|public|testing)\//.test(file.slice(folder.length)));
+    .filter((file) => !/(^|\/)(test|e2e|public|testing)\//.test(file.slice(folder.length)))
+    .filter((file) => hasMutableCode(readFileSync(join(ROOT, file), "utf8")));
 }
 
 /**

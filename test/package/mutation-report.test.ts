@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import {
   extendBaseline,
+  hasMutableCode,
   isMarkedEquivalent,
   judgedMatches,
   renderNote,
@@ -121,5 +122,18 @@ describe("the mutation report", () => {
     expect(note).toMatch(
       /match no survivor[^\n]*\n\n- src\/http\/a\.ts ConditionalExpression: `if \(gone\)` → `true`/,
     );
+  });
+
+  it("expects no results for a file of types and numeric constants only: Stryker finds nothing to mutate there", () => {
+    expect(
+      hasMutableCode("export interface A { x: number }\nexport type B = A | string;\nexport const V = 2;\n"),
+    ).toBe(false);
+    expect(hasMutableCode('import type { A } from "./a.ts";\nexport type { A };\n')).toBe(false);
+    expect(hasMutableCode("/** (a comment with parentheses) */\nexport type C = { f(): void };\n")).toBe(
+      false,
+    );
+    expect(hasMutableCode("export const V = -2;")).toBe(true);
+    expect(hasMutableCode('export const NAME = "x";')).toBe(true);
+    expect(hasMutableCode("export function f(): void {}")).toBe(true);
   });
 });
