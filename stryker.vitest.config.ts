@@ -28,7 +28,8 @@ export const NOT_FOR_MUTANTS = [
 ];
 
 /**
- * Test files that replace a module with `vi.mock` (the lazily loaded providers). Vitest mocks a
+ * Test files that replace a module with `vi.mock` (the lazily loaded providers, or the registry to
+ * watch what it loads). Vitest mocks a
  * module per test file, which needs each file in a fresh module graph; the mutation runs share one
  * graph (below), so these files are left out of them (they test src/providers, which is not mutated;
  * leaving tests out can only let more mutants survive, never kill one falsely). They stay in `npm test`.
@@ -37,6 +38,7 @@ export const NEEDS_OWN_MODULES = [
   "test/providers/*-quick-delta.test.ts",
   "test/providers/*-quick-chunk.test.ts",
   "test/stream/provider-load.test.ts",
+  "test/session/agent-session-edges.test.ts",
 ];
 
 /**

@@ -321,11 +321,7 @@ async function openSession(options: SessionOptions): Promise<AgentSession> {
         );
   // The id is fixed here, not in the session, so the permission policy can be signed for it.
   const sessionId = options.sessionId ?? state?.sessionId ?? randomId();
-  const policy =
-    options.permissions === undefined &&
-    state?.permissions === undefined &&
-    state?.permissionsSignature === undefined
-      ? undefined
-      : await sessionPolicy(options.permissions, state, sessionId, options.approvalSecret);
+  // Undefined when neither the option nor the state has a policy (or a signature of one).
+  const policy = await sessionPolicy(options.permissions, state, sessionId, options.approvalSecret);
   return new Session(config, { provider, model }, { ...options, sessionId }, restored, policy);
 }

@@ -33,11 +33,9 @@ export class BranchTree {
   /** Use {@link branchTree}, which turns what this throws into a {@link BranchProblem}. */
   constructor(messages: readonly Message[], branches: readonly StoredBranch[]) {
     this.#chain(messages, null, "messages");
-    for (const [index, branch] of branches.entries()) {
-      if (branch.messages.length === 0)
-        throw problem(`branches.${index}.messages`, "a branch holds at least one message");
+    // An empty branch never gets here: the state's shape refuses it, and forks and switches store none.
+    for (const [index, branch] of branches.entries())
       this.#chain(branch.messages, branch.parentId, `branches.${index}.messages`);
-    }
     for (const [index, branch] of branches.entries()) {
       if (branch.parentId !== null && !this.#nodes.has(branch.parentId))
         throw problem(
@@ -149,7 +147,7 @@ function problem(path: string, words: string): Problem {
 
 /**
  * The tree of `messages` (the active branch) and `branches`, or the first problem with them: ids that
- * repeat, an empty branch, a branch that continues from no message of the tree, links in a cycle.
+ * repeat, a branch that continues from no message of the tree, links in a cycle.
  */
 export function branchTree(
   messages: readonly Message[],

@@ -98,7 +98,7 @@ export function forks(state: LiveState, parentId: string | null | undefined): bo
  * messages after `parentId` become a branch and the conversation continues from `parentId`.
  */
 export function fork(state: LiveState, parentId: string | null): ConfigError | undefined {
-  const index = parentId === null ? -1 : state.messages.findIndex((message) => message.id === parentId);
+  const index = state.messages.findIndex((message) => message.id === parentId);
   if (parentId !== null && index === -1)
     return branchError(
       `parentId ${parentId} names no message of the active branch: to continue another branch, switchBranch() to it first`,
@@ -212,18 +212,14 @@ export function switchBranch(
   if (leafId !== state.messages.at(-1)?.id) {
     if (!tree.isLeaf(leafId))
       return refused(branchError(`${leafId} is not the last message of a branch`, "leafId"));
-    const order = [...state.branches.map((branch) => branch.messages.at(-1)?.id ?? ""), ...lastId(state)];
+    // The stored branches keep their order, and the one active before comes last (it is the only other leaf).
+    const order = state.branches.map((branch) => (branch.messages.at(-1) as Message).id);
     const path = tree.pathTo(leafId);
     state.branches = tree.branchesAround(path, order);
     state.messages.splice(0, state.messages.length, ...path);
     dropCompactionOff(state);
   }
   return { ok: true, value: listBranches(state) };
-}
-
-function lastId(state: LiveState): string[] {
-  const last = state.messages.at(-1);
-  return last === undefined ? [] : [last.id];
 }
 
 /**
@@ -234,7 +230,7 @@ function lastId(state: LiveState): string[] {
 export function exportBranch(state: SessionState, leafId: unknown): SessionState {
   const { branches = [], ...rest } = state;
   const activeLeaf = state.messages.at(-1)?.id;
-  if (leafId === activeLeaf && typeof leafId === "string") return rest;
+  if (leafId === activeLeaf) return rest;
   const tree = branchTree(state.messages, branches);
   if (typeof leafId !== "string" || !("pathTo" in tree) || !tree.isLeaf(leafId))
     throw branchError(`${String(leafId)} is not the last message of a branch`, "branch");

@@ -256,9 +256,7 @@ class Messages implements MessageSession {
   }
 
   async #resume(decisions: (ApprovalDecision | QuestionReply)[]): Promise<void> {
-    if (this.#session.snapshot().status === "closed") {
-      throw new ConfigError("The session is closed", { code: "SESSION_CLOSED" });
-    }
+    // A closed session's resume is refused (SESSION_CLOSED) as any other: its only event is its run-end.
     const run = this.#session.resumeStream(decisions);
     const events = run[Symbol.asyncIterator]();
     // A started run's first event is `run-start`; a refused resume's only event is its run-end.

@@ -15,6 +15,7 @@ import config, {
   strykerConfig,
   toGlob,
 } from "../../stryker.config.mjs";
+import { NEEDS_OWN_MODULES } from "../../stryker.vitest.config.ts";
 
 const ISSUE_FOLDERS = [
   "src/stream",
@@ -134,5 +135,15 @@ describe("npm run mutate", () => {
     expect(readFileSync(".gitignore", "utf8").split("\n")).toEqual(
       expect.arrayContaining(["reports/", ".stryker-tmp/"]),
     );
+  });
+
+  it("leaves every test file that replaces a module with vi.mock out of the runs that share one module graph", () => {
+    const mocking = filesUnder("test").filter(
+      (file) => file.endsWith(".test.ts") && /^\s*vi\.mock\(/m.test(readFileSync(file, "utf8")),
+    );
+    expect(mocking.length).toBeGreaterThan(0);
+    for (const file of mocking) {
+      expect(NEEDS_OWN_MODULES.some((pattern) => matchesGlob(file, pattern)), file).toBe(true);
+    }
   });
 });
