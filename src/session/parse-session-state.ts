@@ -104,7 +104,8 @@ export function parseSessionState(value: unknown): SessionState {
     throw invalid("the compaction keeps from a message that is not in messages", "compaction.firstKeptId");
   if (!paused && state.pendingResults.length > 0)
     throw invalid("results held for a pause, but nothing waits for approval", "pendingResults");
-  const forked = state.branches === undefined ? undefined : branchesProblem(state.messages, state.branches);
+  // Also without branches: the tree is what refuses a message id that repeats in the conversation.
+  const forked = branchesProblem(state.messages, state.branches ?? []);
   if (forked !== undefined) throw invalid(forked.problem, forked.path);
   return state;
 }
