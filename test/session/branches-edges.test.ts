@@ -17,7 +17,7 @@ import {
   type StoredBranch,
 } from "../../src/index.ts";
 import { createScriptedModel, type RecordedRequest } from "../../src/testing/index.ts";
-import { calls, gate } from "../support/agent.ts";
+import { calls, gate, sendNeedingApproval } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const T = 1_700_000_000_000;
@@ -439,13 +439,7 @@ describe("refusals, in the words a person reads", () => {
   });
 
   it("refuses a switch while tool calls wait for approval, saying how to go on", async () => {
-    const send = defineTool({
-      name: "send",
-      description: "Sends",
-      input: z.object({ to: z.string() }),
-      needsApproval: true,
-      execute: () => "sent",
-    });
+    const send = sendNeedingApproval;
     const model = createScriptedModel({ script: [calls(["send", { to: "x" }])] });
     const session = okValue(await createAgentSession({ ...optionsFor(model), tools: [send] }));
     expect(okValue(await session.chat("send it")).stopReason).toBe("approval");

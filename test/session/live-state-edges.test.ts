@@ -16,6 +16,7 @@ import {
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
+import { NO_USAGE, sessionState } from "../support/session-state.ts";
 
 const MODEL = uncheckedModel("anthropic/claude-sonnet-4-5");
 
@@ -118,7 +119,7 @@ describe("an export during a resumed run", () => {
 });
 
 describe("a compaction kept from the first message", () => {
-  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+  const usage = NO_USAGE;
   const user = (id: string) => ({ id, role: "user", content: [{ type: "text", text: "hi" }], timestamp: 1 });
   const reply = (id: string) => ({
     id,
@@ -130,24 +131,8 @@ describe("a compaction kept from the first message", () => {
     usage,
     stopReason: "complete",
   });
-  const state = (messages: unknown[], firstKeptId: string) => ({
-    version: 2,
-    sessionId: "s",
-    createdAt: 1,
-    updatedAt: 1,
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    parameters: {},
-    messages,
-    usage,
-    turns: 0,
-    queue: [],
-    metadata: {},
-    pendingApprovals: [],
-    pendingResults: [],
-    toolPermissions: {},
-    compaction: { summary: "earlier", firstKeptId, at: 1 },
-  });
+  const state = (messages: unknown[], firstKeptId: string) =>
+    sessionState({ messages, compaction: { summary: "earlier", firstKeptId, at: 1 } });
 
   const four = [user("u1"), reply("a1"), user("u2"), reply("a2")];
 

@@ -7,26 +7,15 @@
 import { describe, expect, it } from "vitest";
 import { parseSessionState } from "../../src/index.ts";
 import { MAX_STATE_DEPTH } from "../../src/state/check-messages.ts";
+import { NO_USAGE, sessionState } from "../support/session-state.ts";
 
-const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+const usage = NO_USAGE;
 const digest = "0".repeat(64);
 
-const base = {
-  version: 2,
-  sessionId: "s",
-  createdAt: 1,
-  updatedAt: 1,
-  provider: "anthropic",
-  model: "m",
-  parameters: {},
-  messages: [] as unknown[],
-  usage,
-  turns: 0,
-  queue: [],
-  metadata: {},
-  pendingApprovals: [] as unknown[],
-  pendingResults: [] as unknown[],
-  toolPermissions: {},
+const base = { ...sessionState({ model: "m" }) } as Record<string, unknown> & {
+  messages: unknown[];
+  pendingApprovals: unknown[];
+  pendingResults: unknown[];
 };
 
 const user = (id: string) => ({ id, role: "user", content: [{ type: "text", text: "go" }], timestamp: 1 });

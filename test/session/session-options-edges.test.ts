@@ -13,27 +13,13 @@ import {
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { says } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
+import { sessionState } from "../support/session-state.ts";
 
-const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
-const saved = {
-  version: 2,
-  sessionId: "s",
-  createdAt: 1,
-  updatedAt: 1,
-  provider: "anthropic",
-  model: "claude-sonnet-4-5",
+const saved = sessionState({
   systemPrompt: "Be old.",
   thinking: "low",
   parameters: { maxTokens: 50, temperature: 0.5, stopSequences: ["END"], maxTurns: 3 },
-  messages: [],
-  usage,
-  turns: 0,
-  queue: [],
-  metadata: {},
-  pendingApprovals: [],
-  pendingResults: [],
-  toolPermissions: {},
-};
+});
 
 function options(extra: Partial<SessionOptions> = {}): SessionOptions {
   const model = createScriptedModel({ script: [says("ok")] });

@@ -4,21 +4,14 @@
  * are being checked, a prompt or a second resume is SESSION_BUSY, and the first resume goes on.
  */
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
-import { createAgentSession, defineTool, uncheckedModel } from "../../src/index.ts";
+import { createAgentSession, uncheckedModel } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, gate, says } from "../support/agent.ts";
+import { calls, gate, says, sendNeedingApproval } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const MODEL = uncheckedModel("anthropic/claude-sonnet-4-5");
 
-const send = defineTool({
-  name: "send",
-  description: "Sends",
-  input: z.object({ to: z.string() }),
-  needsApproval: true,
-  execute: () => "sent",
-});
+const send = sendNeedingApproval;
 
 async function paused(script: ScriptedTurn[] = []) {
   const model = createScriptedModel({ script: [calls(["send", { to: "ada" }]), ...script] });

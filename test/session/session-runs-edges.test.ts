@@ -19,34 +19,11 @@ import {
   uncheckedModel,
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, says } from "../support/agent.ts";
+import { calls, gate, says, sendNeedingApproval } from "../support/agent.ts";
 import { countListeners } from "../support/leftovers.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const MODEL = uncheckedModel("anthropic/claude-sonnet-4-5");
-
-/** A tool named `name` whose calls wait until `release()`; `started` resolves when one is running. */
-function gateNamed(name: string) {
-  let release: () => void = () => {};
-  let started: () => void = () => {};
-  const hasStarted = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const tool = defineTool({
-    name,
-    description: "Waits",
-    inputSchema: { type: "object" },
-    execute: async () => {
-      started();
-      await released;
-      return "opened";
-    },
-  });
-  return { tool, hasStarted, release };
-}
 
 async function start(script: ScriptedTurn[], extra: Partial<SessionOptions> = {}) {
   const model = createScriptedModel({ script });
@@ -92,19 +69,19 @@ describe("an id already taken", () => {
   });
 
   it("by a prompt queued behind the run is refused; another id is queued", async () => {
-    const gate = gateNamed("gate");
+    const door = gate();
     const { session } = await start([calls(["gate", {}]), says("done"), says("q1"), says("q2")], {
-      tools: [gate.tool],
+      tools: [door.tool],
     });
     const running = session.chat("go");
-    await gate.hasStarted;
+    await door.hasStarted;
     const first = session.chat("first", { mode: "followUp", id: "q1" });
     const twice = session.chat("again", { mode: "followUp", id: "q1" });
     expect(session.snapshot().queued).toBe(1);
     expect(failure(await twice)).toMatchObject({ code: "CONFIG_INVALID", path: "id" });
     const second = session.chat("second", { mode: "followUp", id: "q2" });
     expect(session.snapshot().queued).toBe(2);
-    gate.release();
+    door.release();
     okValue(await running);
     okValue(await first);
     okValue(await second);
@@ -112,13 +89,7 @@ describe("an id already taken", () => {
 });
 
 describe("while paused", () => {
-  const send = defineTool({
-    name: "send",
-    description: "Sends",
-    input: z.object({ to: z.string() }),
-    needsApproval: true,
-    execute: () => "sent",
-  });
+  const send = sendNeedingApproval;
 
   it("a prompt is refused, naming every waiting call", async () => {
     const { session } = await start([calls(["send", { to: "a" }], ["send", { to: "b" }])], { tools: [send] });
@@ -156,15 +127,15 @@ describe("while paused", () => {
   });
 
   it("a follow-up queued behind a run that pauses waits for the resume", async () => {
-    const gate = gateNamed("gate");
+    const door = gate();
     const { model, session } = await start(
       [calls(["gate", {}], ["send", { to: "a" }]), says("sent"), says("followed")],
-      { tools: [gate.tool, send] },
+      { tools: [door.tool, send] },
     );
     const running = session.chat("go");
-    await gate.hasStarted;
+    await door.hasStarted;
     const followUp = session.chat("later", { mode: "followUp" });
-    gate.release();
+    door.release();
     const paused = okValue(await running);
     expect(paused.stopReason).toBe("approval");
     expect(model.requests).toHaveLength(1);
@@ -178,10 +149,10 @@ describe("while paused", () => {
 
 describe("output during a run", () => {
   it("is refused for a steered prompt, saying why, and queued with a follow-up", async () => {
-    const gate = gateNamed("gate");
-    const { session } = await start([calls(["gate", {}]), says("done")], { tools: [gate.tool] });
+    const door = gate();
+    const { session } = await start([calls(["gate", {}]), says("done")], { tools: [door.tool] });
     const running = session.chat("go");
-    await gate.hasStarted;
+    await door.hasStarted;
     const output = z.object({ answer: z.string() });
     const steered = failure(await session.chat("steer", { mode: "steer", output }));
     expect(steered).toMatchObject({ code: "CONFIG_INVALID", path: "output" });
@@ -192,15 +163,15 @@ describe("output during a run", () => {
     expect(session.snapshot().queued).toBe(1);
     expect(session.drainQueue().map((prompt) => prompt.content)).toEqual([[{ type: "text", text: "later" }]]);
     expect(failure(await queued)).toMatchObject({ code: "ABORTED" });
-    gate.release();
+    door.release();
     okValue(await running);
   });
 });
 
 describe("a steered prompt whose signal aborts", () => {
   it("is never sent, and takes no other steered prompt with it", async () => {
-    const first = gateNamed("first");
-    const second = gateNamed("second");
+    const first = gate("first");
+    const second = gate("second");
     const { model, session } = await start([calls(["first", {}]), calls(["second", {}]), says("done")], {
       tools: [first.tool, second.tool],
     });
@@ -236,12 +207,12 @@ describe("a prompt whose signal already aborted, sent to an idle session", () =>
 
 describe("a queued prompt whose signal aborts", () => {
   it("leaves the queue at once, ABORTED, and never reaches the conversation", async () => {
-    const gate = gateNamed("gate");
+    const door = gate();
     const { model, session } = await start([calls(["gate", {}]), says("done"), says("q0")], {
-      tools: [gate.tool],
+      tools: [door.tool],
     });
     const running = session.chat("go");
-    await gate.hasStarted;
+    await door.hasStarted;
     const signal = new AbortController();
     const q0 = session.chat("q0", { mode: "followUp" });
     const q1 = session.chat("q1", { mode: "followUp", signal: signal.signal });
@@ -250,7 +221,7 @@ describe("a queued prompt whose signal aborts", () => {
     const error = failure(await q1);
     expect(error).toMatchObject({ code: "ABORTED" });
     expect(error.message).toBe("The prompt's signal aborted while it waited in the queue; it was not sent");
-    gate.release();
+    door.release();
     okValue(await running);
     okValue(await q0);
     expect(model.requests).toHaveLength(3);
@@ -260,19 +231,19 @@ describe("a queued prompt whose signal aborts", () => {
 
 describe("a long-lived signal given with queued and steered prompts", () => {
   it("keeps no listener once the prompts have run: a page's one signal for every prompt does not grow", async () => {
-    const gate = gateNamed("gate");
+    const door = gate();
     const { session } = await start([calls(["gate", {}]), says("done"), says("q0"), says("q1")], {
-      tools: [gate.tool],
+      tools: [door.tool],
     });
     const page = new AbortController();
     const listeners = countListeners(page.signal);
     const running = session.chat("go");
-    await gate.hasStarted;
+    await door.hasStarted;
     const steered = session.chat("s0", { mode: "steer", signal: page.signal });
     const q0 = session.chat("q0", { mode: "followUp", signal: page.signal });
     const q1 = session.chat("q1", { mode: "followUp", signal: page.signal });
     expect(listeners.added).toBeGreaterThan(0);
-    gate.release();
+    door.release();
     for (const run of [running, steered, q0, q1]) okValue(await run);
     expect(listeners.live).toBe(0);
   });

@@ -3,6 +3,7 @@
  * invariant every run must keep — each tool call answered by exactly one result, in order.
  */
 import { expect } from "vitest";
+import * as z from "zod";
 import {
   type AgentOptions,
   defineTool,
@@ -72,8 +73,8 @@ export function expectConsistent(messages: readonly Message[]): void {
   }
 }
 
-/** A tool that runs until `release()` is called, and says when it started. */
-export function gate() {
+/** A tool (named `name`) that runs until `release()` is called, and says when it started. */
+export function gate(name = "gate") {
   let release: () => void = () => {};
   let started: () => void = () => {};
   const hasStarted = new Promise<void>((resolve) => {
@@ -83,7 +84,7 @@ export function gate() {
     release = resolve;
   });
   const tool = defineTool({
-    name: "gate",
+    name,
     description: "Waits",
     inputSchema: { type: "object" },
     execute: async () => {
@@ -101,3 +102,12 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) all.push(item);
   return all;
 }
+
+/** A `send` tool (`{ to }`) that needs approval before it runs, and then says "sent". */
+export const sendNeedingApproval = defineTool({
+  name: "send",
+  description: "Sends",
+  input: z.object({ to: z.string() }),
+  needsApproval: true,
+  execute: () => "sent",
+});
