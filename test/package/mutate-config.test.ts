@@ -143,7 +143,10 @@ describe("npm run mutate", () => {
     );
     expect(mocking.length).toBeGreaterThan(0);
     for (const file of mocking) {
-      expect(NEEDS_OWN_MODULES.some((pattern) => matchesGlob(file, pattern)), file).toBe(true);
+      expect(
+        NEEDS_OWN_MODULES.some((pattern) => matchesGlob(file, pattern)),
+        file,
+      ).toBe(true);
     }
   });
 });
