@@ -97,17 +97,20 @@ export const isMarkedEquivalent = (mutant) =>
   mutant.status === "Ignored" && !/static/i.test(mutant.statusReason ?? "");
 
 /**
- * Whether TypeScript `source` has anything Stryker mutates. Its JavaScript (types removed, comments
- * too) with no call, block, string, array, regular expression or operator has none: a file of types
- * and numeric constants gets no mutant, so Stryker's report leaves it out, and a folder is whole
- * without it.
+ * Whether TypeScript `source` has anything Stryker mutates. Its JavaScript (types removed, comments,
+ * imports and re-exports too) with no call, block, string, array, regular expression or operator has
+ * none: a file of types, numeric constants or re-exports gets no mutant, so Stryker's report leaves it
+ * out, and a folder is whole without it.
  */
 export function hasMutableCode(source) {
   const js = ts
     .transpileModule(source, {
       compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: true },
     })
-    .outputText.replace(/^export \{\};?$/gm, "");
+    .outputText // imports and re-exports are not mutated
+    .replace(/^(?:import|export)\s[^;]*?\bfrom\s*["'][^"']*["'];?$/gm, "")
+    .replace(/^import\s*["'][^"']*["'];?$/gm, "")
+    .replace(/^export \{\};?$/gm, "");
   return /[(){}[\]"'`<>!&|?+\-*/%]/.test(js);
 }
 

@@ -346,6 +346,15 @@ describe("the provider's type, the status and the message together", () => {
       body: { type: "error", error: { type: "rate_limit_error", message: "Too many tokens per minute" } },
     });
     expect(error).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+    // Only a bad request is refined by its words: a rate limit that mentions the context window stays one.
+    const worded = classifyProviderFailure({
+      provider: "openai-chat",
+      status: 429,
+      body: {
+        error: { code: "rate_limit_exceeded", message: "Too many context window tokens used this minute" },
+      },
+    });
+    expect(worded).toMatchObject({ code: "RATE_LIMITED", retryable: true });
   });
 
   it("a rate limit told only in words is RATE_LIMITED, while too many tokens for the context stays CONTEXT_LENGTH", () => {

@@ -132,6 +132,10 @@ describe("the mutation report", () => {
     expect(hasMutableCode("/** (a comment with parentheses) */\nexport type C = { f(): void };\n")).toBe(
       false,
     );
+    expect(
+      hasMutableCode('export { a, type B } from "./a.ts";\nexport * from "./c.ts";\nimport "./d.ts";\n'),
+    ).toBe(false);
+    expect(hasMutableCode('import { a } from "./a.ts";\nexport const b = a();\n')).toBe(true);
     expect(hasMutableCode("export const V = -2;")).toBe(true);
     expect(hasMutableCode('export const NAME = "x";')).toBe(true);
     expect(hasMutableCode("export function f(): void {}")).toBe(true);
