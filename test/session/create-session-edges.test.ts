@@ -6,23 +6,10 @@
  * object, and `prompt`'s refused result and its closing of the session.
  */
 import { describe, expect, it } from "vitest";
-import {
-  type CreateSessionOptions,
-  createSession,
-  defineTool,
-  type MessageSession,
-  prompt,
-} from "../../src/index.ts";
+import { type CreateSessionOptions, createSession, type MessageSession, prompt } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, collect, gate, says } from "../support/agent.ts";
+import { calls, collect, echo, gate, says } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
-
-const echo = defineTool({
-  name: "echo",
-  description: "Echoes",
-  inputSchema: { type: "object", properties: { word: { type: "string" } } },
-  execute: (args) => `echo:${String(args.word)}`,
-});
 
 function options(script: ScriptedTurn[], extra: Partial<CreateSessionOptions> = {}): CreateSessionOptions {
   const model = createScriptedModel({ script });

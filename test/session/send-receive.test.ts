@@ -3,23 +3,10 @@
  * result per prompt (success and error), queued prompts, the permission callback, close, and `prompt`.
  */
 import { describe, expect, it } from "vitest";
-import {
-  type CreateSessionOptions,
-  createSession,
-  defineTool,
-  type Message,
-  prompt,
-} from "../../src/index.ts";
+import { type CreateSessionOptions, createSession, type Message, prompt } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, collect, expectConsistent, gate, requestBody, says } from "../support/agent.ts";
+import { calls, collect, echo, expectConsistent, gate, requestBody, says } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
-
-const echo = defineTool({
-  name: "echo",
-  description: "Echoes",
-  inputSchema: { type: "object", properties: { word: { type: "string" } } },
-  execute: (args) => `echo:${String(args.word)}`,
-});
 
 function options(script: ScriptedTurn[], extra: Partial<CreateSessionOptions> = {}) {
   const model = createScriptedModel({ script });

@@ -111,3 +111,11 @@ export const sendNeedingApproval = defineTool({
   needsApproval: true,
   execute: () => "sent",
 });
+
+/** An `echo` tool: `{ word }` comes back as `echo:<word>`. */
+export const echo = defineTool({
+  name: "echo",
+  description: "Echoes",
+  inputSchema: { type: "object", properties: { word: { type: "string" } } },
+  execute: (args) => `echo:${String(args.word)}`,
+});
