@@ -19,7 +19,8 @@ export function contextParts(context: string[]): UserContentPart[] {
 
 /**
  * Submits `content` as the user's message and runs the turns. A `userPromptSubmit` hook may add
- * context to the message or stop the run; a stopped prompt is not added to the conversation.
+ * context to the message or stop the run; a stopped prompt is not added to the conversation, nor is
+ * one whose run was aborted before it was submitted (with hooks or without: it was never sent).
  */
 export async function runPrompt(
   run: RunContext,
@@ -34,7 +35,7 @@ export async function runPrompt(
     { sessionId: run.sessionId, messages: run.messages, turn: run.turn, prompt },
     run,
   );
-  const ended = endFrom(submit, run.signal);
+  const ended = endFrom(run.signal.aborted ? { kind: "aborted" } : submit, run.signal);
   if (ended !== undefined) return ended;
   if (submit.kind === "go") prompt.content.push(...contextParts(submit.context));
   appendMessages(run, prompt);

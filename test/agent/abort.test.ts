@@ -30,7 +30,16 @@ describe("abort over loopback", () => {
   it("AbortSignal.timeout on a stalled stream ends with ABORTED, the partial text and a closed connection", async () => {
     model.push(STALLED);
     const disconnected = model.nextDisconnect();
-    const result = await runAgent(overLoopback({ signal: AbortSignal.timeout(100) }));
+    // The timer starts once the first text has arrived (on a loaded machine a timer started with the
+    // request could fire before it); its own reason, a TimeoutError, is what aborts the run.
+    const controller = new AbortController();
+    let timer: AbortSignal | undefined;
+    const onEvent = (event: { type: string }) => {
+      if (event.type !== "text-delta" || timer !== undefined) return;
+      timer = AbortSignal.timeout(100);
+      timer.addEventListener("abort", () => controller.abort(timer?.reason));
+    };
+    const result = await runAgent(overLoopback({ signal: controller.signal, onEvent }));
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({
@@ -41,8 +50,6 @@ describe("abort over loopback", () => {
     expect(result.partial.stopReason).toBe("aborted");
     expect(result.partial.text).toBe("Once ");
     expect(result.partial.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
-    // well before the idle timeout (60 s) would have ended the stall
-    expect(result.partial.durationMs).toBeLessThan(5_000);
     await disconnected;
   });
 
@@ -83,7 +90,8 @@ describe("abort in-process", () => {
     const result = await runAgent(options({ signal: AbortSignal.abort() }));
     expect(!result.ok && result.error.code).toBe("ABORTED");
     expect(local.requests).toHaveLength(0);
-    expect(!result.ok && result.partial.messages.map((message) => message.role)).toEqual(["user"]);
+    // The prompt was never sent, so it is not in the conversation (as when a hook stops it).
+    expect(!result.ok && result.partial.messages).toEqual([]);
   });
 
   it("abort during a tool reaches the tool's signal; a tool that ignores it does not hold the run", async () => {

@@ -203,6 +203,21 @@ describe("a prompt whose signal already aborted, sent to an idle session", () =>
     expect(error).toMatchObject({ code: "ABORTED", message: "The run was aborted" });
     expect(model.requests).toHaveLength(0);
   });
+
+  // Without hooks the prompt used to stay in the conversation with no reply, so the next prompt
+  // followed it as a second user message; with a hook it was never added.
+  it.each([
+    ["without hooks", {}],
+    ["with a sessionStart hook", { hooks: { sessionStart: [() => undefined] } }],
+    ["with a userPromptSubmit hook", { hooks: { userPromptSubmit: [() => undefined] } }],
+  ] as const)("%s, leaves the conversation as it was", async (_, extra) => {
+    const { model, session } = await start([says("hi")], extra as Partial<SessionOptions>);
+    failure(await session.chat("never sent", { signal: AbortSignal.abort() }));
+    expect(session.export().messages).toEqual([]);
+    okValue(await session.chat("again"));
+    expect(userTexts(model, 0)).toEqual(["again"]);
+    expect(session.export().messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+  });
 });
 
 describe("a queued prompt whose signal aborts", () => {
