@@ -95,9 +95,10 @@ export function forks(state: LiveState, parentId: string | null | undefined): bo
  * Refuses a fork that cannot be made now, or makes it: a `parentId` that names no message of the
  * active branch, or one whose tool calls wait for results, is a ConfigError `BRANCH_INVALID`; a run
  * in flight is SESSION_BUSY (paused approvals are refused before, as for any prompt). Made, the
- * messages after `parentId` become a branch and the conversation continues from `parentId`.
+ * messages after `parentId` become a branch and the conversation continues from `parentId`; what it
+ * returns then puts the conversation back as it was (for a prompt that never reaches it).
  */
-export function fork(state: LiveState, parentId: string | null): ConfigError | undefined {
+export function fork(state: LiveState, parentId: string | null): ConfigError | (() => void) {
   const index = state.messages.findIndex((message) => message.id === parentId);
   if (parentId !== null && index === -1)
     return branchError(
@@ -116,9 +117,15 @@ export function fork(state: LiveState, parentId: string | null): ConfigError | u
       "parentId",
     );
   const own = state.messages.splice(index + 1);
-  state.branches.push({ parentId, messages: own });
+  const stored: StoredBranch = { parentId, messages: own };
+  state.branches.push(stored);
+  const { compaction } = state;
   dropCompactionOff(state);
-  return undefined;
+  return () => {
+    state.branches.splice(state.branches.indexOf(stored), 1);
+    state.messages.push(...own);
+    state.compaction = compaction;
+  };
 }
 
 /** Forgets a compaction whose first kept message left the active branch (its summary was of another path). */

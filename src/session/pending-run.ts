@@ -28,6 +28,8 @@ export interface PendingRun {
   settled: Promise<AgentRunResult>;
   /** Stops listening to `signal` for a drop from the queue (once the run starts). */
   unwatch?: () => void;
+  /** Undoes the fork the prompt made (its `parentId`), if the prompt never reaches the conversation. */
+  unfork?: () => void;
 }
 
 /** The run in flight: its entry, its result to come, where its messages start, whether it is counted. */

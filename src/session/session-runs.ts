@@ -56,9 +56,11 @@ export function submit(
     );
     return Promise.resolve(refusal(state, error));
   }
+  let unfork: (() => void) | undefined;
   if (forks(state, options.parentId)) {
-    const refused = fork(state, options.parentId ?? null);
-    if (refused !== undefined) return Promise.resolve(refusal(state, refused));
+    const made = fork(state, options.parentId ?? null);
+    if (made instanceof ConfigError) return Promise.resolve(refusal(state, made));
+    unfork = made;
   }
   if (state.current !== undefined) {
     if (options.mode === "steer" && options.output !== undefined) {
@@ -89,6 +91,7 @@ export function submit(
   );
   if (options.output !== undefined) pending.output = options.output;
   if (options.traceParent !== undefined) pending.traceParent = options.traceParent;
+  if (unfork !== undefined) pending.unfork = unfork;
   state.queue.push(pending);
   watchQueued(state, pending);
   startNext(state);
@@ -172,18 +175,34 @@ export function startNext(state: LiveState): void {
       },
     },
     (event) => {
-      // Counted before anyone hears the run ended, so an export on run-end has the new totals.
-      if (event.type === "run-end") state.account(event.result);
+      // Counted (and a fork its prompt never joined undone) before anyone hears the run ended, so
+      // an export on run-end has the new totals and the conversation as it is.
+      if (event.type === "run-end") {
+        state.account(event.result);
+        keepForkOnlyWithPrompt(state, pending, firstIndex);
+      }
       pending.emit(event);
     },
     pending.controller,
   );
   state.started = true;
   state.current = { pending, done, firstIndex, accounted: false };
-  void done.then((result) => finished(state, pending, result));
+  void done.then((result) => finished(state, pending, result, firstIndex));
 }
 
-function finished(state: LiveState, pending: PendingRun, result: AgentRunResult): void {
+/**
+ * A forked prompt that never reached the conversation (a hook stopped it, its run was aborted or
+ * failed before it was sent) leaves the conversation as it was before the fork: else the active
+ * branch would end where a stored branch goes on, a branch that could not be switched back to.
+ */
+function keepForkOnlyWithPrompt(state: LiveState, pending: PendingRun, firstIndex: number): void {
+  const { unfork } = pending;
+  delete pending.unfork;
+  if (unfork !== undefined && state.messages.length === firstIndex) unfork();
+}
+
+function finished(state: LiveState, pending: PendingRun, result: AgentRunResult, firstIndex: number): void {
+  keepForkOnlyWithPrompt(state, pending, firstIndex);
   state.account(result);
   state.current = undefined;
   // Steered prompts that found no safe point before the run ended run next.

@@ -372,6 +372,14 @@ describe("a compaction and the branches", () => {
     expect(session.export().compaction).toBeUndefined();
   });
 
+  it("a fork whose prompt was never sent gives back the compaction it forgot", async () => {
+    const session = await restored(four(), [], compaction("u2"));
+    const before = session.export();
+    failure(await session.chat("deux", { parentId: "a1", signal: AbortSignal.abort() }));
+    expect(session.export()).toMatchObject({ messages: before.messages, compaction: before.compaction });
+    expect(session.export().branches).toBeUndefined();
+  });
+
   it("a switch forgets a compaction whose first kept message is not on the branch switched to", async () => {
     const session = await restored(
       four(),

@@ -215,6 +215,57 @@ describe("forking a conversation", () => {
   });
 });
 
+describe("a forked prompt that never reaches the conversation", () => {
+  // The fork is undone: else the active branch would end where the stored branch goes on, and once
+  // switched away from it could not be switched back to (it is no branch's last message).
+  const cases = [
+    ["its signal aborted before it was sent", {}, { signal: AbortSignal.abort() }],
+    [
+      "a userPromptSubmit hook stopped it",
+      {
+        hooks: {
+          userPromptSubmit: [
+            ({ prompt }: { prompt: Message }) =>
+              textOf(prompt) === "deux" ? { decision: "stop" as const } : undefined,
+          ],
+        },
+      },
+      {},
+    ],
+  ] as const;
+  it.each(cases)("(%s) leaves the conversation as it was", async (_, extra, chat) => {
+    const { model, options, session } = await twoExchanges(extra as Partial<SessionOptions>);
+    const [, firstAnswer] = session.export().messages;
+    const before = session.export();
+    const requests = model.requests.length;
+    await session.chat("deux", { parentId: firstAnswer?.id ?? "", ...chat });
+    expect(model.requests).toHaveLength(requests);
+    expect(session.export().messages).toEqual(before.messages);
+    expect(session.export().branches).toBeUndefined();
+    expect(session.branches()).toEqual([
+      expect.objectContaining({ title: "one", messageCount: 4, active: true }),
+    ]);
+    // A fork made afterwards works as any other: both branches reachable, after a restore too.
+    okValue(await session.chat("trois", { parentId: firstAnswer?.id ?? "" }));
+    const restored = await moved(session, options);
+    const leaves = restored.branches().map((branch) => branch.leafId ?? "");
+    expect(leaves).toHaveLength(2);
+    for (const leaf of leaves)
+      expect(okValue(restored.switchBranch(leaf)).find((b) => b.active)?.leafId).toBe(leaf);
+  });
+
+  it("is undone before run-end is heard, so an export there has the conversation as it is", async () => {
+    const { session } = await twoExchanges();
+    const [, firstAnswer] = session.export().messages;
+    const before = session.export().messages;
+    let atEnd: SessionState | undefined;
+    const run = session.stream("deux", { parentId: firstAnswer?.id ?? "", signal: AbortSignal.abort() });
+    for await (const event of run) if (event.type === "run-end") atEnd = session.export();
+    expect(atEnd?.messages).toEqual(before);
+    expect(atEnd?.branches).toBeUndefined();
+  });
+});
+
 describe("forks that cannot be made", () => {
   it("refuses a parentId that names no message of the active branch, changing nothing", async () => {
     const { model, session } = await twoExchanges();
