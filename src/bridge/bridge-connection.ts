@@ -121,14 +121,14 @@ export class BridgeConnection {
   }
 
   #hello(): boolean {
-    const hello: MainMessage = {
+    // An undefined `restore` is none: the worker restores only when it is set.
+    return this.post({
       t: "hello",
       conn: this.#conn,
       decides: [...this.#kinds],
       timeouts: { ...this.#options.decisionTimeoutsMs },
-    };
-    if (this.#options.restore !== undefined) hello.restore = this.#options.restore;
-    return this.post(hello);
+      restore: this.#options.restore,
+    });
   }
 
   /**
@@ -215,7 +215,7 @@ export class BridgeConnection {
         return;
       }
       case "closed":
-        this.#fail(new ConfigError("The session was closed", { code: "SESSION_CLOSED" }), true);
+        this.#fail(new ConfigError("The session was closed", { code: "SESSION_CLOSED" }));
         return;
       case "pong":
         return;
@@ -270,8 +270,11 @@ export class BridgeConnection {
     this.#fail(new RequestError(`The session's worker is gone: ${why}${after}`, { code: "BRIDGE_CLOSED" }));
   }
 
-  /** Ends everything that waits with `error`; `closed` when the worker confirmed a close. */
-  #fail(error: AnySdkError, closed = false): void {
+  /**
+   * Ends everything that waits with `error`. A pending `close` call is rejected too (with
+   * SESSION_CLOSED once the worker confirmed it): `Client.close` ignores how its call ends.
+   */
+  #fail(error: AnySdkError): void {
     if (this.#gone !== undefined) return;
     this.#gone = error;
     this.#watch.stop();
@@ -282,8 +285,7 @@ export class BridgeConnection {
     this.#runs.clear();
     for (const [id, call] of [...this.#calls]) {
       this.#calls.delete(id);
-      if (closed && id.startsWith("close")) call.resolve(undefined);
-      else call.reject(error);
+      call.reject(error);
     }
   }
 }

@@ -41,9 +41,11 @@ export function notDecisionTimeouts(value: unknown, path: string): ConfigError |
   return undefined;
 }
 
-/** A ConfigError when `value` is set but not an object of handlers (functions) by decision kind. */
+/**
+ * A ConfigError when `value` is not an object of handlers (functions) by decision kind (only ever
+ * called for a set value: `checkOptions` skips an absent one).
+ */
 function notDecisionHandlers(value: unknown, path: string): ConfigError | undefined {
-  if (value === undefined) return undefined;
   if (!isPlainObject(value))
     return invalidOption(
       `${path} must be an object of handlers by decision kind ({ approval: (request) => answer, … }), got ${showValue(value)}`,
@@ -58,8 +60,9 @@ function notDecisionHandlers(value: unknown, path: string): ConfigError | undefi
   return undefined;
 }
 
+/** A ConfigError when `value` is not a whole number ≥ 1 (only ever called for a set value, as above). */
 function notWindow(value: unknown): ConfigError | undefined {
-  if (value === undefined || (Number.isSafeInteger(value) && (value as number) >= 1)) return undefined;
+  if (Number.isSafeInteger(value) && (value as number) >= 1) return undefined;
   return invalidOption(`window must be a whole number of events ≥ 1, got ${showValue(value)}`, "window");
 }
 

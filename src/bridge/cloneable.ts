@@ -28,7 +28,8 @@ export function errorToWire(error: unknown): SerializedSdkError {
 
 /** A live SdkError from what {@link errorToWire} made; anything else is a RequestError saying so. */
 export function errorFromWire(value: unknown): AnySdkError {
-  if (typeof value === "object" && value !== null && typeof (value as { _tag?: unknown })._tag === "string")
+  // Of what structured cloning delivers, only an object can carry a string `_tag`.
+  if (typeof (value as { _tag?: unknown } | null | undefined)?._tag === "string")
     return sdkErrorFromJSON(value as SerializedSdkError);
   return new RequestError(`The bridge received an error it cannot read: ${messageOf(value)}`, {
     code: "UNKNOWN",

@@ -46,7 +46,7 @@ export class DecisionAsker {
     const timeoutMs = this.timeoutOf(kind);
     return new Promise<Asked>((resolve) => {
       const settle = (asked: Asked) => {
-        if (timer !== undefined) clearTimeout(timer);
+        clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         this.#waiting.delete(requestId);
         if (!asked.answered) this.#forget(requestId);
@@ -66,7 +66,7 @@ export class DecisionAsker {
               settle({ answered: false, why: `no answer within ${timeoutMs} ms`, timedOut: true });
             }, timeoutMs);
       if (signal.aborted) return onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
+      signal.addEventListener("abort", onAbort);
       this.#waiting.set(requestId, settle);
       this.#post({
         t: "decide",

@@ -9,7 +9,7 @@
  */
 
 /** The events whose `delta` strings can be joined while they wait. */
-const DELTAS = new Set(["text-delta", "thinking-delta", "tool-call-delta"]);
+const DELTAS: ReadonlySet<unknown> = new Set(["text-delta", "thinking-delta", "tool-call-delta"]);
 
 interface Delta {
   type: string;
@@ -18,7 +18,7 @@ interface Delta {
 }
 
 function isDelta(event: object): event is Delta {
-  return DELTAS.has((event as { type?: string }).type ?? "");
+  return DELTAS.has((event as { type?: unknown }).type);
 }
 
 /** One run's outgoing events. */
@@ -53,7 +53,8 @@ export class EventOutbox {
       this.#send(event);
       return;
     }
-    const last = this.waiting > 0 ? this.#held[this.#held.length - 1] : undefined;
+    // What went out was cleared from `#held`, and it is emptied when nothing waits: a last slot is a waiting event.
+    const last = this.#held[this.#held.length - 1];
     if (
       last !== undefined &&
       isDelta(last) &&
@@ -95,7 +96,6 @@ export class EventOutbox {
   discard(): void {
     this.#held.length = 0;
     this.#head = 0;
-    this.#ended = true;
     this.#drained();
   }
 }

@@ -66,8 +66,6 @@ export class RemoteRun implements AgentRun {
   /** Events credited on arrival (before iteration began) that the consumer has not taken yet. */
   #creditedAhead = 0;
   #owed = 0;
-  /** The consumer stopped reading: the worker's last events (its run-end) are no longer held back. */
-  #released = false;
   // What was seen, for the partial result of a run whose worker went away.
   readonly #seen: {
     provider: AgentResult["provider"];
@@ -104,7 +102,7 @@ export class RemoteRun implements AgentRun {
   receive(event: AgentEvent): void {
     if (this.#done) return;
     this.#note(event);
-    if (!this.#iterating && !this.#released && this.#window > 0) {
+    if (!this.#iterating && this.#window > 0) {
       this.#creditedAhead++;
       this.#owe();
     }
@@ -140,11 +138,12 @@ export class RemoteRun implements AgentRun {
     }
   }
 
-  /** Nobody reads any more: lets the worker send everything left, so its run-end is not stuck. */
+  /**
+   * Nobody reads any more: lets the worker send everything left, so its run-end is not stuck. Runs at
+   * most once (the queue calls it when its open stream is given up, never after `#end` closed it).
+   */
   #release(): void {
-    if (this.#released || this.#window === 0 || this.#done) return;
-    this.#released = true;
-    this.#link.credit(Number.MAX_SAFE_INTEGER);
+    if (this.#window > 0) this.#link.credit(Number.MAX_SAFE_INTEGER);
   }
 
   #end(result: AgentRunResult): void {

@@ -349,9 +349,12 @@ class Server implements SessionServer {
     }
   }
 
-  /** Ends the bridge: aborts and closes the session; `reply` when the main side asked for it. */
+  /**
+   * Ends the bridge: aborts and closes the session; `reply` when the main side asked for it. Called
+   * again while it closes, it waits for the first.
+   */
   async #end(reply: boolean): Promise<void> {
-    if (this.#done || this.#closing) return;
+    if (this.#done || this.#closing) return this.closed;
     this.#closing = true;
     const session = await this.#session;
     this.#asker?.close();

@@ -211,8 +211,7 @@ export class Client implements RemoteSession {
   }
 
   async close(): Promise<void> {
-    if (this.#connection.gone !== undefined) return;
-    // A worker that went away meanwhile has closed the session with it.
+    // A worker that is gone (before or meanwhile) has closed the session with it: the call rejects.
     await this.#connection.call("close").catch(() => undefined);
   }
 

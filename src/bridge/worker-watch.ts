@@ -64,7 +64,7 @@ export class WorkerWatch {
 
   /** Stops the heartbeat. */
   stop(): void {
-    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    clearInterval(this.#heartbeat);
     this.#heartbeat = undefined;
   }
 }
