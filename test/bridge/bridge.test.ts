@@ -27,7 +27,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, expectConsistent, says } from "../support/agent.ts";
-import { channel, closePorts, lookup, send } from "../support/bridge-channel.ts";
+import { channel, closePorts, lookup, send, serveScripted } from "../support/bridge-channel.ts";
 import { failure, okValue } from "../support/results.ts";
 
 afterEach(closePorts);
@@ -41,11 +41,7 @@ async function bridged(
   const [workerSide, mainSide] = channel();
   const model = createScriptedModel({ script });
   const reports: BridgeReport[] = [];
-  const server = serveSession(workerSide, {
-    model: "anthropic/claude-sonnet-5-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    retry: { maxRetries: 0 },
+  const server = serveScripted(workerSide, model, {
     tools: [send, lookup],
     onReport: (report) => reports.push(report),
     ...serve,

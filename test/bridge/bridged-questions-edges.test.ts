@@ -9,6 +9,7 @@ import { type SessionServer, serveSession, BRIDGE_PROTOCOL_VERSION as v } from "
 import { type AgentEvent, askUserTool, defineTool } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
+import { ASK_COLOR } from "../support/bridge-channel.ts";
 
 type Posted = { t: string; id?: string; requestId?: string; event?: unknown; [field: string]: unknown };
 type Listener = (...args: unknown[]) => void;
@@ -44,17 +45,6 @@ const lookup = defineTool({
   inputSchema: { type: "object", properties: { q: { type: "string" } } },
   execute: ({ q }: { q?: string }) => `found ${q}`,
 });
-
-const ASKED = {
-  questions: [
-    {
-      question: "Which color?",
-      header: "Color",
-      options: [{ label: "Red" }, { label: "Blue" }],
-      multiSelect: false,
-    },
-  ],
-};
 
 const servers: SessionServer[] = [];
 afterEach(async () => {
@@ -98,7 +88,7 @@ async function ended(port: FakePort) {
 
 describe("answers from the main thread", () => {
   it("a fitting answer is the call's result, allowed by the bridge's hook and decided by the person", async () => {
-    const { port } = await asking([calls(["ask_user", ASKED]), says("painted")]);
+    const { port } = await asking([calls(["ask_user", ASK_COLOR]), says("painted")]);
     const { result, decision } = await answered(port, { answers: [{ selected: ["Blue"] }] });
     expect(result).toMatchObject({
       isError: false,
@@ -113,7 +103,7 @@ describe("answers from the main thread", () => {
   });
 
   it("an answer of null is no answer: the question ends unanswered, by default", async () => {
-    const { port } = await asking([calls(["ask_user", ASKED]), says("ok")]);
+    const { port } = await asking([calls(["ask_user", ASK_COLOR]), says("ok")]);
     const { result, decision } = await answered(port, null);
     expect(result).toMatchObject({
       isError: true,
@@ -127,7 +117,7 @@ describe("answers from the main thread", () => {
   });
 
   it("an answer that does not fit says where, and ends the question unanswered", async () => {
-    const { port } = await asking([calls(["ask_user", ASKED]), says("ok")]);
+    const { port } = await asking([calls(["ask_user", ASK_COLOR]), says("ok")]);
     const { result } = await answered(port, { answers: [{ selected: ["Green"] }] });
     expect(result).toMatchObject({
       isError: true,
@@ -149,7 +139,7 @@ describe("the hook's time limit", () => {
   it("follows the question's: a long question timeout is not cut short by the hook", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
-      const { port } = await asking([calls(["ask_user", ASKED]), says("painted")], { question: 60_000 });
+      const { port } = await asking([calls(["ask_user", ASK_COLOR]), says("painted")], { question: 60_000 });
       await vi.waitFor(() => expect(port.of("decide")).toHaveLength(1));
       await vi.advanceTimersByTimeAsync(30_000);
       const { result } = await answered(port, { answers: [{ selected: ["Red"] }] });

@@ -11,12 +11,11 @@ import {
   connectSession,
   type DecisionHandlers,
   type DecisionRequest,
-  serveSession,
 } from "../../src/bridge/index.ts";
 import type { MainMessage, WorkerMessage } from "../../src/bridge/protocol.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
-import { channel, closePorts, send } from "../support/bridge-channel.ts";
+import { channel, closePorts, send, serveScripted } from "../support/bridge-channel.ts";
 import { okValue } from "../support/results.ts";
 
 afterEach(closePorts);
@@ -202,14 +201,7 @@ describe("a handler that cannot answer", () => {
   it("over a real port, an approval that cannot be cloned denies the call and is reported once", async () => {
     const [workerSide, mainSide] = channel();
     const model = createScriptedModel({ script: [calls(["send", { to: "Ada" }]), says("done")] });
-    serveSession(workerSide, {
-      model: "anthropic/claude-sonnet-4-5",
-      apiKey: "k",
-      fetch: model.fetch,
-      retry: { maxRetries: 0 },
-      tools: [send],
-      onReport: () => undefined,
-    });
+    serveScripted(workerSide, model, { tools: [send] });
     const reports: BridgeReport[] = [];
     const session = okValue(
       await connectSession(mainSide, {

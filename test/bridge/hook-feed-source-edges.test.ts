@@ -9,7 +9,7 @@ import { connectSession, type HookFeedEvent, serveSession } from "../../src/brid
 import { askUserTool } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls } from "../support/agent.ts";
-import { channel, closePorts } from "../support/bridge-channel.ts";
+import { channel, closePorts, serveScripted } from "../support/bridge-channel.ts";
 import { failure, okValue } from "../support/results.ts";
 
 afterEach(closePorts);
@@ -25,14 +25,7 @@ const question = (text: string) => ({
 async function bridged(script: ScriptedTurn[]) {
   const [workerSide, mainSide] = channel();
   const model = createScriptedModel({ script });
-  serveSession(workerSide, {
-    model: "anthropic/claude-sonnet-5-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    retry: { maxRetries: 0 },
-    tools: [askUserTool()],
-    onReport: () => {},
-  });
+  serveScripted(workerSide, model, { tools: [askUserTool()] });
   return okValue(await connectSession(mainSide, { onReport: () => {} }));
 }
 

@@ -19,7 +19,7 @@ import {
 import { type AgentEvent, defineTool, runAgentStream } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, says, scripted } from "../support/agent.ts";
-import { channel, closePorts, lookup, send } from "../support/bridge-channel.ts";
+import { channel, closePorts, lookup, send, serveScripted } from "../support/bridge-channel.ts";
 import { failure, okValue } from "../support/results.ts";
 
 afterEach(closePorts);
@@ -36,11 +36,7 @@ async function bridged(
       ? createScriptedModel({ respond: (request) => script(request.body) })
       : createScriptedModel({ script });
   const reports: BridgeReport[] = [];
-  const server = serveSession(workerSide, {
-    model: "anthropic/claude-sonnet-5-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    retry: { maxRetries: 0 },
+  const server = serveScripted(workerSide, model, {
     tools: [send, lookup],
     onReport: (report) => reports.push(report),
     ...serve,

@@ -11,11 +11,11 @@ import {
   type ConnectSessionOptions,
   connectSession,
   type DecisionRequest,
-  serveSession,
 } from "../../src/bridge/index.ts";
 import { askUserTool } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
+import { ASK_COLOR, serveScripted } from "../support/bridge-channel.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const ports: MessagePort[] = [];
@@ -23,27 +23,12 @@ afterEach(() => {
   for (const port of ports.splice(0)) port.close();
 });
 
-const ASKED = {
-  questions: [
-    {
-      question: "Which color?",
-      header: "Color",
-      options: [{ label: "Red" }, { label: "Blue" }],
-      multiSelect: false,
-    },
-  ],
-};
-
 async function bridged(script: ScriptedTurn[], connect: ConnectSessionOptions = {}) {
   const { port1: workerSide, port2: mainSide } = new MessageChannel();
   ports.push(workerSide, mainSide);
   const model = createScriptedModel({ script });
   const reports: BridgeReport[] = [];
-  serveSession(workerSide, {
-    model: "anthropic/claude-sonnet-5-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    retry: { maxRetries: 0 },
+  serveScripted(workerSide, model, {
     tools: [askUserTool()],
     onReport: (report) => reports.push(report),
   });
@@ -56,10 +41,10 @@ async function bridged(script: ScriptedTurn[], connect: ConnectSessionOptions = 
 
 describe("questions across the port", () => {
   it("without a question handler the run pauses as in-process; resume with answers goes on", async () => {
-    const { session, model } = await bridged([calls(["ask_user", ASKED]), says("painted")]);
+    const { session, model } = await bridged([calls(["ask_user", ASK_COLOR]), says("painted")]);
     const paused = okValue(await session.chat("paint it"));
     expect(paused.stopReason).toBe("question");
-    expect(paused.pendingQuestions?.[0]?.questions).toEqual(ASKED.questions);
+    expect(paused.pendingQuestions?.[0]?.questions).toEqual(ASK_COLOR.questions);
     const state = okValue(await session.export());
     expect(state.pendingQuestions?.[0]?.digest).toMatch(/^[0-9a-f]{64}$/);
     const id = paused.pendingQuestions?.[0]?.toolCallId as string;
@@ -75,7 +60,7 @@ describe("questions across the port", () => {
 
   it("a question handler answers while the run waits: the request carries its hints, the answer is the result", async () => {
     const seen: DecisionRequest[] = [];
-    const { session } = await bridged([calls(["ask_user", ASKED]), says("painted")], {
+    const { session } = await bridged([calls(["ask_user", ASK_COLOR]), says("painted")], {
       onDecision: {
         question: (request) => {
           seen.push(request);
@@ -101,7 +86,7 @@ describe("questions across the port", () => {
         question: {
           toolCallId: expect.any(String),
           toolName: "ask_user",
-          questions: ASKED.questions,
+          questions: ASK_COLOR.questions,
           requestedAt: expect.any(Number),
         },
       }),
@@ -109,7 +94,7 @@ describe("questions across the port", () => {
   });
 
   it("the person may decline: the model reads that the questions went unanswered", async () => {
-    const { session } = await bridged([calls(["ask_user", ASKED]), says("ok")], {
+    const { session } = await bridged([calls(["ask_user", ASK_COLOR]), says("ok")], {
       onDecision: { question: () => ({ unanswered: true, reason: "closed the dialog" }) },
     });
     const result = okValue(await session.chat("paint it"));
@@ -122,7 +107,7 @@ describe("questions across the port", () => {
 
   it("no answer in time ends the question unanswered — never a made-up answer — and a late answer is ignored", async () => {
     let late: (() => void) | undefined;
-    const { session, reports } = await bridged([calls(["ask_user", ASKED]), says("ok")], {
+    const { session, reports } = await bridged([calls(["ask_user", ASK_COLOR]), says("ok")], {
       decisionTimeoutsMs: { question: 50 },
       onDecision: {
         question: () =>
@@ -144,7 +129,7 @@ describe("questions across the port", () => {
   });
 
   it("an answer that does not fit the questions is reported on the main thread and ends the question unanswered", async () => {
-    const { session, mainReports } = await bridged([calls(["ask_user", ASKED]), says("ok")], {
+    const { session, mainReports } = await bridged([calls(["ask_user", ASK_COLOR]), says("ok")], {
       onDecision: { question: () => ({ answers: [{ selected: ["Red", "Blue"] }] }) },
     });
     const result = okValue(await session.chat("paint it"));

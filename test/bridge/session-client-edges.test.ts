@@ -13,12 +13,11 @@ import {
   type ConnectSessionOptions,
   connectSession,
   type RemoteSession,
-  serveSession,
   BRIDGE_PROTOCOL_VERSION as v,
 } from "../../src/bridge/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, says } from "../support/agent.ts";
-import { channel, closePorts, send } from "../support/bridge-channel.ts";
+import { channel, closePorts, send, serveScripted } from "../support/bridge-channel.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const open: RemoteSession[] = [];
@@ -32,14 +31,7 @@ afterEach(async () => {
 async function bridged(script: ScriptedTurn[], connect: ConnectSessionOptions = {}) {
   const [workerSide, mainSide] = channel();
   const model = createScriptedModel({ script });
-  serveSession(workerSide, {
-    model: "anthropic/claude-sonnet-4-5",
-    apiKey: "k",
-    fetch: model.fetch,
-    retry: { maxRetries: 0 },
-    tools: [send],
-    onReport: () => undefined,
-  });
+  serveScripted(workerSide, model, { tools: [send] });
   const session = okValue(await connectSession(mainSide, { onReport: () => undefined, ...connect }));
   open.push(session);
   return { session, model };

@@ -1,10 +1,12 @@
 /**
  * What the in-thread bridge tests share: Node's MessageChannels (`worker_threads`, so a test can watch a
- * port with `on`) closed after each test, and two tools — `send` (asks for approval) and `lookup` (throws
- * for "boom").
+ * port with `on`) closed after each test, a session served with a scripted model, two tools — `send`
+ * (asks for approval) and `lookup` (throws for "boom") — and a question for the ask tool.
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { type ServeSessionOptions, type SessionServer, serveSession } from "../../src/bridge/index.ts";
 import { defineTool } from "../../src/index.ts";
+import type { ScriptedModel } from "../../src/testing/index.ts";
 
 const ports: MessagePort[] = [];
 
@@ -19,6 +21,37 @@ export function channel(): [MessagePort, MessagePort] {
 export function closePorts(): void {
   for (const port of ports.splice(0)) port.close();
 }
+
+/**
+ * Serves a session on `port` that talks to `model` (no retries, reports dropped), with `options` over
+ * those defaults.
+ */
+export function serveScripted(
+  port: Parameters<typeof serveSession>[0],
+  model: ScriptedModel,
+  options: Partial<ServeSessionOptions> = {},
+): SessionServer {
+  return serveSession(port, {
+    model: "anthropic/claude-sonnet-5-5",
+    apiKey: "k",
+    fetch: model.fetch,
+    retry: { maxRetries: 0 },
+    onReport: () => undefined,
+    ...options,
+  });
+}
+
+/** The ask tool's input for one question with two options. */
+export const ASK_COLOR = {
+  questions: [
+    {
+      question: "Which color?",
+      header: "Color",
+      options: [{ label: "Red" }, { label: "Blue" }],
+      multiSelect: false,
+    },
+  ],
+};
 
 /** A tool that waits for approval before it "sends". */
 export const send = defineTool({
