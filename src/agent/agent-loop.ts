@@ -114,7 +114,8 @@ function sessionCache(setup: LoopSetup, sessionId: string): PromptCache | false 
   const { cache = {} } = setup.request;
   const baseURL = setup.turnOptions.baseURL;
   const official = baseURL === undefined || /^https:\/\/api\.openai\.com(?:[/:?#]|$)/.test(baseURL);
-  return cache === false || cache.key !== undefined || !official ? cache : { key: sessionId, ...cache };
+  // A key the caller set wins: it is spread over the session's id.
+  return cache === false || !official ? cache : { key: sessionId, ...cache };
 }
 
 /** Why the calls of a turn cut off at the output limit were not run. */

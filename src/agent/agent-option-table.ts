@@ -85,9 +85,8 @@ export const HOOKS_OPTIONS = Object.fromEntries(
   Object.keys(DEFAULT_HOOK_TIMEOUTS).map((event) => [event, checkHookList]),
 ) as OptionTable<Hooks>;
 
-/** `tools`: an array of tools (`defineTool`), with distinct names. */
+/** `tools` when set (checkOptions skips an absent option): an array of tools (`defineTool`), with distinct names. */
 function checkTools(value: unknown): ConfigError | undefined {
-  if (value === undefined) return undefined;
   if (!Array.isArray(value))
     return invalidOption(`tools must be an array of tools, got ${showValue(value)}`, "tools");
   const seen = new Set<string>();
@@ -151,9 +150,9 @@ export const AGENT_CONFIG_OPTIONS: OptionTable<AgentConfig> = {
 
 /** `sessionId`: a string of 1 to {@link MAX_ID_LENGTH} characters, as a stored session's id must be. */
 export function sessionIdProblem(value: unknown): ConfigError | undefined {
-  const problem = notStringOption(value, "sessionId");
-  if (problem !== undefined || value === undefined) return problem;
-  const { length } = value as string;
+  // Not a string: the type's ConfigError, or undefined when absent.
+  if (typeof value !== "string") return notStringOption(value, "sessionId");
+  const { length } = value;
   if (length > 0 && length <= MAX_ID_LENGTH) return undefined;
   return invalidOption(`sessionId must be 1 to ${MAX_ID_LENGTH} characters long, got ${length}`, "sessionId");
 }

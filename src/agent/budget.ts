@@ -59,7 +59,7 @@ function overLimit(
   budget: Budget,
   usage: Usage,
   scope: BudgetScope,
-  atLimit = false,
+  atLimit: boolean,
 ): BudgetError | undefined {
   for (const [limit, used] of [
     ["maxTokens", totalTokens(usage)],

@@ -61,10 +61,11 @@ export function checkPromptInput(prompt: unknown, attachments: unknown): ConfigE
   return promptProblem(prompt) ?? attachmentsProblem(attachments);
 }
 
-/** Returns a ConfigError when a prompt has nothing to send: no text and no image. */
+/**
+ * Returns a ConfigError when a prompt has nothing to send: no text and no image. An image part always
+ * counts: every way in has checked that it has data or a url (badPart, the restored state's shape).
+ */
 export function checkPrompt(content: UserContentPart[]): ConfigError | undefined {
-  const hasContent = content.some((part) =>
-    part.type === "text" ? part.text.trim() !== "" : part.data !== undefined || part.url !== undefined,
-  );
+  const hasContent = content.some((part) => part.type !== "text" || part.text.trim() !== "");
   return hasContent ? undefined : invalid("The prompt is empty: give it text or an image", "prompt");
 }

@@ -59,10 +59,13 @@ export function policyApproval(
   if (policy.mode === "bypass") return { decision: "allow", rule: "bypass" };
   const allowed = firstMatch(policy.allow, tool.name);
   if (allowed !== undefined) return { decision: "allow", rule: "allow-list", match: allowed };
-  // The policy comes filled in (resolvePermissions): its acceptClasses are there.
-  const accepted = policy.acceptClasses ?? [];
+  // A run's policy comes filled in (resolvePermissions); a policy without acceptClasses accepts none.
   const { permissionClass } = tool;
-  if (policy.mode === "acceptEdits" && permissionClass !== undefined && accepted.includes(permissionClass))
+  if (
+    policy.mode === "acceptEdits" &&
+    permissionClass !== undefined &&
+    policy.acceptClasses?.includes(permissionClass)
+  )
     return { decision: "allow", rule: "accept-edits", match: permissionClass };
   return undefined;
 }

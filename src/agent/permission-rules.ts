@@ -18,9 +18,11 @@ import {
 } from "../state/permission-syntax.ts";
 import type { PermissionMode, PermissionPolicy } from "./permission-policy.ts";
 
-/** A list of patterns (or of class names, with `syntax` {@link PERMISSION_CLASS}), checked strictly. */
+/**
+ * A list of patterns (or of class names, with `syntax` {@link PERMISSION_CLASS}), checked strictly.
+ * Only a list that is there: `checkOptions` skips an absent field.
+ */
 function listProblem(value: unknown, path: string, syntax: RegExp, what: string): ConfigError | undefined {
-  if (value === undefined) return undefined;
   if (!Array.isArray(value))
     return invalidOption(`${path} must be an array of ${what}s, got ${showValue(value)}`, path);
   if (value.length > MAX_PERMISSION_ENTRIES)

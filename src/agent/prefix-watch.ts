@@ -13,7 +13,8 @@ export class PrefixWatch {
   #model: string | undefined;
   #system: string | undefined;
   #toolSpecs: unknown;
-  #tools = "";
+  // The text of "no tools": absent and empty lists send the same request.
+  #tools = "[]";
   #messages: readonly Message[] = [];
 
   /** Why `request` to `model` misses the cache the previous request wrote, or undefined; then remembers it. */

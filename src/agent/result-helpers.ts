@@ -99,7 +99,7 @@ export function tryCatch<R, E = AnySdkError>(
   const fail = (thrown: unknown) => err(toError(thrown));
   try {
     const value = run();
-    if (value !== null && typeof (value as { then?: unknown })?.then === "function") {
+    if (typeof (value as { then?: unknown } | null | undefined)?.then === "function") {
       return Promise.resolve(value).then(ok, fail) as TryCatchResult<R, E>;
     }
     return ok(value) as TryCatchResult<R, E>;

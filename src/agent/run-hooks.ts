@@ -81,8 +81,9 @@ function checkDecision(event: HookEvent, value: unknown): JsonObject | string {
     if (!FIELDS[event].includes(key)) return `"${key}" is not a field of a ${event} decision`;
   }
   const { decision, reason, context, input, output, summary } = value;
+  // sessionEnd takes no field at all, so every event that gets here has decisions to list.
   if (decision !== undefined && !DECISIONS[event].includes(decision as string)) {
-    return `decision "${describeValue(decision)}" is not one of: ${DECISIONS[event].join(", ") || "(none)"}`;
+    return `decision "${describeValue(decision)}" is not one of: ${DECISIONS[event].join(", ")}`;
   }
   if ((decision === "deny" || decision === "block") && (typeof reason !== "string" || reason === "")) {
     return `decision "${decision}" needs a reason`;

@@ -279,7 +279,8 @@ export function startRun(
   else userSignal?.addEventListener("abort", forward, { once: true });
   const identity: Identity = {
     provider: "unknown",
-    model: typeof config.model === "string" ? config.model : "",
+    // Every entry point checked it is a non-empty string (a refused runAgent passes "").
+    model: config.model,
     started: Date.now(),
     firstIndex: request.messages.length,
   };
