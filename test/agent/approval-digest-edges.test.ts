@@ -17,6 +17,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
+import { hmacHex, sha256Hex } from "../support/digests.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const SECRET = "a-server-side-secret-of-some-length";
@@ -24,25 +25,6 @@ const SECRET = "a-server-side-secret-of-some-length";
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-const hex = (bytes: ArrayBuffer): string =>
-  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-
-async function sha256Hex(text: string): Promise<string> {
-  return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-}
-
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  return hex(await crypto.subtle.sign("HMAC", key, encoder.encode(text)));
-}
 
 const send = defineTool({
   name: "send",

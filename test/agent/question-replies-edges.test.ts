@@ -19,6 +19,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
+import { hmacHex, sha256Hex } from "../support/digests.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const ASKED = {
@@ -131,26 +132,6 @@ describe("the answered call", () => {
   });
 });
 
-/** Lowercase hex SHA-256 of `text`, through Web Crypto. */
-async function sha256(text: string): Promise<string> {
-  const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** Lowercase hex HMAC-SHA-256 of `text` under `secret`, through Web Crypto. */
-async function hmac(secret: string, text: string): Promise<string> {
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const bytes = await crypto.subtle.sign("HMAC", key, encoder.encode(text));
-  return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 describe("the seal of a pending question", () => {
   it("its digest and signature are tagged 'question', so states sealed by one version restore on the next", async () => {
     const question = {
@@ -160,11 +141,11 @@ describe("the seal of a pending question", () => {
       requestedAt: 1_700_000_000_000,
     };
     const sealed = await sealQuestion("session-1", question, "a-secret");
-    const digest = await sha256(
+    const digest = await sha256Hex(
       canonicalJson(["question", "session-1", "call-1", "ask_user", ASKED.questions]),
     );
     expect(sealed.digest).toBe(digest);
-    expect(sealed.signature).toBe(await hmac("a-secret", `["question","${digest}",1700000000000]`));
+    expect(sealed.signature).toBe(await hmacHex("a-secret", `["question","${digest}",1700000000000]`));
   });
 
   it("an unsigned question restored where signed pauses are required is refused, saying why", async () => {

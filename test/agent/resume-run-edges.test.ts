@@ -14,7 +14,7 @@ import {
   type SessionOptions,
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, expectConsistent, says } from "../support/agent.ts";
+import { calls, expectConsistent, says, sendTo as send } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
 
 const question = (header: string) => ({
@@ -35,15 +35,6 @@ async function session(script: ScriptedTurn[], extra: Partial<SessionOptions>): 
     }),
   );
 }
-
-/** A `send` tool that needs approval and says whom it sent to. */
-const send = defineTool({
-  name: "send",
-  description: "Sends",
-  input: z.object({ to: z.string() }),
-  needsApproval: true,
-  execute: ({ to }) => `sent to ${to}`,
-});
 
 describe("questions answered in part", () => {
   it("one of two answered: the run stays paused on the other, which is answered later", async () => {

@@ -6,19 +6,10 @@
  * not run; approved arguments a `preToolUse` hook passes through unchanged run.
  */
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
 import { createAgentSession, defineTool, runAgent, runAgentStream } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
-import { calls, echo, expectConsistent, gate, says, scripted } from "../support/agent.ts";
+import { calls, echo, expectConsistent, gate, says, scripted, sendTo as send } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
-
-const send = defineTool({
-  name: "send",
-  description: "Sends",
-  input: z.object({ to: z.string() }),
-  needsApproval: true,
-  execute: ({ to }) => `sent to ${to}`,
-});
 
 describe("a call's result", () => {
   it("carries how long the call took", async () => {

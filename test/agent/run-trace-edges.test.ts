@@ -13,7 +13,6 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
-import * as z from "zod";
 import {
   type AgentEvent,
   askUserTool,
@@ -26,7 +25,7 @@ import {
   uncheckedModel,
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, echo, says, scripted } from "../support/agent.ts";
+import { calls, echo, says, scripted, sendTo as send } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
 
 const exporter = new InMemorySpanExporter();
@@ -52,14 +51,6 @@ function eventsNamed(name: string): Array<Record<string, unknown> | undefined> {
     .events.filter((event) => event.name === name)
     .map((event) => event.attributes);
 }
-
-const send = defineTool({
-  name: "send",
-  description: "Sends",
-  input: z.object({ to: z.string() }),
-  needsApproval: true,
-  execute: ({ to }) => `sent to ${to}`,
-});
 
 describe("the prompt as content", () => {
   it("records the prompt's parts (an image by its type only), and not a later user message", async () => {

@@ -112,6 +112,15 @@ export const sendNeedingApproval = defineTool({
   execute: () => "sent",
 });
 
+/** A `send` tool (`{ to }`) that needs approval before it runs, and then says `sent to <to>`. */
+export const sendTo = defineTool({
+  name: "send",
+  description: "Sends",
+  input: z.object({ to: z.string() }),
+  needsApproval: true,
+  execute: ({ to }) => `sent to ${to}`,
+});
+
 /** An `echo` tool: `{ word }` comes back as `echo:<word>`. */
 export const echo = defineTool({
   name: "echo",
