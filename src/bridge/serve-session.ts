@@ -56,7 +56,10 @@ export interface ServeSessionOptions extends SessionOptions, ServeBridgeOptions 
 export interface SessionServer {
   /** Resolves once the bridge is closed: by the main side, by {@link SessionServer.close}, or when the port goes. */
   readonly closed: Promise<void>;
-  /** Closes the session (aborting what runs) and stops listening. */
+  /**
+   * Closes the session (aborting what runs) and stops listening; resolves once the session is closed
+   * (its `sessionEnd` hooks run), also when called again while it closes.
+   */
   close(): Promise<void>;
 }
 
