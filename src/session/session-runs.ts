@@ -187,7 +187,7 @@ export function startNext(state: LiveState): void {
   );
   state.started = true;
   state.current = { pending, done, firstIndex, accounted: false };
-  void done.then((result) => finished(state, pending, result, firstIndex));
+  void done.then((result) => finished(state, pending, result));
 }
 
 /**
@@ -196,13 +196,10 @@ export function startNext(state: LiveState): void {
  * branch would end where a stored branch goes on, a branch that could not be switched back to.
  */
 function keepForkOnlyWithPrompt(state: LiveState, pending: PendingRun, firstIndex: number): void {
-  const { unfork } = pending;
-  delete pending.unfork;
-  if (unfork !== undefined && state.messages.length === firstIndex) unfork();
+  if (state.messages.length === firstIndex) pending.unfork?.();
 }
 
-function finished(state: LiveState, pending: PendingRun, result: AgentRunResult, firstIndex: number): void {
-  keepForkOnlyWithPrompt(state, pending, firstIndex);
+function finished(state: LiveState, pending: PendingRun, result: AgentRunResult): void {
   state.account(result);
   state.current = undefined;
   // Steered prompts that found no safe point before the run ended run next.
