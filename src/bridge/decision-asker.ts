@@ -46,7 +46,8 @@ export class DecisionAsker {
     const timeoutMs = this.timeoutOf(kind);
     return new Promise<Asked>((resolve) => {
       const settle = (asked: Asked) => {
-        clearTimeout(timer);
+        // The Workers types take no undefined (the runtimes all ignore it).
+        if (timer !== undefined) clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         this.#waiting.delete(requestId);
         if (!asked.answered) this.#forget(requestId);

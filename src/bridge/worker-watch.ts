@@ -64,7 +64,8 @@ export class WorkerWatch {
 
   /** Stops the heartbeat. */
   stop(): void {
-    clearInterval(this.#heartbeat);
+    // The Workers types take no undefined (the runtimes all ignore it).
+    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
     this.#heartbeat = undefined;
   }
 }
