@@ -12,6 +12,7 @@ import {
   MAX_QUESTION_TEXT,
 } from "../../src/agent/question-checks.ts";
 import type { Question } from "../../src/agent/questions.ts";
+import { TWO_QUESTIONS } from "../support/agent.ts";
 
 const option = (label: string) => ({ label });
 
@@ -188,20 +189,7 @@ describe("checkQuestions: counts, multiSelect and repeats", () => {
   });
 });
 
-const ASKED: Question[] = [
-  {
-    question: "Which database?",
-    header: "Database",
-    options: [{ label: "Postgres" }, { label: "SQLite" }],
-    multiSelect: false,
-  },
-  {
-    question: "Which features?",
-    header: "Features",
-    options: [{ label: "Auth" }, { label: "Search" }],
-    multiSelect: true,
-  },
-];
+const ASKED: Question[] = TWO_QUESTIONS;
 
 /** The problem with `second` as the answer to the second question (the first is answered well). */
 const secondProblem = (second: unknown) => checkAnswers(ASKED, [{ selected: ["SQLite"] }, second], "answers");

@@ -18,26 +18,11 @@ import {
   type SessionState,
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
-import { calls, says } from "../support/agent.ts";
+import { calls, says, TWO_QUESTIONS } from "../support/agent.ts";
 import { hmacHex, sha256Hex } from "../support/digests.ts";
 import { failure, okValue } from "../support/results.ts";
 
-const ASKED = {
-  questions: [
-    {
-      question: "Which database?",
-      header: "Database",
-      options: [{ label: "Postgres" }, { label: "SQLite" }],
-      multiSelect: false,
-    },
-    {
-      question: "Which features?",
-      header: "Features",
-      options: [{ label: "Auth" }, { label: "Search" }],
-      multiSelect: true,
-    },
-  ],
-};
+const ASKED = { questions: TWO_QUESTIONS };
 
 const lookup = defineTool({
   name: "lookup",

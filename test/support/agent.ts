@@ -121,6 +121,22 @@ export const sendTo = defineTool({
   execute: ({ to }) => `sent to ${to}`,
 });
 
+/** Two questions for the ask tool: one single choice, one multiple choice. */
+export const TWO_QUESTIONS = [
+  {
+    question: "Which database?",
+    header: "Database",
+    options: [{ label: "Postgres" }, { label: "SQLite" }],
+    multiSelect: false,
+  },
+  {
+    question: "Which features?",
+    header: "Features",
+    options: [{ label: "Auth" }, { label: "Search" }],
+    multiSelect: true,
+  },
+];
+
 /** An `echo` tool: `{ word }` comes back as `echo:<word>`. */
 export const echo = defineTool({
   name: "echo",
