@@ -15,7 +15,7 @@ import {
   runAgent,
   runAgentStream,
 } from "../../src/index.ts";
-import { createScriptedModel, type RecordedRequest, type ScriptedTurn } from "../../src/testing/index.ts";
+import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import {
   calls,
   collect,
@@ -26,19 +26,8 @@ import {
   says,
   scripted,
 } from "../support/agent.ts";
+import { isSummaryRequest, read } from "../support/compaction.ts";
 import { okValue } from "../support/results.ts";
-
-const PAGE = "lorem ipsum dolor sit amet ".repeat(120);
-
-const read = defineTool({
-  name: "read",
-  description: "Reads a page",
-  inputSchema: { type: "object", properties: { page: { type: "number" } } },
-  execute: (args) => `page ${String(args.page)}: ${PAGE}`,
-});
-
-const isSummaryRequest = (request: RecordedRequest) =>
-  JSON.stringify(request.body).includes("Summarize the conversation above");
 
 const TOO_LONG = "prompt is too long: 210000 tokens > 200000 maximum";
 

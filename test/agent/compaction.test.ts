@@ -9,7 +9,6 @@ import {
   type AgentEvent,
   type AgentOptions,
   createAgentSession,
-  defineTool,
   parseSessionState,
   runAgentStream,
 } from "../../src/index.ts";
@@ -20,21 +19,11 @@ import {
   type ScriptedTurn,
 } from "../../src/testing/index.ts";
 import { expectConsistent } from "../support/agent.ts";
+import { isSummaryRequest, read } from "../support/compaction.ts";
 import { anthropicRequest } from "../support/request-schemas.ts";
 import { failure, okValue } from "../support/results.ts";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
-const PAGE = "lorem ipsum dolor sit amet ".repeat(120); // about 800 tokens a read
-
-const read = defineTool({
-  name: "read",
-  description: "Reads a page",
-  inputSchema: { type: "object", properties: { page: { type: "number" } } },
-  execute: (args) => `page ${String(args.page)}: ${PAGE}`,
-});
-
-const isSummaryRequest = (request: RecordedRequest) =>
-  JSON.stringify(request.body).includes("Summarize the conversation above");
 
 /** A model that reads `pages` pages, one a turn, then answers; summary requests get `summary`. */
 function reader(pages: number, summary = "SUMMARY: pages read so far, the user wants page totals.") {

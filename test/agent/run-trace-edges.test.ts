@@ -26,6 +26,7 @@ import {
 } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, echo, says, scripted, sendTo as send } from "../support/agent.ts";
+import { isSummaryRequest, read } from "../support/compaction.ts";
 import { okValue } from "../support/results.ts";
 
 const exporter = new InMemorySpanExporter();
@@ -152,18 +153,10 @@ describe("events of the run's span", () => {
   });
 
   it("a compaction is an event with its reason, the messages summarized and the tokens", async () => {
-    const page = "lorem ipsum dolor sit amet ".repeat(120);
-    const read = defineTool({
-      name: "read",
-      description: "Reads a page",
-      inputSchema: { type: "object", properties: { page: { type: "number" } } },
-      execute: (args) => `page ${String(args.page)}: ${page}`,
-    });
     let pages = 0;
     const model = createScriptedModel({
       respond: (request): ScriptedTurn => {
-        if (JSON.stringify(request.body).includes("Summarize the conversation above"))
-          return { content: [{ type: "text", text: "SUMMARY" }] };
+        if (isSummaryRequest(request)) return { content: [{ type: "text", text: "SUMMARY" }] };
         pages++;
         return pages > 3
           ? { content: [{ type: "text", text: "Done." }] }

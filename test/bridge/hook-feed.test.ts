@@ -16,10 +16,11 @@ import {
   serveSession,
   BRIDGE_PROTOCOL_VERSION as v,
 } from "../../src/bridge/index.ts";
-import { type AgentEvent, defineTool, runAgentStream } from "../../src/index.ts";
+import { type AgentEvent, runAgentStream } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, collect, says, scripted } from "../support/agent.ts";
 import { channel, closePorts, lookup, send, serveScripted } from "../support/bridge-channel.ts";
+import { isSummaryRequest, read } from "../support/compaction.ts";
 import { failure, okValue } from "../support/results.ts";
 
 afterEach(closePorts);
@@ -109,18 +110,10 @@ describe("the feed", () => {
   });
 
   it("shows a compaction before it happens, with how many messages it would replace", async () => {
-    const page = "lorem ipsum dolor sit amet ".repeat(120);
-    const read = defineTool({
-      name: "read",
-      description: "Reads a page",
-      inputSchema: { type: "object", properties: { page: { type: "number" } } },
-      execute: (args) => `page ${String(args.page)}: ${page}`,
-    });
     let turn = 0;
     const { session } = await bridged(
       (body) => {
-        if (JSON.stringify(body).includes("Summarize the conversation above"))
-          return { content: [{ type: "text", text: "SUMMARY" }] };
+        if (isSummaryRequest({ body })) return { content: [{ type: "text", text: "SUMMARY" }] };
         turn++;
         if (turn > 4) return says("Done reading.");
         return {

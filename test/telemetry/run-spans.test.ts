@@ -44,6 +44,7 @@ import {
 import { connectMcp } from "../../src/mcp/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
+import { isSummaryRequest, read } from "../support/compaction.ts";
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -306,17 +307,10 @@ describe("approvals", () => {
 
 describe("compaction", () => {
   it("traces the summary's model call as a chat span of the run, beside the compaction event", async () => {
-    const page = "lorem ipsum dolor sit amet ".repeat(120);
-    const read = defineTool({
-      name: "read",
-      description: "Reads a page",
-      inputSchema: { type: "object", properties: { page: { type: "number" } } },
-      execute: (args) => `page ${String(args.page)}: ${page}`,
-    });
     let pages = 0;
     const scripted = createScriptedModel({
       respond: (request): ScriptedTurn => {
-        if (JSON.stringify(request.body).includes("Summarize the conversation above"))
+        if (isSummaryRequest(request))
           return { content: [{ type: "text", text: "SUMMARY" }], usage: { input: 3000, output: 40 } };
         pages++;
         return pages > 3
