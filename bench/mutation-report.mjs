@@ -4,17 +4,21 @@
  * the goals (issue 41), the runs that produced them, and every mutant that no test noticed, so each
  * can be triaged (killed by a new test, or listed with the reason it is equivalent).
  *
- *   node bench/mutation-report.mjs             writes the note from the last report
+ *   node bench/mutation-report.mjs             writes the note from the last report and the kept results
  *   node bench/mutation-report.mjs --run ...   what `npm run mutate` does: runs Stryker (the src/
  *                                              pass, then the worker/ pass, unless MUTATE or
  *                                              --mutate picks the code; see stryker.config.mjs),
  *                                              times each pass, then writes the note
  *
- * Stryker's incremental mode carries the results of folders a run did not mutate into its report,
- * so the report (and this note) covers every folder run so far; a folder whose source changed since
- * its run shows it (the "current" column).
+ * Stryker's incremental mode carries the results of folders a run did not mutate into its report, but
+ * its files (reports/) are not committed, so a fresh clone has none. What the note needs of each
+ * result (the counts per status, the mutants it lists, and a hash of the source each was taken from)
+ * is kept in bench/mutation-kept.json (committed): each run's report updates it file by file, and the
+ * note is written from it, so it covers every folder run so far, in any checkout; a folder whose
+ * source changed since its run shows it (the "current" column).
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +26,8 @@ import ts from "typescript";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REPORT = join(ROOT, "reports/mutation/mutation.json");
-const RUNS = join(ROOT, "reports/mutation/runs.json");
+/** The log of runs: when, what, how long (committed, so a fresh clone keeps it too). */
+const RUNS = join(ROOT, "bench/mutation-runs.json");
 /** Each folder's first complete result, before the tests written against its survivors (committed). */
 const BASELINE = join(ROOT, "bench/mutation-baseline.json");
 const NOTE = join(ROOT, "bench/mutation-results.md");
@@ -31,6 +36,8 @@ const NOTE = join(ROOT, "bench/mutation-results.md");
  * be too wide, since it silences every variant of its mutator on the line, killable ones too.
  */
 const JUDGED = join(ROOT, "bench/mutation-equivalent.json");
+/** What the note needs of every result taken so far (committed; see the top of this file). */
+const KEPT = join(ROOT, "bench/mutation-kept.json");
 
 /** The folders the score is about, in stryker.config.mjs's order. */
 const FOLDERS = [
@@ -96,6 +103,79 @@ function gitDescribe() {
 export const isMarkedEquivalent = (mutant) =>
   mutant.status === "Ignored" && !/static/i.test(mutant.statusReason ?? "");
 
+/** Whether the note lists a mutant (each is kept whole); the others are only counted. */
+const isListed = (mutant) =>
+  mutant.status === "Survived" || mutant.status === "NoCoverage" || isMarkedEquivalent(mutant);
+
+/** The SHA-256 of a source text, in hex: how a kept result tells whether its source changed since. */
+export const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * A kept result: the source files it was taken from (path → SHA-256 of the text), its mutants counted
+ * per status, and the ones the note lists, each with the code it replaced and the text of its line.
+ * A run's result covers one file; a result may cover a whole folder when only the folder's totals
+ * survived (the first results, kept from the note before this file existed).
+ * @typedef {{ status: string, mutatorName: string, replacement?: string, statusReason?: string,
+ *   location: { start: { line: number, column: number }, end: { line: number, column: number } },
+ *   file: string, original: string, line: string }} KeptMutant
+ * @typedef {{ files: Record<string, string>, counts: Record<string, number>, mutants: KeptMutant[] }} KeptResult
+ * @typedef {{ framework?: { version?: string, dependencies?: Record<string, string> }, results: KeptResult[] }} Kept
+ */
+
+/**
+ * Stryker's JSON report as kept results, one per file.
+ * @returns {Kept}
+ */
+export function condense(report) {
+  const results = Object.entries(report.files).map(([file, { source, mutants }]) => {
+    const counts = {};
+    const listed = [];
+    for (const mutant of mutants) {
+      if (!isListed(mutant)) {
+        counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
+        continue;
+      }
+      const { status, mutatorName, replacement, statusReason, location } = mutant;
+      listed.push({
+        file,
+        status,
+        mutatorName,
+        replacement,
+        ...(statusReason === undefined ? {} : { statusReason }),
+        location,
+        original: originalText(source, location),
+        line: (source.split("\n")[location.start.line - 1] ?? "").trim(),
+      });
+    }
+    return { files: { [file]: sha256(source) }, counts, mutants: listed };
+  });
+  return { framework: report.framework, results };
+}
+
+/**
+ * Kept results updated with newer ones: a kept result that shares a file with a newer one leaves
+ * (a folder-wide one whole, so its folder shows as "part" until the folder runs whole again).
+ * @param {Kept} kept
+ * @param {Kept} newer
+ * @returns {Kept}
+ */
+export function mergeKept(kept, newer) {
+  const rerun = new Set(newer.results.flatMap((result) => Object.keys(result.files)));
+  const results = [
+    ...kept.results.filter((result) => !Object.keys(result.files).some((file) => rerun.has(file))),
+    ...newer.results,
+  ].sort((a, b) => Object.keys(a.files)[0].localeCompare(Object.keys(b.files)[0]));
+  return { framework: newer.framework ?? kept.framework, results };
+}
+
+/** A kept result's mutants: the listed ones, and one `{ status }` per counted one. */
+const mutantsOf = (result) => [
+  ...result.mutants,
+  ...Object.entries(result.counts).flatMap(([status, count]) =>
+    Array.from({ length: count }, () => ({ status })),
+  ),
+];
+
 /**
  * Whether TypeScript `source` has anything Stryker mutates. Its JavaScript (types removed, comments,
  * imports and re-exports too) with no call, block, string, array, regular expression or operator has
@@ -124,33 +204,48 @@ export function sourcesOf(folder) {
 }
 
 /**
- * The baseline with every folder that the report holds whole (each of its source files run) and the
- * baseline does not hold yet, as the report has it now: a folder's "before" is taken once, from its
+ * The baseline with every folder that the kept results hold whole (each of its source files run) and
+ * the baseline does not hold yet, as they have it now: a folder's "before" is taken once, from its
  * first complete run, and kept.
  */
 export function extendBaseline(
   baseline,
-  report,
+  kept,
   { date = new Date(), commit = gitDescribe(), sources = sourcesOf } = {},
 ) {
-  const byFolder = new Map();
-  for (const [file, result] of Object.entries(report.files)) {
-    const folder = folderOf(file);
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), ...result.mutants]);
-  }
+  const { byFolder, hasRun } = gather(kept);
   const next = { ...baseline };
   for (const [folder, mutants] of byFolder) {
     if (next[folder] || !FOLDERS.includes(folder)) continue;
-    if (!sources(folder).every((file) => file in report.files)) continue;
+    if (!sources(folder).every(hasRun)) continue;
     const { counts, score } = tally(mutants);
     next[folder] = { date: date.toISOString().slice(0, 10), commit, score, counts };
   }
   return next;
 }
 
-/** The note, from a Stryker report and the log of runs. */
+/**
+ * Per folder, the mutants of its kept results (every one, for the counts) and the listed ones; and
+ * whether a file has a result.
+ */
+function gather(kept) {
+  const byFolder = new Map();
+  const listedByFolder = new Map();
+  for (const result of kept.results) {
+    const folder = folderOf(Object.keys(result.files)[0]);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), ...mutantsOf(result)]);
+    listedByFolder.set(folder, [...(listedByFolder.get(folder) ?? []), ...result.mutants]);
+  }
+  const ran = new Set(kept.results.flatMap((result) => Object.keys(result.files)));
+  return { byFolder, listedByFolder, hasRun: (file) => ran.has(file) };
+}
+
+/**
+ * The note, from the kept results (see condense) and the log of runs.
+ * @param {Kept} kept
+ */
 export function renderNote(
-  report,
+  kept,
   runs = [],
   {
     date = new Date(),
@@ -164,19 +259,19 @@ export function renderNote(
     },
   } = {},
 ) {
-  const byFolder = new Map();
+  const { byFolder, listedByFolder, hasRun } = gather(kept);
   const current = new Map();
-  for (const [file, result] of Object.entries(report.files)) {
-    const folder = folderOf(file);
-    if (!byFolder.has(folder)) byFolder.set(folder, []);
-    byFolder.get(folder).push(...result.mutants.map((mutant) => ({ ...mutant, file })));
-    const unchanged = currentSource(file) === result.source;
+  for (const result of kept.results) {
+    const folder = folderOf(Object.keys(result.files)[0]);
+    const unchanged = Object.entries(result.files).every(([file, hash]) => {
+      const source = currentSource(file);
+      return source !== undefined && sha256(source) === hash;
+    });
     if (!unchanged) current.set(folder, false);
     else if (!current.has(folder)) current.set(folder, true);
   }
-  /** Whether every source file of a folder has results in the report. */
-  const isWhole = (folder) =>
-    !FOLDERS.includes(folder) || sources(folder).every((file) => file in report.files);
+  /** Whether every source file of a folder has results. */
+  const isWhole = (folder) => !FOLDERS.includes(folder) || sources(folder).every(hasRun);
   const folders = [
     ...FOLDERS.filter((folder) => byFolder.has(folder)),
     ...[...byFolder.keys()].filter((folder) => !FOLDERS.includes(folder)).sort(),
@@ -190,13 +285,13 @@ export function renderNote(
   const lines = [
     "# Mutation testing results",
     "",
-    "Written by `bench/mutation-report.mjs` from Stryker's report (`reports/mutation/mutation.json`;",
-    "the browsable version is `reports/mutation/mutation.html`). `npm run mutate` regenerates it; see",
-    "`stryker.config.mjs` for what is mutated and how.",
+    "Written by `bench/mutation-report.mjs` from the results kept in `bench/mutation-kept.json`, which",
+    "each Stryker report (`reports/mutation/mutation.json`, browsable as `reports/mutation/mutation.html`)",
+    "updates file by file. `npm run mutate` regenerates it; see `stryker.config.mjs` for what is mutated and how.",
     "",
     `- Written: ${date.toISOString().replace(/\.\d+Z$/, "Z")}`,
     `- Source: ${commit}`,
-    `- Stryker: ${report.framework?.version ?? "?"} (${Object.entries(report.framework?.dependencies ?? {})
+    `- Stryker: ${kept.framework?.version ?? "?"} (${Object.entries(kept.framework?.dependencies ?? {})
       .map(([name, version]) => `${name} ${version}`)
       .join(", ")})`,
     "",
@@ -286,18 +381,15 @@ export function renderNote(
     "Each is to be killed by a test, or judged with its reason in bench/mutation-equivalent.json",
     "(equivalent, or killed by a test the runs leave out); judged ones still count against the score.",
   );
-  const originalOf = (mutant) => originalText(report.files[mutant.file]?.source ?? "", mutant.location);
   const used = new Set();
   for (const folder of folders) {
-    const unnoticed = byFolder
+    const unnoticed = listedByFolder
       .get(folder)
       .filter((mutant) => mutant.status === "Survived" || mutant.status === "NoCoverage")
       .sort((a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line);
     const judgement = new Map();
     for (const mutant of unnoticed) {
-      const entry = judged.find((candidate) =>
-        judgedMatches(candidate, mutant, report.files[mutant.file]?.source ?? ""),
-      );
+      const entry = judged.find((candidate) => judgedMatches(candidate, mutant));
       if (entry) {
         judgement.set(mutant, entry);
         used.add(entry);
@@ -309,7 +401,7 @@ export function renderNote(
     const describe = (mutant) => {
       const where = `${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column}`;
       const status = mutant.status === "NoCoverage" ? " (no coverage)" : "";
-      return `${where} ${mutant.mutatorName}${status}: ${code(oneLine(originalOf(mutant), 60))} → ${code(oneLine(mutant.replacement ?? "", 60))}`;
+      return `${where} ${mutant.mutatorName}${status}: ${code(oneLine(mutant.original, 60))} → ${code(oneLine(mutant.replacement ?? "", 60))}`;
     };
     for (const mutant of open) lines.push(`- ${describe(mutant)}`);
     if (judgement.size > 0)
@@ -317,8 +409,8 @@ export function renderNote(
     for (const [mutant, entry] of judgement)
       lines.push(`- ${describe(mutant)} — ${oneLine(entry.reason, 400)}`);
   }
-  // An entry no survivor of a file in this report matches is stale (killed since, or the code moved).
-  const stale = judged.filter((entry) => !used.has(entry) && entry.file in report.files);
+  // An entry no survivor of a file with results matches is stale (killed since, or the code moved).
+  const stale = judged.filter((entry) => !used.has(entry) && hasRun(entry.file));
   if (stale.length > 0) {
     lines.push(
       "",
@@ -339,7 +431,7 @@ export function renderNote(
     "gives the reason. Stryker reports them as ignored.",
   );
   for (const folder of folders) {
-    const marked = byFolder
+    const marked = listedByFolder
       .get(folder)
       .filter(isMarkedEquivalent)
       .sort((a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line);
@@ -368,16 +460,18 @@ export function renderNote(
 
 /**
  * Whether a judged-equivalent entry (`{ file, line, mutator, original, replacement, reason }`) is this
- * surviving mutant: matched by file, the text of the line it starts on (trimmed), mutator and the
- * exact code before and after, not by line number, so an entry survives edits elsewhere in its file.
+ * surviving (kept) mutant: matched by file, the text of the line it starts on (trimmed), mutator and
+ * the exact code before and after, not by line number, so an entry survives edits elsewhere in its file.
+ * @param {JudgedEntry} entry
+ * @param {KeptMutant} mutant
  */
-export function judgedMatches(entry, mutant, source) {
+export function judgedMatches(entry, mutant) {
   return (
     entry.file === mutant.file &&
     entry.mutator === mutant.mutatorName &&
     entry.replacement === mutant.replacement &&
-    entry.original === originalText(source, mutant.location) &&
-    entry.line === (source.split("\n")[mutant.location.start.line - 1] ?? "").trim()
+    entry.original === mutant.original &&
+    entry.line === mutant.line
   );
 }
 
@@ -450,18 +544,17 @@ function runStryker(args) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mode, ...rest] = process.argv.slice(2);
   const exitCode = mode === "--run" ? runStryker(rest) : 0;
-  if (existsSync(REPORT)) {
-    const report = JSON.parse(readFileSync(REPORT, "utf8"));
-    const baseline = extendBaseline(
-      existsSync(BASELINE) ? JSON.parse(readFileSync(BASELINE, "utf8")) : {},
-      report,
-    );
+  const readJson = (path, fallback) => (existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : fallback);
+  let kept = readJson(KEPT, { results: [] });
+  if (existsSync(REPORT)) kept = mergeKept(kept, condense(readJson(REPORT)));
+  if (kept.results.length > 0) {
+    writeFileSync(KEPT, `${JSON.stringify(kept)}\n`);
+    const baseline = extendBaseline(readJson(BASELINE, {}), kept);
     writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
-    const judged = existsSync(JUDGED) ? JSON.parse(readFileSync(JUDGED, "utf8")) : [];
-    writeFileSync(NOTE, renderNote(report, readRuns(), { baseline, judged }));
+    writeFileSync(NOTE, renderNote(kept, readRuns(), { baseline, judged: readJson(JUDGED, []) }));
     // The repository's formatter aligns the tables, so the committed note stays as `biome check` wants it.
-    spawnSync("npx", ["biome", "format", "--write", NOTE, BASELINE], { cwd: ROOT, stdio: "ignore" });
-    console.log(`Wrote ${NOTE.slice(ROOT.length + 1)}`);
+    spawnSync("npx", ["biome", "format", "--write", NOTE, BASELINE, KEPT], { cwd: ROOT, stdio: "ignore" });
+    console.log(`Wrote ${NOTE.slice(ROOT.length + 1)} and ${KEPT.slice(ROOT.length + 1)}`);
   } else {
     console.error(`No Stryker report at ${REPORT.slice(ROOT.length + 1)}: run npm run mutate first.`);
     process.exitCode = 1;
