@@ -81,6 +81,31 @@ export function isAskUserTool(tool: object): boolean {
   return askTools.has(tool);
 }
 
+/** Copies of ask tools whose calls are answered before they run (see {@link answeredAskTool}). */
+const answeredCopies = new WeakSet<object>();
+
+/**
+ * A copy of the ask tool `tool` whose calls run `execute` instead of pausing the run: for a caller
+ * that has the person's answers before the call runs (the bridge asks the main thread from a
+ * `preToolUse` hook). Its calls still count as questions to the person (see {@link asksThePerson}).
+ */
+export function answeredAskTool(
+  tool: Tool<unknown, string, unknown>,
+  execute: Tool<unknown, string, unknown>["execute"],
+): Tool<unknown, string, unknown> {
+  const copy = { ...tool, execute };
+  answeredCopies.add(copy);
+  return copy;
+}
+
+/**
+ * Whether a call of `tool` asks the person (an ask tool, or an answered copy of one): their answers
+ * are the approval, so a `preToolUse` hook's "ask" on it asks nothing more.
+ */
+export function asksThePerson(tool: object): boolean {
+  return askTools.has(tool) || answeredCopies.has(tool);
+}
+
 async function parseArgs(args: JsonObject): Promise<ParsedArgs<AskUserInput>> {
   const checked = checkQuestions(args);
   if (!Array.isArray(checked)) {

@@ -15,7 +15,7 @@ import type { JsonObject, ToolCallPart, ToolResultPart } from "../types.ts";
 import type { ToolCallRecord } from "./agent-events.ts";
 import { canonicalJson } from "./approval-digest.ts";
 import { type ApprovalDecision, deniedOutput, type HeldApproval, type PendingApproval } from "./approvals.ts";
-import { type AskUserInput, isAskUserTool } from "./ask-user-tool.ts";
+import { type AskUserInput, asksThePerson, isAskUserTool } from "./ask-user-tool.ts";
 import { runWithDeadline } from "./deadline.ts";
 import type { ParsedArgs, Tool, ToolContext } from "./define-tool.ts";
 import type { RunControl } from "./loop-end.ts";
@@ -279,7 +279,7 @@ class CallRun {
       let approval: ToolResultPart | PendingApproval | undefined;
       try {
         // A hook's "ask" on the ask tool is answered by its questions: the person is asked once, not twice.
-        approval = await this.#approval(tool, args, isAskUserTool(tool) ? undefined : ask);
+        approval = await this.#approval(tool, args, asksThePerson(tool) ? undefined : ask);
       } catch (error) {
         const message = `The needsApproval check of "${call.name}" failed: ${messageOf(error)}`;
         return this.#fail("TOOL_FAILED", message, context, error);

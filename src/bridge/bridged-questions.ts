@@ -8,7 +8,7 @@
  * @module
  */
 
-import { type AskUserInput, isAskUserTool } from "../agent/ask-user-tool.ts";
+import { type AskUserInput, answeredAskTool, isAskUserTool } from "../agent/ask-user-tool.ts";
 import { type DecidedBy, markDecidedBy } from "../agent/decided-by.ts";
 import type { HookEntry, PreToolUseDecision } from "../agent/hooks.ts";
 import { checkAnswers } from "../agent/question-checks.ts";
@@ -52,17 +52,15 @@ export function bridgedQuestions(
   if (asks.size === 0) return undefined;
   // The answers the hook got, by call, for the tool to return (the hook runs just before it).
   const outputs = new Map<string, string>();
+  // Answered copies: a hook's "ask" on them asks nothing more (the answers are the approval), as
+  // in-process, so the call runs right after the hook that set its output.
   const answering = tools.map((tool): AnyTool => {
     if (!asks.has(tool.name)) return tool;
-    const { execute: _, ...rest } = tool;
-    return {
-      ...rest,
-      execute: (_args, context) => {
-        const output = outputs.get(context.toolCallId) ?? "The user's answers were not received.";
-        outputs.delete(context.toolCallId);
-        return output;
-      },
-    };
+    return answeredAskTool(tool, (_args, context) => {
+      const output = outputs.get(context.toolCallId) ?? "The user's answers were not received.";
+      outputs.delete(context.toolCallId);
+      return output;
+    });
   });
   const hook: HookEntry<"preToolUse"> = {
     name: "bridge-question",

@@ -5,7 +5,12 @@
  * hook's own time limit following the question's.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type SessionServer, serveSession, BRIDGE_PROTOCOL_VERSION as v } from "../../src/bridge/index.ts";
+import {
+  type ServeSessionOptions,
+  type SessionServer,
+  serveSession,
+  BRIDGE_PROTOCOL_VERSION as v,
+} from "../../src/bridge/index.ts";
 import { type AgentEvent, askUserTool, defineTool } from "../../src/index.ts";
 import { createScriptedModel, type ScriptedTurn } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
@@ -52,7 +57,11 @@ afterEach(async () => {
 });
 
 /** A served session whose main side decides questions; its run started. */
-async function asking(script: ScriptedTurn[], timeouts: object = {}) {
+async function asking(
+  script: ScriptedTurn[],
+  timeouts: object = {},
+  options: Partial<ServeSessionOptions> = {},
+) {
   const port = new FakePort();
   const model = createScriptedModel({ script });
   servers.push(
@@ -63,6 +72,7 @@ async function asking(script: ScriptedTurn[], timeouts: object = {}) {
       retry: { maxRetries: 0 },
       tools: [askUserTool(), lookup],
       onReport: () => {},
+      ...options,
     }),
   );
   port.send({ t: "hello", conn: "c1", decides: ["question"], timeouts });
@@ -123,6 +133,18 @@ describe("answers from the main thread", () => {
       isError: true,
       output: expect.stringContaining("(the main thread's answer did not fit (answers.0"),
     });
+  });
+});
+
+describe("a hook of the user's that asks for approval", () => {
+  it("does not ask again about the ask tool once the main thread answered it, as in-process", async () => {
+    const hooks = {
+      preToolUse: [{ handler: () => ({ decision: "ask" as const, reason: "check every call" }) }],
+    };
+    const { port } = await asking([calls(["ask_user", ASK_COLOR]), says("painted")], {}, { hooks });
+    const { result } = await answered(port, { answers: [{ selected: ["Blue"] }] });
+    expect(port.events().filter((event) => event.type === "approval-requested")).toEqual([]);
+    expect(result).toMatchObject({ isError: false, output: expect.stringContaining("Blue") });
   });
 });
 
