@@ -98,13 +98,18 @@ describe("client keys and rates", () => {
     expect(key("2001:db8::1")).toBe("2001:db8:0:0::/64");
     expect(key("2001:db8:0:0:0:0:0:9")).toBe("2001:db8:0:0::/64");
     expect(key("::1")).toBe("0:0:0:0::/64");
+    // Groups after "::" that reach into the first four: "1::2:3:4:5:6" is 1:0:0:2:3:4:5:6.
+    expect(key("1::2:3:4:5:6")).toBe("1:0:0:2::/64");
     expect(key()).toBe("unknown");
+    // A forged header is not a key of any length: cut to 64 characters.
+    expect(key("x".repeat(100))).toBe("x".repeat(64));
   });
 
   it("reads <count>/<seconds>, and falls back to the default on nonsense", () => {
     expect(parseRate("5/10")).toEqual({ count: 5, seconds: 10 });
     expect(parseRate(" 100 / 60 ")).toEqual({ count: 100, seconds: 60 });
-    for (const bad of [undefined, "", "0/60", "5/0", "-1/60", "5", "a/b", "1e9/1"]) {
+    expect(parseRate("1/1")).toEqual({ count: 1, seconds: 1 });
+    for (const bad of [undefined, "", "0/60", "5/0", "-1/60", "5", "a/b", "1e9/1", "5/10x", "5/10/3"]) {
       expect(parseRate(bad)).toEqual({ count: 20, seconds: 60 });
       // MCP_RATE_LIMIT falls back to its own documented default (120 a minute), not the create limit's.
       expect(parseRate(bad, DEFAULT_MCP_RATE_LIMIT)).toEqual({ count: 120, seconds: 60 });

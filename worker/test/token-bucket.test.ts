@@ -6,7 +6,7 @@
  * The Durable Object runs in the tests' isolate, so a stubbed `Date.now` is its clock too.
  */
 
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../env.ts";
@@ -91,6 +91,17 @@ describe("the token bucket", () => {
     expect(await limiter.take(RATE)).toMatchObject({ allowed: false });
     expect(await runDurableObjectAlarm(limiter)).toBe(true);
     expect(await limiter.take(RATE)).toMatchObject({ allowed: true });
+  });
+
+  it("sets its alarm a whole window after the last unit taken, when the bucket is full again", async () => {
+    // The real clock: workerd moves an alarm set in the past to now.
+    const limiter = bucket("alarm-time");
+    const before = Date.now();
+    await limiter.take(RATE);
+    const after = Date.now();
+    const due = await runInDurableObject(limiter, (_, state) => state.storage.getAlarm());
+    expect(due).toBeGreaterThanOrEqual(before + RATE.seconds * 1000);
+    expect(due).toBeLessThanOrEqual(after + RATE.seconds * 1000);
   });
 
   it("refills on the real clock too", async () => {
