@@ -15,13 +15,16 @@
  * result (the counts per status, the mutants it lists, and a hash of the source each was taken from)
  * is kept in bench/mutation-kept.json (committed): each run's report updates it file by file, and the
  * note is written from it, so it covers every folder run so far, in any checkout; a folder whose
- * source changed since its run shows it (the "current" column).
+ * source changed since its run shows it (the "current" column). Stryker's incremental file itself is
+ * kept too, gzipped (bench/mutation-incremental.json.gz, after every pass, interrupted ones included),
+ * and restored in a checkout without one, so a run goes on where the last one stopped.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync, gzipSync } from "node:zlib";
 import ts from "typescript";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,6 +41,31 @@ const NOTE = join(ROOT, "bench/mutation-results.md");
 const JUDGED = join(ROOT, "bench/mutation-equivalent.json");
 /** What the note needs of every result taken so far (committed; see the top of this file). */
 const KEPT = join(ROOT, "bench/mutation-kept.json");
+/** Stryker's incremental file (stryker.config.mjs), and its committed copy, gzipped. */
+const INCREMENTAL = join(ROOT, "reports/stryker-incremental.json");
+const INCREMENTAL_KEPT = join(ROOT, "bench/mutation-incremental.json.gz");
+
+/**
+ * Stryker's incremental file from its committed copy, when this checkout has none (a fresh clone): a
+ * run there reuses every result whose code and tests did not change, as it would where it was taken.
+ * Returns whether it restored one.
+ */
+export function restoreIncremental(file = INCREMENTAL, kept = INCREMENTAL_KEPT) {
+  if (existsSync(file) || !existsSync(kept)) return false;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, gunzipSync(readFileSync(kept)));
+  return true;
+}
+
+/**
+ * Stryker's incremental file into its committed copy (after every pass, interrupted ones too: Stryker
+ * saves what it finished), so the next checkout goes on from there.
+ */
+export function keepIncremental(file = INCREMENTAL, kept = INCREMENTAL_KEPT) {
+  if (!existsSync(file)) return false;
+  writeFileSync(kept, gzipSync(readFileSync(file), { level: 9 }));
+  return true;
+}
 
 /** The folders the score is about, in stryker.config.mjs's order. */
 const FOLDERS = [
@@ -500,6 +528,10 @@ function runStryker(args) {
     ? [{ MUTATE: process.env.MUTATE }]
     : [{ MUTATE: FOLDERS.filter((folder) => folder.startsWith("src/")).join(",") }, { MUTATE: "worker" }];
   let exitCode = 0;
+  if (restoreIncremental())
+    console.log(
+      `Restored ${INCREMENTAL.slice(ROOT.length + 1)} from ${INCREMENTAL_KEPT.slice(ROOT.length + 1)}`,
+    );
   for (const pass of passes) {
     const env = { ...process.env };
     if (pass.MUTATE) env.MUTATE = pass.MUTATE;
@@ -515,6 +547,7 @@ function runStryker(args) {
     });
     const wallSeconds = (Date.now() - started) / 1000;
     const status = result.status ?? 1;
+    keepIncremental();
     const flag = args.findIndex((arg) => /^(-m|--mutate)(=|$)/.test(arg));
     const mutateArg = flag === -1 ? undefined : (args[flag]?.split("=")[1] ?? args[flag + 1]);
     mkdirSync(dirname(RUNS), { recursive: true });

@@ -5,6 +5,9 @@
  * (bench/mutation-kept.json), which outlive Stryker's uncommitted files. Fed small made-up reports:
  * Stryker does not run here.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   condense,
@@ -12,8 +15,10 @@ import {
   hasMutableCode,
   isMarkedEquivalent,
   judgedMatches,
+  keepIncremental,
   mergeKept,
   renderNote,
+  restoreIncremental,
   sha256,
   tally,
 } from "../../bench/mutation-report.mjs";
@@ -199,5 +204,28 @@ describe("the mutation report", () => {
     expect(as(REPORT.files["src/http/a.ts"].source)).toMatch(/\| src\/http +\|[^\n]*\| yes \|/);
     expect(as(`${REPORT.files["src/http/a.ts"].source} `)).toMatch(/\| src\/http +\|[^\n]*\| no \|/);
     expect(as(undefined)).toMatch(/\| src\/http +\|[^\n]*\| no \|/);
+  });
+
+  it("keeps Stryker's incremental file gzipped and restores it only where a checkout has none", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wisp-incremental-"));
+    try {
+      const file = join(dir, "reports", "stryker-incremental.json");
+      const kept = join(dir, "incremental.json.gz");
+      expect(keepIncremental(file, kept)).toBe(false); // nothing to keep yet
+      expect(restoreIncremental(file, kept)).toBe(false); // nothing to restore from
+      const text = JSON.stringify({ files: { "src/http/a.ts": REPORT.files["src/http/a.ts"] } });
+      writeFileSync(join(dir, "incremental.json"), text);
+      expect(keepIncremental(join(dir, "incremental.json"), kept)).toBe(true);
+      expect(readFileSync(kept).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b])); // gzip
+      expect(restoreIncremental(file, kept)).toBe(true);
+      expect(readFileSync(file, "utf8")).toBe(text);
+      // A checkout's own file is newer than the committed copy: it is left as it is.
+      writeFileSync(file, "{}");
+      expect(restoreIncremental(file, kept)).toBe(false);
+      expect(readFileSync(file, "utf8")).toBe("{}");
+      expect(existsSync(kept)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
