@@ -1,0 +1,15 @@
+/**
+ * How schema issues show values (src/mcp/schema-walk.ts): a value's JSON longer than 40 characters is
+ * cut at 40 and marked with an ellipsis; a shorter one is shown whole.
+ */
+import { describe, expect, it } from "vitest";
+import { checkJsonSchema } from "../../src/mcp/index.ts";
+
+describe("values in schema issues", () => {
+  it("are cut at 40 characters of their JSON, with an ellipsis", () => {
+    const long = "x".repeat(60);
+    expect(checkJsonSchema({ const: "short" }, long)).toEqual([
+      { path: "", message: `expected "short", got "${"x".repeat(39)}…` },
+    ]);
+  });
+});
