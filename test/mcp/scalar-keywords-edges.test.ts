@@ -1,0 +1,41 @@
+/**
+ * The scalar keywords of Wisp's JSON Schema checker (src/mcp/scalar-keywords.ts) where the other tests
+ * do not look: `const` refused with what was expected, `maxLength` at and past its bound (in code
+ * points), and `maximum` with and without the old boolean `exclusiveMaximum`, and the numeric one.
+ */
+import { describe, expect, it } from "vitest";
+import { checkJsonSchema, formatSchemaIssues } from "../../src/mcp/index.ts";
+
+const check = (schema: unknown, value: unknown) => formatSchemaIssues(checkJsonSchema(schema, value));
+
+describe("scalar keywords", () => {
+  it("refuses a value other than const, naming both", () => {
+    expect(check({ const: 3 }, 3)).toBe("");
+    expect(check({ const: 3 }, 4)).toBe("expected 3, got 4");
+  });
+
+  it("takes a string of exactly maxLength code points and refuses a longer one", () => {
+    const schema = { type: "string", maxLength: 2 };
+    expect(check(schema, "ab")).toBe("");
+    expect(check(schema, "😀😀")).toBe("");
+    expect(check(schema, "a")).toBe("");
+    expect(check(schema, "abc")).toBe("expected at most 2 characters, got 3");
+  });
+
+  it("takes maximum itself unless exclusiveMaximum is true, and says which bound was passed", () => {
+    expect(check({ type: "number", maximum: 10 }, 10)).toBe("");
+    expect(check({ type: "number", maximum: 10 }, 11)).toBe("expected <= 10, got 11");
+    const exclusive = { type: "number", maximum: 10, exclusiveMaximum: true };
+    expect(check(exclusive, 9)).toBe("");
+    expect(check(exclusive, 10)).toBe("expected < 10, got 10");
+    expect(check(exclusive, 11)).toBe("expected < 10, got 11");
+    expect(check({ type: "number", maximum: 10, exclusiveMaximum: false }, 10)).toBe("");
+  });
+
+  it("refuses a number at or past a numeric exclusiveMaximum", () => {
+    const schema = { type: "number", exclusiveMaximum: 5 };
+    expect(check(schema, 4.5)).toBe("");
+    expect(check(schema, 5)).toBe("expected < 5, got 5");
+    expect(check(schema, 6)).toBe("expected < 5, got 6");
+  });
+});
