@@ -10,6 +10,7 @@
 
 import type { JsonObject } from "../../types.ts";
 import { authFailure, describedRequest } from "./oauth-failures.ts";
+import { isSecureEndpoint } from "./secure-endpoint.ts";
 
 /** What an MCP server says of itself as a protected resource (RFC 9728), the fields Wisp reads. */
 export interface ResourceMetadata {
@@ -170,21 +171,6 @@ function claimable(claimed: string, issuer: string, named: boolean): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether an endpoint may receive codes and secrets: https, or http on this machine (loopback). */
-function isSecureEndpoint(endpoint: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return false;
-  }
-  if (url.protocol === "https:") return true;
-  const host = url.hostname;
-  return (
-    url.protocol === "http:" && (host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host))
-  );
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { ConfigError } from "../../errors/sdk-error.ts";
 import type { TokenEndpointAuthMethod } from "./client-auth.ts";
 import { authOptionFailure } from "./oauth-failures.ts";
+import { isSecureEndpoint } from "./secure-endpoint.ts";
 import type { McpClientMetadata } from "./registration.ts";
 import { type McpAuthStorage, memoryAuthStorage } from "./storage.ts";
 
@@ -117,8 +118,11 @@ export function checkOAuthOptions(options: McpOAuthOptions): ConfigError | undef
     return authOptionFailure("mcpOAuth: client.clientId must be a string", "auth.client.clientId");
   if (client?.issuer !== undefined && !isUrl(client.issuer))
     return authOptionFailure("mcpOAuth: client.issuer must be the issuer's URL", "auth.client.issuer");
-  if (options.clientMetadataUrl !== undefined && !/^https?:/.test(String(options.clientMetadataUrl)))
-    return authOptionFailure("mcpOAuth: clientMetadataUrl must be an https URL", "auth.clientMetadataUrl");
+  if (options.clientMetadataUrl !== undefined && !isSecureEndpoint(String(options.clientMetadataUrl)))
+    return authOptionFailure(
+      "mcpOAuth: clientMetadataUrl must be an https URL (http only on loopback)",
+      "auth.clientMetadataUrl",
+    );
   if (options.scope !== undefined && typeof options.scope !== "string")
     return authOptionFailure("mcpOAuth: scope must be a string", "auth.scope");
   if (options.fetch !== undefined && typeof options.fetch !== "function")

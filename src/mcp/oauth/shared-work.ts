@@ -18,6 +18,9 @@ export class SharedWork<T> {
 
   /** The result of the work under `key`, started with `work` unless it runs already; waits under `signal`. */
   run(key: string, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // A request that gave up already starts nothing (no sign-in, no registration for nobody), so every
+    // work started has a request waiting on it, which sees its failure.
+    if (signal.aborted) return Promise.reject(signal.reason);
     let running = this.#running.get(key);
     if (running === undefined) {
       const controller = new AbortController();
@@ -25,8 +28,6 @@ export class SharedWork<T> {
       entry.promise = work(controller.signal).finally(() => {
         if (this.#running.get(key) === entry) this.#running.delete(key);
       });
-      // Nobody may be left to see its failure (every waiter gave up): it is not an unhandled rejection.
-      entry.promise.catch(() => {});
       this.#running.set(key, entry);
       running = entry;
     }
@@ -34,13 +35,12 @@ export class SharedWork<T> {
   }
 
   async #join(key: string, running: Running<T>, signal: AbortSignal): Promise<T> {
-    if (signal.aborted) throw signal.reason;
+    // Only giving up lowers the count: a request that gets the result leaves once the work has ended,
+    // when the count is read no more.
     running.waiting++;
-    let gaveUp = false;
     let onAbort = (): void => {};
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => {
-        gaveUp = true;
         if (--running.waiting === 0) {
           // Nobody waits: the work stops, and the next request starts afresh.
           running.controller.abort(signal.reason);
@@ -54,7 +54,6 @@ export class SharedWork<T> {
       return await Promise.race([running.promise, aborted]);
     } finally {
       signal.removeEventListener("abort", onAbort);
-      if (!gaveUp) running.waiting--;
     }
   }
 }

@@ -23,10 +23,8 @@ export function readBearerChallenge(header: string | null): BearerChallenge {
   const start = header.search(/(^|[\s,])Bearer(\s|$)/i);
   if (start < 0) return {};
   const challenge: BearerChallenge = {};
-  for (const match of header
-    .slice(start)
-    .replace(/^[\s,]*Bearer/i, "")
-    .matchAll(PARAMETER)) {
+  // From the Bearer scheme on; its own name is no parameter (a name needs "=" after it).
+  for (const match of header.slice(start).matchAll(PARAMETER)) {
     const name = (match[1] ?? "").toLowerCase();
     const value = match[2] === undefined ? (match[3] ?? "") : match[2].replace(/\\(.)/g, "$1");
     if (name === "resource_metadata" && challenge.resourceMetadata === undefined)
