@@ -56,7 +56,8 @@ export interface McpOAuthOptions {
   client?: McpPreRegisteredClient;
   /**
    * The HTTPS URL of this app's client ID metadata document (CIMD): used as `client_id` when the
-   * authorization server says `client_id_metadata_document_supported`.
+   * authorization server says `client_id_metadata_document_supported`. Plain http is taken only on
+   * loopback (a local authorization server); anything else is a ConfigError at `auth.clientMetadataUrl`.
    */
   clientMetadataUrl?: string;
   /** What to register about this app when the server offers dynamic client registration. */
