@@ -131,7 +131,7 @@ function checkCombinators(
     report(walk, path, "matches a schema it must not match");
   if (schema.if !== undefined) {
     const branch = issuesOf(walk, schema.if, value, path, depth + 1).length === 0 ? schema.then : schema.else;
-    if (branch !== undefined) check(walk, branch, value, path, depth + 1);
+    check(walk, branch, value, path, depth + 1); // no then (or else): check takes undefined as anything
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * McpClient's edges: what `initialize` sends, the messages of a refused protocol version, a closed
- * connection and a notification that times out, and requests around a re-handshake (sent only under
- * the new session, an already aborted caller not kept waiting for it, the GET stream opened again, no
- * listener left on the caller's signal). The server is a fetch function that forgets its session on
- * demand and holds the next `initialize` until released.
+ * connection, a notification that times out, the request a JSON-RPC error answer names, and requests
+ * around a re-handshake (sent only under the new session, an already aborted caller not kept waiting
+ * for it, the GET stream opened again, no listener left on the caller's signal). The server is a
+ * fetch function that forgets its session on demand and holds the next `initialize` until released.
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
@@ -141,6 +141,25 @@ describe("a notification the server never answers", () => {
     expect(result.ok ? "" : result.error.message).toContain(
       "MCP notifications/initialized took longer than 50 ms",
     );
+  });
+});
+
+describe("a JSON-RPC error answer", () => {
+  it("is a ProviderError naming the request it answered: a POST to the server's URL", async () => {
+    const fetch: typeof globalThis.fetch = async (_input, init) => {
+      const message = JSON.parse(String(init?.body)) as JsonObject;
+      return Response.json({
+        jsonrpc: "2.0",
+        id: message.id as Id,
+        error: { code: -32603, message: "boom" },
+      });
+    };
+    const result = await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false });
+    expect(result.ok ? undefined : result.error).toMatchObject({
+      _tag: "ProviderError",
+      providerCode: "-32603",
+      request: { method: "POST", url: "http://mcp.test/mcp" },
+    });
   });
 });
 
