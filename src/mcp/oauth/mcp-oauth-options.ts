@@ -8,8 +8,8 @@
 import type { ConfigError } from "../../errors/sdk-error.ts";
 import type { TokenEndpointAuthMethod } from "./client-auth.ts";
 import { authOptionFailure } from "./oauth-failures.ts";
-import { isSecureEndpoint } from "./secure-endpoint.ts";
 import type { McpClientMetadata } from "./registration.ts";
+import { isSecureEndpoint } from "./secure-endpoint.ts";
 import { type McpAuthStorage, memoryAuthStorage } from "./storage.ts";
 
 /** What the app's `authorize` function is given besides the URL. */
