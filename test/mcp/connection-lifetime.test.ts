@@ -7,35 +7,11 @@ import { describe, expect, it, vi } from "vitest";
 import { connectMcp, type McpConnection } from "../../src/mcp/index.ts";
 import type { JsonObject } from "../../src/types.ts";
 import { toolContext } from "../support/tool-context.ts";
+import { sessionServer as server } from "./support/session-server.ts";
 
 const context = toolContext();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The server's side of one exchange: a POSTed message, or a GET or DELETE (message undefined). */
-type Handler = (method: string, message: JsonObject | undefined, init: RequestInit) => Response | undefined;
-
-/** A session-keeping server: initialize and tools/list answered, the rest left to `handler`. */
-function server(handler: Handler): typeof fetch {
-  return async (_input, init = {}) => {
-    const method = init.method ?? "GET";
-    const message = method === "POST" ? (JSON.parse(String(init.body)) as JsonObject) : undefined;
-    const answered = handler(method, message, init);
-    if (answered !== undefined) return answered;
-    if (message === undefined) return new Response(null, { status: method === "DELETE" ? 200 : 405 });
-    const result =
-      message.method === "initialize"
-        ? { protocolVersion: "2025-06-18", capabilities: { tools: {} } }
-        : message.method === "tools/list"
-          ? { tools: [{ name: "t", inputSchema: { type: "object" } }] }
-          : undefined;
-    if (result === undefined) return new Response(null, { status: 202 });
-    return Response.json(
-      { jsonrpc: "2.0", id: message.id, result },
-      { headers: { "mcp-session-id": "s-1" } },
-    );
-  };
-}
 
 async function connected(options: Parameters<typeof connectMcp>[0]): Promise<McpConnection> {
   const result = await connectMcp(options);

@@ -7,33 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { type ConnectMcpOptions, connectMcp, type McpConnection } from "../../src/mcp/index.ts";
-import type { JsonObject } from "../../src/types.ts";
 import { toolContext } from "../support/tool-context.ts";
-
-/** The server's side of one exchange: a POSTed message, or a GET or DELETE (message undefined). */
-type Handler = (method: string, message: JsonObject | undefined, init: RequestInit) => Response | undefined;
-
-/** A session-keeping server: initialize and tools/list answered, the rest left to `handler`. */
-function server(handler: Handler): typeof fetch {
-  return async (_input, init = {}) => {
-    const method = init.method ?? "GET";
-    const message = method === "POST" ? (JSON.parse(String(init.body)) as JsonObject) : undefined;
-    const answered = handler(method, message, init);
-    if (answered !== undefined) return answered;
-    if (message === undefined) return new Response(null, { status: method === "DELETE" ? 200 : 405 });
-    const result =
-      message.method === "initialize"
-        ? { protocolVersion: "2025-06-18", capabilities: { tools: {} } }
-        : message.method === "tools/list"
-          ? { tools: [{ name: "t", inputSchema: { type: "object" } }] }
-          : undefined;
-    if (result === undefined) return new Response(null, { status: 202 });
-    return Response.json(
-      { jsonrpc: "2.0", id: message.id, result },
-      { headers: { "mcp-session-id": "s-1" } },
-    );
-  };
-}
+import { type Handler, sessionServer as server } from "./support/session-server.ts";
 
 /** Answers each tools/call with `answer(id)`. */
 function answeringCalls(answer: (id: unknown, init: RequestInit) => Response): Handler {

@@ -55,6 +55,17 @@ describe("ServerRequests", () => {
     expect(started[0]?.aborted).toBe(true);
     expect(sent).toEqual([{ jsonrpc: "2.0", id: "p", result: {} }]);
   });
+
+  it("aborts a handler the server cancels without a reason with a reason of its own", async () => {
+    const { sent, started, requests } = waiting();
+    const done = requests.answer(1, "slow", {});
+    requests.cancel(1, { not: "a string" });
+    await done;
+    const reason: unknown = started[0]?.reason;
+    expect(reason).toBeInstanceOf(Error);
+    expect(reason instanceof Error ? reason.message : undefined).toBe("The MCP server cancelled the request");
+    expect(sent).toEqual([]);
+  });
 });
 
 describe("elicitation's hostile values", () => {

@@ -4,9 +4,9 @@
  * fragment, as `resource`; an authorization server that does not list PKCE S256 is refused.
  */
 import { describe, expect, it } from "vitest";
-import { type AnySdkError, isSdkError } from "../../../src/errors/sdk-error.ts";
 import { type FlowContext, startAuthorization } from "../../../src/mcp/oauth/authorization-flow.ts";
 import { memoryAuthStorage } from "../../../src/mcp/oauth/storage.ts";
+import { rejection } from "../../support/results.ts";
 
 /** A context whose network answers each URL in `answers` with that JSON, else 404, and records the URLs. */
 function context(url: string, answers: Record<string, unknown>): FlowContext & { sent: string[] } {
@@ -25,16 +25,6 @@ function context(url: string, answers: Record<string, unknown>): FlowContext & {
     signal: new AbortController().signal,
     sent,
   };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<AnySdkError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSdkError(error)) return error;
-    throw error;
-  }
-  throw new Error("it did not fail");
 }
 
 describe("startAuthorization", () => {
@@ -60,7 +50,7 @@ describe("startAuthorization", () => {
         code_challenge_methods_supported: ["plain"],
       },
     });
-    const error = await failureOf(startAuthorization({}, flow));
+    const error = await rejection(startAuthorization({}, flow));
     expect(error).toMatchObject({ _tag: "ProviderError", code: "AUTH", providerCode: "pkce_unsupported" });
     expect(error.message).toBe(
       "The authorization server does not say it supports PKCE with S256 (code_challenge_methods_supported), which MCP requires",

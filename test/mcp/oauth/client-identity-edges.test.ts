@@ -4,11 +4,11 @@
  * `no_client` when the server neither takes CIMD nor registers clients.
  */
 import { describe, expect, it } from "vitest";
-import { type AnySdkError, isSdkError } from "../../../src/errors/sdk-error.ts";
 import { type ClientIdentityOptions, clientFor } from "../../../src/mcp/oauth/client-identity.ts";
 import type { AuthorizationServer } from "../../../src/mcp/oauth/discovery.ts";
 import { memoryAuthStorage, storageKey } from "../../../src/mcp/oauth/storage.ts";
 import type { JsonValue } from "../../../src/types.ts";
+import { rejection } from "../../support/results.ts";
 
 const MCP = "https://mcp.example/mcp";
 const server: AuthorizationServer = {
@@ -36,16 +36,6 @@ function options(
     registered: () => registered,
     ...extra,
   };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<AnySdkError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSdkError(error)) return error;
-    throw error;
-  }
-  throw new Error("it did not fail");
 }
 
 describe("clientFor", () => {
@@ -82,7 +72,7 @@ describe("clientFor", () => {
   it("fails with no_client, sending nothing, when the server registers no clients and takes no CIMD", async () => {
     const given = options({ clientMetadataUrl: "https://app.example/client.json" });
     const { registrationEndpoint: _, ...closed } = server;
-    const error = await failureOf(clientFor(closed, given));
+    const error = await rejection(clientFor(closed, given));
     expect(error).toMatchObject({ _tag: "ProviderError", code: "AUTH", providerCode: "no_client" });
     expect(error.message).toBe(
       "The authorization server offers no client registration and takes no client ID metadata document: give mcpOAuth a pre-registered client",

@@ -4,9 +4,9 @@
  * an answer without a client_id, and a server with no registration endpoint.
  */
 import { describe, expect, it } from "vitest";
-import { type AnySdkError, isSdkError } from "../../../src/errors/sdk-error.ts";
 import type { AuthorizationServer } from "../../../src/mcp/oauth/discovery.ts";
 import { registerClient } from "../../../src/mcp/oauth/registration.ts";
+import { rejection } from "../../support/results.ts";
 
 const REGISTER = "https://as.example/register";
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -27,16 +27,6 @@ function endpoint(answer: () => Response): { fetch: typeof globalThis.fetch; bod
     return answer();
   }) as typeof globalThis.fetch;
   return { fetch, bodies };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<AnySdkError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSdkError(error)) return error;
-    throw error;
-  }
-  throw new Error("it did not fail");
 }
 
 const signal = new AbortController().signal;
@@ -63,7 +53,7 @@ describe("registerClient", () => {
     const net = endpoint(() =>
       Response.json({ error: "invalid_redirect_uri", error_description: "no" }, { status: 400 }),
     );
-    const error = await failureOf(registerClient(server, REDIRECT, {}, net.fetch, signal));
+    const error = await rejection(registerClient(server, REDIRECT, {}, net.fetch, signal));
     expect(error).toMatchObject({
       _tag: "ProviderError",
       code: "AUTH",
@@ -78,7 +68,7 @@ describe("registerClient", () => {
 
   it("fails with registration_failed when it refuses without an OAuth error, even with a client_id", async () => {
     const net = endpoint(() => Response.json({ client_id: "c1" }, { status: 500 }));
-    const error = await failureOf(registerClient(server, REDIRECT, {}, net.fetch, signal));
+    const error = await rejection(registerClient(server, REDIRECT, {}, net.fetch, signal));
     expect(error).toMatchObject({ code: "AUTH", providerCode: "registration_failed", status: 500 });
     expect(error.message).toBe(
       `The authorization server refused to register the client with 500 (POST ${REGISTER})`,
@@ -87,7 +77,7 @@ describe("registerClient", () => {
 
   it("fails with registration_failed, naming the request, when the answer has no client_id", async () => {
     const net = endpoint(() => Response.json({ client_secret: "x" }, { status: 201 }));
-    const error = await failureOf(registerClient(server, REDIRECT, {}, net.fetch, signal));
+    const error = await rejection(registerClient(server, REDIRECT, {}, net.fetch, signal));
     expect(error).toMatchObject({
       code: "AUTH",
       providerCode: "registration_failed",
@@ -99,7 +89,7 @@ describe("registerClient", () => {
   it("fails with no_client, sending nothing, when the server has no registration endpoint", async () => {
     const net = endpoint(() => Response.json({ client_id: "c1" }));
     const { registrationEndpoint: _, ...unregistering } = server;
-    const error = await failureOf(registerClient(unregistering, REDIRECT, {}, net.fetch, signal));
+    const error = await rejection(registerClient(unregistering, REDIRECT, {}, net.fetch, signal));
     expect(error).toMatchObject({ code: "AUTH", providerCode: "no_client" });
     expect(error.message).toBe("The authorization server offers no client registration");
     expect(net.bodies).toEqual([]);
