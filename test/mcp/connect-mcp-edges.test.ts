@@ -2,7 +2,8 @@
  * connectMcp at its edges, against servers in a fetch function: options that throw when read or are
  * wrong twice over, headers that cannot be sent, the client name sent in `initialize`, which
  * notifications reach `onResourceUpdated`, a server without tools that fails `tools/list` for another
- * reason, and a `filter` that throws (at connect and on refresh).
+ * reason, a `filter` that throws (at connect and on refresh), which notifications read the tool list
+ * again, two refreshes whose answers arrive out of order, and (un)subscribing under an aborted signal.
  */
 import { describe, expect, it } from "vitest";
 import { connectMcp, type McpToolInfo } from "../../src/mcp/index.ts";
@@ -19,7 +20,7 @@ interface Message {
  * with `code`); `before` gives messages sent ahead of a method's answer, on an event stream.
  */
 function serverOf(
-  answer: (method: string) => object,
+  answer: (method: string) => object | Promise<object>,
   before: (method: string) => object[] = () => [],
 ): { fetch: typeof globalThis.fetch; received: Message[] } {
   const received: Message[] = [];
@@ -27,7 +28,7 @@ function serverOf(
     const message = JSON.parse(String(init?.body)) as Message;
     received.push(message);
     if (message.id === undefined) return new Response(null, { status: 202 });
-    const result = answer(message.method);
+    const result = await answer(message.method);
     const body =
       "code" in result
         ? { jsonrpc: "2.0", id: message.id, error: result }
@@ -142,5 +143,82 @@ describe("connectMcp and the server", () => {
     await connection.close();
     expect(refreshed).toMatchObject({ _tag: "RequestError", provider: "mcp" });
     expect(refreshed.message).toContain("filter broke");
+  });
+});
+
+describe("connectMcp and its tool list", () => {
+  it("reads the tool list again on notifications/tools/list_changed only, not on other notifications", async () => {
+    const { fetch, received } = serverOf(
+      (method) => (method === "initialize" ? INITIALIZED : { tools: [tool] }),
+      (method) =>
+        method === "tools/list"
+          ? [
+              { jsonrpc: "2.0", method: "notifications/custom", params: {} },
+              { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "r://changed" } },
+            ]
+          : [],
+    );
+    const changes: string[][] = [];
+    const connection = okValue(
+      await connectMcp({
+        url: "http://mcp.test/mcp",
+        fetch,
+        listen: false,
+        onToolsChanged: (tools) => changes.push(tools.map((each) => each.name)),
+      }),
+    );
+    okValue(await connection.refreshTools());
+    await connection.close();
+    expect(received.filter((message) => message.method === "tools/list")).toHaveLength(2);
+    expect(changes).toEqual([["one"]]);
+  });
+
+  it("keeps the list of the refresh asked for last when the earlier one's answer arrives after it", async () => {
+    let lists = 0;
+    let releaseFirst: () => void = () => {};
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    const { fetch } = serverOf(async (method) => {
+      if (method === "initialize") return INITIALIZED;
+      lists += 1;
+      if (lists === 1) return { tools: [tool] };
+      if (lists === 2) {
+        await firstHeld;
+        return { tools: [{ name: "stale", inputSchema: { type: "object" } }] };
+      }
+      return { tools: [{ name: "fresh", inputSchema: { type: "object" } }] };
+    });
+    const changes: string[][] = [];
+    const connection = okValue(
+      await connectMcp({
+        url: "http://mcp.test/mcp",
+        fetch,
+        listen: false,
+        onToolsChanged: (tools) => changes.push(tools.map((each) => each.name)),
+      }),
+    );
+    const earlier = connection.refreshTools();
+    const later = connection.refreshTools();
+    expect(okValue(await later).map((each) => each.name)).toEqual(["fresh"]);
+    releaseFirst();
+    expect(okValue(await earlier).map((each) => each.name)).toEqual(["stale"]);
+    await connection.close();
+    expect(connection.tools.map((each) => each.name)).toEqual(["fresh"]);
+    expect(changes).toEqual([["fresh"]]);
+  });
+});
+
+describe("connectMcp resource subscriptions", () => {
+  it.each([
+    ["subscribeResource", "resources/subscribe"],
+    ["unsubscribeResource", "resources/unsubscribe"],
+  ] as const)("%s under an aborted signal fails as ABORTED and sends nothing", async (name, method) => {
+    const { fetch, received } = withTools();
+    const connection = okValue(await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false }));
+    const error = failure(await connection[name]("r://one", AbortSignal.abort()));
+    await connection.close();
+    expect(error).toMatchObject({ code: "ABORTED" });
+    expect(received.map((message) => message.method)).not.toContain(method);
   });
 });

@@ -114,7 +114,8 @@ export async function discoverResource(
       // not a URL: the well-known locations below
     }
   }
-  if (server.pathname !== "/") candidates.push(wellKnown(server, "oauth-protected-resource", true));
+  // At the root, the path-appended location is the root one (the Set below keeps it once).
+  candidates.push(wellKnown(server, "oauth-protected-resource", true));
   candidates.push(wellKnown(server, "oauth-protected-resource", false));
   for (const url of [...new Set(candidates)]) {
     const metadata = await getJson(url, context);
@@ -143,7 +144,7 @@ export async function discoverResource(
 /** The metadata URLs of an issuer, in the MCP spec's order (OAuth first, then OpenID Connect). */
 function authorizationServerMetadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
-  if (url.pathname === "/" || url.pathname === "")
+  if (url.pathname === "/")
     return [
       wellKnown(url, "oauth-authorization-server", false),
       wellKnown(url, "openid-configuration", false),

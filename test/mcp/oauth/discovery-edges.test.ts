@@ -2,16 +2,17 @@
  * Discovery's edges (src/mcp/oauth/discovery.ts), against a fake network that answers by URL: how
  * metadata is asked for, answers that are no metadata (error statuses, JSON that is not an object),
  * well-known URLs of paths with trailing slashes, resources and issuers that are not URLs, endpoints
- * that are or are not https, the 2025-03-26 fallback, and `discovery_failed`.
+ * that are or are not https, the 2025-03-26 fallback, `discovery_failed`, what `resource_mismatch`
+ * says, and the metadata locations of an issuer at the root or under a path, in the MCP spec's order.
  */
 import { describe, expect, it } from "vitest";
-import { type AnySdkError, isSdkError } from "../../../src/errors/sdk-error.ts";
 import {
   type DiscoveryContext,
   discoverAuthorizationServer,
   discoverResource,
   resourceCovers,
 } from "../../../src/mcp/oauth/discovery.ts";
+import { rejection } from "../../support/results.ts";
 
 interface Sent {
   url: string;
@@ -29,16 +30,6 @@ function network(answers: Record<string, unknown>): DiscoveryContext & { sent: S
     return answer instanceof Response ? answer : new Response(JSON.stringify(answer));
   }) as typeof globalThis.fetch;
   return { fetch, signal: new AbortController().signal, sent };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<AnySdkError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSdkError(error)) return error;
-    throw error;
-  }
-  throw new Error("it did not fail");
 }
 
 const MCP = "https://mcp.example/mcp";
@@ -117,9 +108,24 @@ describe("protected resource metadata", () => {
     expect(net.sent.map((sent) => sent.url)).toEqual([PATH_METADATA, ROOT_METADATA]);
   });
 
+  it("naming another resource is refused as resource_mismatch, naming both and where the metadata was", async () => {
+    const other = "https://other.example/mcp";
+    const net = network({ [PATH_METADATA]: { resource: other, authorization_servers: [AS] } });
+    const error = await rejection(discoverResource(MCP, undefined, net));
+    expect(error).toMatchObject({
+      _tag: "ProviderError",
+      code: "AUTH",
+      providerCode: "resource_mismatch",
+      details: { resource: other, metadataUrl: PATH_METADATA },
+    });
+    expect(error.message).toBe(
+      `The MCP server's protected resource metadata names another resource (${other}) than ${MCP}; Wisp does not authorize for it`,
+    );
+  });
+
   it("naming a resource that is not a URL is refused as resource_mismatch", async () => {
     const net = network({ [PATH_METADATA]: { resource: "not a url", authorization_servers: [AS] } });
-    const error = await failureOf(discoverResource(MCP, undefined, net));
+    const error = await rejection(discoverResource(MCP, undefined, net));
     expect(error).toMatchObject({ code: "AUTH", providerCode: "resource_mismatch" });
   });
 });
@@ -147,7 +153,7 @@ describe("authorization server metadata", () => {
 
   it("refuses an endpoint that is not a URL as untrusted_metadata", async () => {
     const net = network({ [AS_METADATA]: asMetadata({ authorization_endpoint: "not a url" }) });
-    const error = await failureOf(discoverAuthorizationServer(MCP, named, net));
+    const error = await rejection(discoverAuthorizationServer(MCP, named, net));
     expect(error).toMatchObject({ code: "AUTH", providerCode: "untrusted_metadata" });
   });
 
@@ -161,9 +167,32 @@ describe("authorization server metadata", () => {
     });
     for (const issuer of [AS, "not a url"]) {
       const net = network({ [metadataUrl]: asMetadata({ issuer }) });
-      const error = await failureOf(discoverAuthorizationServer(MCP, undefined, net));
+      const error = await rejection(discoverAuthorizationServer(MCP, undefined, net));
       expect(error).toMatchObject({ code: "AUTH", providerCode: "untrusted_metadata" });
     }
+  });
+
+  it("of an issuer at the root is asked for at its RFC 8414 location, then its OpenID Connect one, once each", async () => {
+    const openid = `${AS}/.well-known/openid-configuration`;
+    const none = network({});
+    await rejection(discoverAuthorizationServer(MCP, named, none));
+    expect(none.sent.map((sent) => sent.url)).toEqual([AS_METADATA, openid]);
+    const net = network({ [openid]: asMetadata() });
+    expect(await discoverAuthorizationServer(MCP, named, net)).toMatchObject({
+      issuer: AS,
+      tokenEndpoint: `${AS}/token`,
+    });
+  });
+
+  it("of an issuer under a path is asked for at the path-appended RFC 8414 and OpenID Connect locations, then the path-prefixed one, without trailing slashes", async () => {
+    const issuer = `${AS}/tenant//`;
+    const net = network({});
+    await rejection(discoverAuthorizationServer(MCP, { resource: MCP, authorizationServers: [issuer] }, net));
+    expect(net.sent.map((sent) => sent.url)).toEqual([
+      `${AS}/.well-known/oauth-authorization-server/tenant`,
+      `${AS}/.well-known/openid-configuration/tenant`,
+      `${AS}/tenant/.well-known/openid-configuration`,
+    ]);
   });
 
   it("falls back to the 2025-03-26 endpoints at the MCP server's origin when neither publishes metadata", async () => {
@@ -180,7 +209,7 @@ describe("authorization server metadata", () => {
 
   it("fails with discovery_failed, naming the issuer, when the one the resource metadata names publishes none", async () => {
     const net = network({});
-    const error = await failureOf(
+    const error = await rejection(
       discoverAuthorizationServer(MCP, { resource: MCP, authorizationServers: [`${AS}/tenant`] }, net),
     );
     expect(error).toMatchObject({
