@@ -47,6 +47,20 @@ const INITIALIZED = { protocolVersion: "2025-11-25", capabilities: { tools: {} }
 const tool = { name: "one", inputSchema: { type: "object" } };
 const withTools = () => serverOf((method) => (method === "initialize" ? INITIALIZED : { tools: [tool] }));
 
+/** A connection to `fetch`'s server (no GET stream) and the tool names of each onToolsChanged call. */
+async function watchingTools(fetch: typeof globalThis.fetch) {
+  const changes: string[][] = [];
+  const connection = okValue(
+    await connectMcp({
+      url: "http://mcp.test/mcp",
+      fetch,
+      listen: false,
+      onToolsChanged: (tools) => changes.push(tools.map((each) => each.name)),
+    }),
+  );
+  return { connection, changes };
+}
+
 describe("connectMcp options", () => {
   it("resolves with a failed Result when reading the options throws", async () => {
     const hostile = new Proxy(
@@ -158,15 +172,7 @@ describe("connectMcp and its tool list", () => {
             ]
           : [],
     );
-    const changes: string[][] = [];
-    const connection = okValue(
-      await connectMcp({
-        url: "http://mcp.test/mcp",
-        fetch,
-        listen: false,
-        onToolsChanged: (tools) => changes.push(tools.map((each) => each.name)),
-      }),
-    );
+    const { connection, changes } = await watchingTools(fetch);
     okValue(await connection.refreshTools());
     await connection.close();
     expect(received.filter((message) => message.method === "tools/list")).toHaveLength(2);
@@ -189,15 +195,7 @@ describe("connectMcp and its tool list", () => {
       }
       return { tools: [{ name: "fresh", inputSchema: { type: "object" } }] };
     });
-    const changes: string[][] = [];
-    const connection = okValue(
-      await connectMcp({
-        url: "http://mcp.test/mcp",
-        fetch,
-        listen: false,
-        onToolsChanged: (tools) => changes.push(tools.map((each) => each.name)),
-      }),
-    );
+    const { connection, changes } = await watchingTools(fetch);
     const earlier = connection.refreshTools();
     const later = connection.refreshTools();
     expect(okValue(await later).map((each) => each.name)).toEqual(["fresh"]);
