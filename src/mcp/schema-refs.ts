@@ -20,12 +20,13 @@ function pointerKey(raw: string): string | undefined {
 
 /**
  * Resolves a local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, JSON Pointer escapes):
- * undefined for one that points nowhere (or elsewhere), `"malformed"` for one that cannot be decoded.
+ * undefined for one that points nowhere (or elsewhere: another document, or a fragment that is no
+ * JSON Pointer, such as a `$anchor` name `#num`), `"malformed"` for one that cannot be decoded.
  */
 export function resolveRef(root: Schema, ref: string): Schema | undefined | "malformed" {
-  if (!ref.startsWith("#")) return undefined;
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
   let node: unknown = root;
-  for (const raw of ref.slice(1).split("/").slice(1)) {
+  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
     const key = pointerKey(raw);
     if (key === undefined) return "malformed";
     node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;

@@ -1,7 +1,8 @@
 /**
  * The scalar keywords of Wisp's JSON Schema checker (src/mcp/scalar-keywords.ts) where the other tests
  * do not look: `const` refused with what was expected, `maxLength` at and past its bound (in code
- * points), and `maximum` with and without the old boolean `exclusiveMaximum`, and the numeric one.
+ * points), `maximum` and `minimum` with and without the old boolean `exclusiveMaximum`/`exclusiveMinimum`,
+ * the numeric ones, and a value of the wrong type, refused for its type alone.
  */
 import { describe, expect, it } from "vitest";
 import { checkJsonSchema, formatSchemaIssues } from "../../src/mcp/index.ts";
@@ -37,5 +38,27 @@ describe("scalar keywords", () => {
     expect(check(schema, 4.5)).toBe("");
     expect(check(schema, 5)).toBe("expected < 5, got 5");
     expect(check(schema, 6)).toBe("expected < 5, got 6");
+  });
+
+  it("takes minimum itself unless exclusiveMinimum is true, and says which bound was passed", () => {
+    expect(check({ type: "number", minimum: 10 }, 10)).toBe("");
+    expect(check({ type: "number", minimum: 10 }, 9)).toBe("expected >= 10, got 9");
+    const exclusive = { type: "number", minimum: 10, exclusiveMinimum: true };
+    expect(check(exclusive, 11)).toBe("");
+    expect(check(exclusive, 10)).toBe("expected > 10, got 10");
+    expect(check(exclusive, 9)).toBe("expected > 10, got 9");
+    expect(check({ type: "number", minimum: 10, exclusiveMinimum: false }, 10)).toBe("");
+  });
+
+  it("refuses a number at or below a numeric exclusiveMinimum, and takes one above it", () => {
+    const schema = { type: "number", exclusiveMinimum: 5 };
+    expect(check(schema, 5.5)).toBe("");
+    expect(check(schema, 5)).toBe("expected > 5, got 5");
+    expect(check(schema, 4)).toBe("expected > 5, got 4");
+  });
+
+  it("reports a value of the wrong type for its type only, not for the keywords of the type it has", () => {
+    expect(check({ type: "string", minimum: 10 }, 5)).toBe("expected string, got number");
+    expect(check({ type: "number", minLength: 3 }, "a")).toBe("expected number, got string");
   });
 });

@@ -2,11 +2,14 @@
  * requestToken, the token endpoint's POST, against a recording fetch: the headers and form it sends,
  * how a refusal reads (the OAuth error and description, or Wisp's own code; credentials quoted by the
  * server redacted, the bare Basic credentials too), and answers that are not a token response (not
- * JSON, no access_token, an empty one, one past the size cap) or leave out the token type.
+ * JSON, no access_token, an empty one, one past the size cap) or leave out the token type; which
+ * optional fields of an answer are kept (an empty refresh_token and an expires_in of 0 or less are
+ * not); and isTokenSet, which tells a stored token set from anything else.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ProviderError } from "../../../src/errors/sdk-error.ts";
-import { requestToken, type TokenRequest } from "../../../src/mcp/oauth/token-request.ts";
+import { isTokenSet, requestToken, type TokenRequest } from "../../../src/mcp/oauth/token-request.ts";
+import { useFakeClock } from "../../support/fake-time.ts";
 
 const ENDPOINT = "https://as.example/token";
 
@@ -138,5 +141,53 @@ describe("requestToken: an answer that is not a token response", () => {
     const { fetch } = recordingFetch(() => Response.json({ access_token: "at-1" }));
     const tokens = await requestToken(request(), fetch, new AbortController().signal);
     expect(tokens).toEqual({ accessToken: "at-1", tokenType: "Bearer" });
+  });
+});
+
+describe("requestToken: the optional fields of a token answer", () => {
+  const request = () => tokenRequest({ grant_type: "refresh_token", refresh_token: "rt" });
+  const tokensFor = (answer: Record<string, unknown>) =>
+    requestToken(request(), recordingFetch(() => Response.json(answer)).fetch, new AbortController().signal);
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("keeps a refresh_token, but not an empty one", async () => {
+    expect(await tokensFor({ access_token: "at-1", refresh_token: "rt-2" })).toEqual({
+      accessToken: "at-1",
+      tokenType: "Bearer",
+      refreshToken: "rt-2",
+    });
+    expect(await tokensFor({ access_token: "at-1", refresh_token: "" })).toEqual({
+      accessToken: "at-1",
+      tokenType: "Bearer",
+    });
+  });
+
+  it("turns a positive expires_in into an expiry that many seconds from now, and sets none for 0 or less", async () => {
+    useFakeClock();
+    expect(await tokensFor({ access_token: "at-1", expires_in: 3600 })).toEqual({
+      accessToken: "at-1",
+      tokenType: "Bearer",
+      expiresAt: 3_600_000,
+    });
+    for (const expiresIn of [0, -60]) {
+      expect(await tokensFor({ access_token: "at-1", expires_in: expiresIn })).toEqual({
+        accessToken: "at-1",
+        tokenType: "Bearer",
+      });
+    }
+  });
+});
+
+describe("isTokenSet", () => {
+  it("takes an object with a string accessToken", () => {
+    expect(isTokenSet({ accessToken: "at-1", tokenType: "Bearer" })).toBe(true);
+  });
+
+  it("refuses null, undefined, a string and an object without a string accessToken, without throwing", () => {
+    for (const value of [null, undefined, "at-1", {}, { accessToken: 1 }])
+      expect(isTokenSet(value)).toBe(false);
   });
 });
