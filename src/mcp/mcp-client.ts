@@ -165,7 +165,7 @@ export class McpClient {
       try {
         return await this.#exchange(method, params, options);
       } catch (again) {
-        throw expiredAgain(again, this.#http);
+        throw notFound(again, this.#http, ", even after initializing again");
       }
     }
   }
@@ -284,7 +284,8 @@ export class McpClient {
             onMessage: () => {},
           });
         } catch (error) {
-          if (error instanceof SessionExpired) throw error;
+          // A 404 here (the server forgot the session it has just given) is not retried.
+          if (error instanceof SessionExpired) throw notFound(error, this.#http);
           const timeout = timedOut()
             ? `MCP ${method} took longer than ${this.#settings.timeoutMs} ms`
             : undefined;
@@ -344,10 +345,13 @@ export class McpClient {
   }
 }
 
-/** A second 404 in a row (after a fresh initialize) is a ProviderError, not another retry. */
-function expiredAgain(error: unknown, http: McpTransport): unknown {
+/**
+ * A 404 that is not met with another initialize (a second one in a row, or one for a notification) as
+ * a ProviderError: the internal `SessionExpired` never reaches a caller.
+ */
+function notFound(error: unknown, http: McpTransport, detail = ""): unknown {
   if (!(error instanceof SessionExpired)) return error;
-  return new ProviderError(`${error.message}, even after initializing again`, {
+  return new ProviderError(`${error.message}${detail}`, {
     code: "NOT_FOUND",
     status: 404,
     provider: MCP_PROVIDER,

@@ -96,10 +96,11 @@ export class ServerRequests {
       const message = error instanceof Error ? error.message : "The client could not answer";
       answer = { jsonrpc: "2.0", id, error: { code, message: message.slice(0, 1000) } };
     }
+    // A request the server cancelled (or gave up by reusing its id, or the connection closed) left
+    // #running when its controller aborted: it gets no answer (the spec: the receiver should not respond).
     if (this.#running.get(id) !== controller) return;
     this.#running.delete(id);
-    // A request the server cancelled gets no answer (the spec: the receiver should not respond).
-    if (!controller.signal.aborted) this.#send(answer);
+    this.#send(answer);
   }
 
   /** The server gave up request `id` (`notifications/cancelled`): its handler's signal aborts. */
