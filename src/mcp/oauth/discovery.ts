@@ -8,8 +8,9 @@
  * @module
  */
 
+import { safeUrl } from "../../http/safe-url.ts";
 import type { JsonObject } from "../../types.ts";
-import { authFailure, describedRequest } from "./oauth-failures.ts";
+import { authFailure } from "./oauth-failures.ts";
 import { isSecureEndpoint } from "./secure-endpoint.ts";
 
 /** What an MCP server says of itself as a protected resource (RFC 9728), the fields Wisp reads. */
@@ -124,12 +125,12 @@ export async function discoverResource(
     const resource = typeof metadata.resource === "string" ? metadata.resource : server.href;
     if (!resourceCovers(resource, server.href))
       throw authFailure(
-        `The MCP server's protected resource metadata names another resource (${describedRequest("GET", resource).url}) than ${describedRequest("GET", server.href).url}; Wisp does not authorize for it`,
+        `The MCP server's protected resource metadata names another resource (${safeUrl(resource)}) than ${safeUrl(server.href)}; Wisp does not authorize for it`,
         "resource_mismatch",
         {
           details: {
-            resource: describedRequest("GET", resource).url,
-            metadataUrl: describedRequest("GET", url).url,
+            resource: safeUrl(resource),
+            metadataUrl: safeUrl(url),
           },
         },
       );
@@ -186,10 +187,10 @@ function serverOf(metadata: JsonObject, issuer: string, named: boolean): Authori
     registration_endpoint: register,
   } = metadata;
   if (typeof authorize !== "string" || typeof token !== "string") return undefined;
-  const shown = describedRequest("GET", issuer).url;
+  const shown = safeUrl(issuer);
   if (typeof metadata.issuer === "string" && !claimable(metadata.issuer, issuer, named))
     throw authFailure(
-      `The authorization server metadata fetched for ${shown} names another issuer (${describedRequest("GET", metadata.issuer).url}); Wisp sends it nothing`,
+      `The authorization server metadata fetched for ${shown} names another issuer (${safeUrl(metadata.issuer)}); Wisp sends it nothing`,
       "untrusted_metadata",
       { details: { issuer: shown } },
     );
@@ -197,7 +198,7 @@ function serverOf(metadata: JsonObject, issuer: string, named: boolean): Authori
   const insecure = endpoints.find((endpoint) => !isSecureEndpoint(endpoint));
   if (insecure !== undefined)
     throw authFailure(
-      `The authorization server ${shown} names an endpoint that is not https (${describedRequest("GET", insecure).url}); Wisp sends codes and secrets only over https (or http on loopback)`,
+      `The authorization server ${shown} names an endpoint that is not https (${safeUrl(insecure)}); Wisp sends codes and secrets only over https (or http on loopback)`,
       "untrusted_metadata",
       { details: { issuer: shown } },
     );
@@ -238,9 +239,9 @@ function fallbackServer(base: string): AuthorizationServer {
 export function checkPinnedIssuer(server: AuthorizationServer, pinned: string | undefined): void {
   if (pinned === undefined || sameIssuer(server.issuer, pinned)) return;
   throw authFailure(
-    `The MCP server's authorization server is ${describedRequest("GET", server.issuer).url}, not ${describedRequest("GET", pinned).url} that this client's credentials are for; Wisp sends them nothing`,
+    `The MCP server's authorization server is ${safeUrl(server.issuer)}, not ${safeUrl(pinned)} that this client's credentials are for; Wisp sends them nothing`,
     "untrusted_metadata",
-    { details: { issuer: describedRequest("GET", server.issuer).url } },
+    { details: { issuer: safeUrl(server.issuer) } },
   );
 }
 
@@ -264,8 +265,8 @@ export async function discoverAuthorizationServer(
   }
   if (resource === undefined) return fallbackServer(serverUrl);
   throw authFailure(
-    `The authorization server ${describedRequest("GET", issuer).url} of the MCP server publishes no metadata (RFC 8414 or OpenID Connect)`,
+    `The authorization server ${safeUrl(issuer)} of the MCP server publishes no metadata (RFC 8414 or OpenID Connect)`,
     "discovery_failed",
-    { details: { issuer: describedRequest("GET", issuer).url } },
+    { details: { issuer: safeUrl(issuer) } },
   );
 }

@@ -7,10 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  type AuthorizationServer,
+  checkPinnedIssuer,
   type DiscoveryContext,
   discoverAuthorizationServer,
   discoverResource,
   resourceCovers,
+  sameIssuer,
 } from "../../../src/mcp/oauth/discovery.ts";
 import { rejection } from "../../support/results.ts";
 
@@ -151,6 +154,43 @@ describe("authorization server metadata", () => {
     });
   });
 
+  it("says whether the server takes a client ID metadata document only when the metadata says true", async () => {
+    for (const [supported, expected] of [
+      [true, true],
+      ["true", false],
+      [false, false],
+    ] as const) {
+      const net = network({
+        [AS_METADATA]: asMetadata({ client_id_metadata_document_supported: supported }),
+      });
+      expect(await discoverAuthorizationServer(MCP, named, net)).toMatchObject({
+        clientIdMetadataDocuments: expected,
+      });
+    }
+  });
+
+  it("claiming another issuer than the one it was fetched for is refused as untrusted_metadata, naming both", async () => {
+    const net = network({ [AS_METADATA]: asMetadata({ issuer: "https://other-as.example/tenant" }) });
+    const error = await rejection(discoverAuthorizationServer(MCP, named, net));
+    expect(error).toMatchObject({ _tag: "ProviderError", code: "AUTH", providerCode: "untrusted_metadata" });
+    expect(error.details).toEqual({ issuer: `${AS}/` });
+    expect(error.message).toBe(
+      `The authorization server metadata fetched for ${AS}/ names another issuer (https://other-as.example/tenant); Wisp sends it nothing`,
+    );
+  });
+
+  it("naming a plain-http endpoint off loopback is refused as untrusted_metadata, naming the issuer and the endpoint", async () => {
+    const net = network({
+      [AS_METADATA]: asMetadata({ registration_endpoint: "http://as.example/register" }),
+    });
+    const error = await rejection(discoverAuthorizationServer(MCP, named, net));
+    expect(error).toMatchObject({ _tag: "ProviderError", code: "AUTH", providerCode: "untrusted_metadata" });
+    expect(error.details).toEqual({ issuer: `${AS}/` });
+    expect(error.message).toBe(
+      `The authorization server ${AS}/ names an endpoint that is not https (http://as.example/register); Wisp sends codes and secrets only over https (or http on loopback)`,
+    );
+  });
+
   it("refuses an endpoint that is not a URL as untrusted_metadata", async () => {
     const net = network({ [AS_METADATA]: asMetadata({ authorization_endpoint: "not a url" }) });
     const error = await rejection(discoverAuthorizationServer(MCP, named, net));
@@ -220,6 +260,37 @@ describe("authorization server metadata", () => {
     });
     expect(error.message).toBe(
       `The authorization server ${AS}/tenant of the MCP server publishes no metadata (RFC 8414 or OpenID Connect)`,
+    );
+  });
+});
+
+describe("issuers", () => {
+  it("sameIssuer: the same issuer but for any number of trailing slashes, on either side", () => {
+    expect(sameIssuer(`${AS}/`, AS)).toBe(true);
+    expect(sameIssuer(AS, `${AS}/`)).toBe(true);
+    expect(sameIssuer(`${AS}//`, AS)).toBe(true);
+    expect(sameIssuer(AS, `${AS}//`)).toBe(true);
+    expect(sameIssuer(`${AS}/tenant`, AS)).toBe(false);
+  });
+
+  const server: AuthorizationServer = {
+    issuer: AS,
+    authorizationEndpoint: `${AS}/authorize`,
+    tokenEndpoint: `${AS}/token`,
+    clientIdMetadataDocuments: false,
+    fallback: false,
+  };
+
+  it("checkPinnedIssuer takes the pinned issuer, or no pin, and refuses another as untrusted_metadata, naming both", async () => {
+    expect(() => checkPinnedIssuer(server, undefined)).not.toThrow();
+    expect(() => checkPinnedIssuer(server, `${AS}/`)).not.toThrow();
+    const error = await rejection(
+      (async () => checkPinnedIssuer(server, "https://pinned-as.example/tenant"))(),
+    );
+    expect(error).toMatchObject({ _tag: "ProviderError", code: "AUTH", providerCode: "untrusted_metadata" });
+    expect(error.details).toEqual({ issuer: `${AS}/` });
+    expect(error.message).toBe(
+      `The MCP server's authorization server is ${AS}/, not https://pinned-as.example/tenant that this client's credentials are for; Wisp sends them nothing`,
     );
   });
 });
