@@ -31,7 +31,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REPORT = join(ROOT, "reports/mutation/mutation.json");
 /** The log of runs: when, what, how long (committed, so a fresh clone keeps it too). */
 const RUNS = join(ROOT, "bench/mutation-runs.json");
-/** Each folder's first complete result, before the tests written against its survivors (committed). */
+/**
+ * Each folder's first complete result, before the tests written against its survivors (committed). An
+ * entry whose first run was interrupted before any complete one (src/mcp) holds that run's finished
+ * part, said in its `part` field.
+ */
 const BASELINE = join(ROOT, "bench/mutation-baseline.json");
 const NOTE = join(ROOT, "bench/mutation-results.md");
 /**
@@ -369,7 +373,8 @@ export function renderNote(
       "",
       "## Before and after",
       "",
-      "Before: the folder's first complete run (bench/mutation-baseline.json), before tests were written",
+      "Before: the folder's first complete run (bench/mutation-baseline.json; or the finished part of an",
+      "interrupted first run, where it says so), before tests were written",
       "against its survivors. After: this report. Survivors marked equivalent in the source (below)",
       "leave the count, as Stryker's score leaves out ignored mutants.",
       "",
@@ -380,7 +385,7 @@ export function renderNote(
       const before = baseline[folder];
       const { counts, score } = tally(byFolder.get(folder));
       lines.push(
-        `| ${folder} | ${pct(before.score)} (${before.date}, ${before.commit}) | ${before.counts.Survived + before.counts.NoCoverage} | ${pct(score)} | ${counts.Survived + counts.NoCoverage} |`,
+        `| ${folder} | ${pct(before.score)} (${[before.date, before.commit, before.part].filter(Boolean).join(", ")}) | ${before.counts.Survived + before.counts.NoCoverage} | ${pct(score)} | ${counts.Survived + counts.NoCoverage} |`,
       );
     }
   }
@@ -540,6 +545,8 @@ function runStryker(args) {
       `${pass.MUTATE ? `MUTATE=${pass.MUTATE} ` : ""}stryker run stryker.config.mjs ${args.join(" ")}`.trim();
     console.log(`\n> ${command}\n`);
     const started = Date.now();
+    // The code Stryker copies now is what it measures, whatever lands while it runs.
+    const commit = gitDescribe();
     const result = spawnSync("npx", ["stryker", "run", "stryker.config.mjs", ...args], {
       cwd: ROOT,
       env,
@@ -560,6 +567,7 @@ function runStryker(args) {
             date: new Date(started).toISOString().replace(/\.\d+Z$/, "Z"),
             command,
             mutate: mutateArg ?? pass.MUTATE ?? "",
+            commit,
             wallSeconds: Math.round(wallSeconds),
             exitCode: status,
           },
@@ -582,7 +590,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (existsSync(REPORT)) kept = mergeKept(kept, condense(readJson(REPORT)));
   if (kept.results.length > 0) {
     writeFileSync(KEPT, `${JSON.stringify(kept)}\n`);
-    const baseline = extendBaseline(readJson(BASELINE, {}), kept);
+    // The commit the newest run measured (runs logged before it was recorded: the one checked out now).
+    const baseline = extendBaseline(readJson(BASELINE, {}), kept, {
+      commit: readRuns().at(-1)?.commit ?? gitDescribe(),
+    });
     writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
     writeFileSync(NOTE, renderNote(kept, readRuns(), { baseline, judged: readJson(JUDGED, []) }));
     // The repository's formatter aligns the tables, so the committed note stays as `biome check` wants it.

@@ -105,6 +105,22 @@ describe("the mutation report", () => {
     expect(changed).not.toContain("a.ts:3:1");
   });
 
+  it("says when a folder's before is the finished part of an interrupted first run", () => {
+    const baseline = {
+      "src/http": {
+        date: "2026-11-26",
+        commit: "0cc438a",
+        part: "2 of 9 mutants",
+        score: 25,
+        counts: { Survived: 3, NoCoverage: 0 },
+      },
+    };
+    const sources = (folder: string) => (folder === "src/http" ? ["src/http/a.ts"] : [`${folder}/b.ts`]);
+    const currentSource = (file: string) => REPORT.files[file as keyof typeof REPORT.files]?.source;
+    const note = renderNote(KEPT, [], { ...WHEN, baseline, sources, currentSource });
+    expect(note).toContain("| src/http | 25.00 % (2026-11-26, 0cc438a, 2 of 9 mutants) | 3 | 50.00 % | 1 |");
+  });
+
   it("lists a survivor judged in bench/mutation-equivalent.json apart, with its reason, matched by its line's text", () => {
     const entry = {
       file: "src/http/a.ts",
