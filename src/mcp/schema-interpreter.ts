@@ -95,7 +95,8 @@ function checkObject(
       }
     }
     // A key a pattern may or may not name is not "additional" for sure: leave it unchecked.
-    if (!matched && !undecided && schema.additionalProperties !== undefined) {
+    if (!matched && !undecided) {
+      // No additionalProperties: check takes undefined as anything.
       if (schema.additionalProperties === false) report(walk, child, "unexpected property");
       else check(walk, schema.additionalProperties, value[key], child, depth + 1);
     }
@@ -113,10 +114,12 @@ function checkCombinators(
   if (Array.isArray(schema.allOf)) for (const part of schema.allOf) check(walk, part, value, path, depth + 1);
   if (Array.isArray(schema.anyOf)) {
     const results = schema.anyOf.map((part) => issuesOf(walk, part, value, path, depth + 1));
-    if (!results.some((issues) => issues.length === 0)) {
-      const closest = results.reduce((best, issues) => (issues.length < best.length ? issues : best));
-      for (const issue of closest) report(walk, issue.path, issue.message);
-    }
+    // An empty anyOf (invalid JSON Schema, but a server may send it) lets nothing match.
+    if (results.length === 0) report(walk, path, "expected one of 0 alternatives to match (anyOf is empty)");
+    // The issues of the alternative that came closest: none when one matched.
+    else
+      for (const issue of results.reduce((best, issues) => (issues.length < best.length ? issues : best)))
+        report(walk, issue.path, issue.message);
   }
   if (Array.isArray(schema.oneOf)) {
     const passing = schema.oneOf.filter((part) => issuesOf(walk, part, value, path, depth + 1).length === 0);
@@ -139,7 +142,7 @@ function checkCombinators(
 function checkRef(walk: Walk, ref: string, value: unknown, path: string, depth: number): void {
   const target = resolveRef(walk.root, ref);
   if (target === "malformed") report(walk, path, `the schema's $ref ${shown(ref)} cannot be decoded`);
-  else if (target !== undefined) check(walk, target, value, path, depth + 1);
+  else check(walk, target, value, path, depth + 1); // pointing nowhere: undefined, taken as anything
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
- * The schema interpreter's less common keywords, seen through checkJsonSchema: minItems, contains,
- * min/maxProperties, propertyNames and if/then/else, each at its boundary; and the depth bound held
- * when a `$ref` cycle runs through allOf, additionalProperties, contains, if or then.
+ * The schema interpreter's less common keywords, seen through checkJsonSchema: minItems, maxItems,
+ * items, uniqueItems, required, contains, min/maxProperties, propertyNames, anyOf's closest
+ * alternative and if/then/else, each at its boundary; the depth bound held when a `$ref` cycle runs
+ * through allOf, items, properties, patternProperties, additionalProperties, contains, oneOf, not, if
+ * or then, and its exact limit; and what costs a step of the budget and what does not.
  */
 import { describe, expect, it } from "vitest";
 import { checkJsonSchema, formatSchemaIssues } from "../../src/mcp/index.ts";
@@ -28,11 +30,18 @@ function nestedArrays(levels: number, inner: unknown): unknown {
   return value;
 }
 
-/** `levels` objects inside each other under the key `a`, the innermost `{}`. */
-function nestedObjects(levels: number): unknown {
-  let value: unknown = {};
+/** `levels` objects inside each other under the key `a`, the innermost `inner` (`{}` unless given). */
+function nestedObjects(levels: number, inner: unknown = {}): unknown {
+  let value: unknown = inner;
   for (let level = 0; level < levels; level++) value = { a: value };
   return value;
+}
+
+/** `levels` schemas inside each other, each the single part of an allOf, the innermost `inner`. */
+function nestedAllOf(levels: number, inner: unknown): unknown {
+  let schema = inner;
+  for (let level = 0; level < levels; level++) schema = { allOf: [schema] };
+  return schema;
 }
 
 describe("the schema interpreter's counts", () => {
@@ -40,6 +49,11 @@ describe("the schema interpreter's counts", () => {
     expect(check({ minItems: 2 }, [1])).toBe("expected at least 2 items, got 1");
     expect(check({ minItems: 2 }, [1, 2])).toBe("");
     expect(check({ minItems: 2 }, [1, 2, 3])).toBe("");
+  });
+
+  it("reports more items than maxItems, and accepts exactly maxItems", () => {
+    expect(check({ maxItems: 2 }, [1, 2, 3])).toBe("expected at most 2 items, got 3");
+    expect(check({ maxItems: 2 }, [1, 2])).toBe("");
   });
 
   it("reports fewer properties than minProperties and more than maxProperties, and accepts the bounds", () => {
@@ -55,6 +69,29 @@ describe("the schema interpreter's counts", () => {
     expect(check({ propertyNames: { maxLength: 2 } }, { ab: 1, abc: 2 })).toBe(
       "abc: property name: expected at most 2 characters, got 3",
     );
+  });
+});
+
+describe("items, uniqueItems and required", () => {
+  it("checks the first item against a single `items` schema too", () => {
+    expect(check({ items: { type: "number" } }, ["x", 1])).toBe("0: expected number, got string");
+  });
+
+  it("accepts an array without repeats under uniqueItems, and reports the first repeat", () => {
+    expect(check({ uniqueItems: true }, [1, 2, 3])).toBe("");
+    expect(check({ uniqueItems: true }, [1, 2, 1])).toBe("2: expected unique items, got a repeat");
+  });
+
+  it("ignores an entry of `required` that is not a string", () => {
+    expect(check({ required: [1, "a"] }, { a: 0 })).toBe("");
+    expect(check({ required: [1, "a"] }, {})).toBe("a: required");
+  });
+});
+
+describe("anyOf", () => {
+  it("reports the issues of the alternative that came closest, wherever it is in the list", () => {
+    const schema = { anyOf: [{ required: ["a", "b"] }, { required: ["a"] }] };
+    expect(check(schema, {})).toBe("a: required");
   });
 });
 
@@ -93,6 +130,12 @@ describe("if / then / else", () => {
     );
     expect(check({ if: { type: "number" }, else: { type: "string" } }, -1)).toBe("");
   });
+
+  it("ignores `then` without `if`", () => {
+    const entries: Array<[string, unknown]> = [];
+    entries.push(["then", { type: "string" }]);
+    expect(check(Object.fromEntries(entries), 1)).toBe("");
+  });
 });
 
 describe("the depth bound through each way in", () => {
@@ -120,5 +163,82 @@ describe("the depth bound through each way in", () => {
     const schema = { contains: { $ref: "#" } };
     expect(check(schema, nestedArrays(10, 1))).toBe("");
     expect(check(schema, nestedArrays(40, 1))).toBe("expected at least one item matching `contains`");
+  });
+
+  it("counts each level of items toward the depth bound", () => {
+    const schema = { items: { $ref: "#" } };
+    expect(check(schema, nestedArrays(10, 1))).toBe("");
+    const deep = checkJsonSchema(schema, nestedArrays(40, 1));
+    expect(deep.map((issue) => issue.message)).toEqual([NESTS_TOO_DEEPLY]);
+  });
+
+  it("counts each level of properties toward the depth bound", () => {
+    const schema = { properties: { a: { $ref: "#" } } };
+    expect(check(schema, nestedObjects(10))).toBe("");
+    const deep = checkJsonSchema(schema, nestedObjects(40));
+    expect(deep.map((issue) => issue.message)).toEqual([NESTS_TOO_DEEPLY]);
+  });
+
+  it("counts each level of patternProperties toward the depth bound (trusted patterns)", () => {
+    const schema = { patternProperties: { "^a$": { $ref: "#" } } };
+    expect(checkJsonSchema(schema, nestedObjects(10), { trustPatterns: true })).toEqual([]);
+    const deep = checkJsonSchema(schema, nestedObjects(40), { trustPatterns: true });
+    expect(deep.map((issue) => issue.message)).toEqual([NESTS_TOO_DEEPLY]);
+  });
+
+  it("counts a propertyNames check one level deeper than its object, up to the depth bound", () => {
+    // Each object is checked two levels below its parent (properties, then $ref): the 32nd is at the
+    // bound (64), so the name of its key `b` is checked one level past it.
+    const schema = { properties: { a: { $ref: "#" } }, propertyNames: { type: "string" } };
+    expect(checkJsonSchema(schema, nestedObjects(31, { b: 1 }))).toEqual([]);
+    expect(checkJsonSchema(schema, nestedObjects(32, { b: 1 }))).toEqual([
+      { path: `${"a.".repeat(32)}b`, message: `property name: ${NESTS_TOO_DEEPLY}` },
+    ]);
+  });
+
+  it("stops a $ref cycle through oneOf at the depth bound (no level finds a matching alternative)", () => {
+    expect(check({ oneOf: [{ $ref: "#" }] }, 1)).toBe(
+      "expected exactly one of 1 alternatives to match, 0 did",
+    );
+  });
+
+  it("stops a $ref cycle through not at the depth bound (the deepest `not` passes, and levels alternate up to the root's pass)", () => {
+    expect(checkJsonSchema({ not: { $ref: "#" } }, 1)).toEqual([]);
+  });
+
+  it("checks a schema nested 64 levels deep, and refuses one nested 65 levels deep", () => {
+    expect(check(nestedAllOf(64, { type: "number" }), "x")).toBe("expected number, got string");
+    expect(check(nestedAllOf(65, { type: "number" }), "x")).toBe(NESTS_TOO_DEEPLY);
+  });
+});
+
+describe("the step budget", () => {
+  const TOO_COMPLEX = "the schema is too complex to check (more than 100000 steps)";
+
+  it("spends no step on `true`: 100 001 items under `items: true` are accepted, not refused as too complex", () => {
+    expect(check({ items: true }, Array(100_001).fill(0))).toBe("");
+  });
+
+  it("spends no step on an absent branch: 60 000 items under `{ if: true }` (no then) are accepted", () => {
+    expect(check({ items: { if: true } }, Array(60_000).fill(0))).toBe("");
+  });
+
+  it("spends no step on a key that properties does not list, even one named like an Object.prototype member", () => {
+    // The root, `a`'s schema and each item are a step each: 100 000 in all, exactly the budget.
+    const schema = { properties: { a: { items: {} } } };
+    expect(check(schema, { a: Array(99_998).fill(0), toString: 0 })).toBe("");
+    expect(check(schema, { a: Array(99_999).fill(0), toString: 0 })).toBe(TOO_COMPLEX);
+  });
+});
+
+describe("an empty anyOf (invalid JSON Schema, as an untrusted server may send it)", () => {
+  it("lets no value match, with an issue instead of a TypeError", () => {
+    expect(checkJsonSchema({ anyOf: [] }, 1)).toEqual([
+      { path: "", message: "expected one of 0 alternatives to match (anyOf is empty)" },
+    ]);
+    expect(checkJsonSchema({ type: "object", properties: { a: { anyOf: [] } } }, { a: 1 })).toEqual([
+      { path: "a", message: "expected one of 0 alternatives to match (anyOf is empty)" },
+    ]);
+    expect(checkJsonSchema({ type: "object", properties: { a: { anyOf: [] } } }, {})).toEqual([]);
   });
 });
