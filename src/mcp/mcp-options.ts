@@ -141,7 +141,13 @@ function checkResume(resume: unknown, url: string): ConfigError | undefined {
     );
   if (sessionId !== undefined && typeof sessionId !== "string")
     return invalid("resume.sessionId must be a string", "resume.sessionId");
-  if (recorded !== undefined && recorded !== safeUrl(url))
+  // A record always names its server; one without (hand-made) would send its session id anywhere.
+  if (typeof recorded !== "string")
+    return invalid(
+      "resume.url must be the URL the record was taken for (connection.record() writes it)",
+      "resume.url",
+    );
+  if (recorded !== safeUrl(url))
     return invalid(
       `resume was recorded for ${String(recorded)}, not ${safeUrl(url)}: a session id is never sent to another server`,
       "resume.url",

@@ -1,7 +1,9 @@
 /**
  * The Wisp tools of a server's list at their edges: a tool listed without `inputSchema` is an object
- * schema (for `filter`, `needsApproval` and the Wisp tool alike), and two tools whose provider-safe
- * names would be the same make connecting fail with a ConfigError naming both.
+ * schema (for `filter`, `needsApproval` and the Wisp tool alike), two tools whose provider-safe
+ * names would be the same make connecting fail with a ConfigError naming both, a tool without a name
+ * is left out, names are cut at 64 characters, `needsApproval: true` holds every tool, and a tool
+ * without a description or title gets one.
  */
 import { describe, expect, it } from "vitest";
 import { connectMcp, type McpToolInfo } from "../../src/mcp/index.ts";
@@ -79,6 +81,63 @@ describe("tools whose provider-safe names collide", () => {
     });
     if (!connected.ok) throw connected.error;
     expect(connected.value.tools.map((tool) => tool.name)).toEqual(["notes_read"]);
+    await connected.value.close();
+  });
+});
+
+describe("the Wisp tools of a server's list", () => {
+  it("leave out a tool listed with an empty name", async () => {
+    const connected = await connectMcp({
+      url: "http://mcp.test/mcp",
+      fetch: listing([{ name: "" }, { name: "ping" }]),
+      listen: false,
+    });
+    if (!connected.ok) throw connected.error;
+    expect(connected.value.tools.map((tool) => tool.name)).toEqual(["ping"]);
+    await connected.value.close();
+  });
+
+  it("cut prefix and name to their first 64 characters", async () => {
+    const long = "a".repeat(70);
+    const connected = await connectMcp({
+      url: "http://mcp.test/mcp",
+      fetch: listing([{ name: long }]),
+      listen: false,
+      prefix: "notes_",
+    });
+    if (!connected.ok) throw connected.error;
+    expect(connected.value.tools.map((tool) => tool.name)).toEqual([`notes_${"a".repeat(58)}`]);
+    await connected.value.close();
+  });
+
+  it("all wait for approval when needsApproval is true", async () => {
+    const connected = await connectMcp({
+      url: "http://mcp.test/mcp",
+      fetch: listing([{ name: "ping" }, { name: "pong" }]),
+      listen: false,
+      needsApproval: true,
+    });
+    if (!connected.ok) throw connected.error;
+    expect(connected.value.tools.map((tool) => tool.needsApproval)).toEqual([true, true]);
+    await connected.value.close();
+  });
+
+  it("are described by description, else title, else as 'The MCP tool <name>'", async () => {
+    const connected = await connectMcp({
+      url: "http://mcp.test/mcp",
+      fetch: listing([
+        { name: "a", title: "A title", description: "A description" },
+        { name: "b", title: "B title" },
+        { name: "c" },
+      ]),
+      listen: false,
+    });
+    if (!connected.ok) throw connected.error;
+    expect(connected.value.tools.map((tool) => tool.description)).toEqual([
+      "A description",
+      "B title",
+      "The MCP tool c",
+    ]);
     await connected.value.close();
   });
 });
