@@ -126,6 +126,9 @@ export function strykerConfig({ env = process.env, argv = process.argv } = {}) {
     incrementalFile: "reports/stryker-incremental.json",
     // 2 cores: one checker and one test runner while checking, then two test runners.
     concurrency: 2,
+    // One module graph holds every related test file of a run (stryker.vitest.config.ts): the dry run of
+    // src/agent and src/bridge together ran out of Node's default heap (twice, then Stryker gave up).
+    testRunnerNodeArgs: ["--max-old-space-size=8192"],
     // A mutant's time limit: 1.5 × its tests' normal time + 10 s (a shared 2-core machine is noisy;
     // a hang is still caught, and the suite's own testTimeout is 20 s).
     timeoutFactor: 1.5,
