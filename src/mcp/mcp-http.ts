@@ -179,7 +179,7 @@ export class McpHttp implements McpTransport {
       return await this.#answer(response, message, options, request, session);
     } catch (error) {
       // A failure reading what the server began to answer is a lost answer, not an unreachable server.
-      throw isSdkError(error) || error instanceof SessionExpired ? error : new AnswerLost(error);
+      throw isSdkError(error) ? error : new AnswerLost(error);
     }
   }
 
@@ -217,7 +217,8 @@ export class McpHttp implements McpTransport {
     const text = await boundedText(response, options.signal);
     let found: IncomingMessage | undefined;
     for (const message of parseMessages(text, request)) {
-      if (isAnswerTo(message, options.awaiting)) found = message;
+      if (found === undefined && isAnswerTo(message, options.awaiting))
+        found = message; // the first, as in a stream
       else options.onMessage(message);
     }
     if (found === undefined) throw protocolFailure("The MCP server's JSON answer has no response", request);
@@ -341,7 +342,8 @@ function isEventStream(response: Response): boolean {
 }
 
 function isAnswerTo(message: IncomingMessage, id: RequestId | undefined): boolean {
-  return (message.kind === "response" || message.kind === "error") && id !== undefined && message.id === id;
+  // A response's id is a string, a number or null (sortIncoming), never undefined: no notification matches.
+  return (message.kind === "response" || message.kind === "error") && message.id === id;
 }
 
 function parseMessages(text: string, request: FailedRequest): IncomingMessage[] {

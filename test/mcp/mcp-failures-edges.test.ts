@@ -4,7 +4,7 @@
  * redirect points and the error's data.
  */
 import { describe, expect, it } from "vitest";
-import { httpFailure, redirected, rpcFailure } from "../../src/mcp/mcp-failures.ts";
+import { httpFailure, protocolFailure, redirected, rpcFailure } from "../../src/mcp/mcp-failures.ts";
 
 const request = { method: "POST", url: "https://mcp.example.com/mcp" };
 
@@ -109,5 +109,17 @@ describe("a JSON-RPC error answer", () => {
     expect(
       rpcFailure({ code: -32002, message: "not found" }, "resources/read", request).details,
     ).toBeUndefined();
+  });
+});
+
+describe("an answer that is not MCP", () => {
+  it("is a ParseError not worth retrying, naming the request", () => {
+    expect(protocolFailure("The MCP server sent nothing", request)).toMatchObject({
+      _tag: "ParseError",
+      code: "STREAM_MALFORMED",
+      retryable: false,
+      provider: "mcp",
+      message: "The MCP server sent nothing (POST https://mcp.example.com/mcp)",
+    });
   });
 });

@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { type ConnectMcpOptions, connectMcp, type McpConnection } from "../../src/mcp/index.ts";
+import type { IncomingMessage } from "../../src/mcp/json-rpc.ts";
+import { McpHttp } from "../../src/mcp/mcp-http.ts";
 import { toolContext } from "../support/tool-context.ts";
 import { type Handler, sessionServer as server } from "./support/session-server.ts";
 
@@ -137,5 +139,267 @@ describe("a stream resumed after it ended without its response", () => {
       message: expect.stringContaining("The MCP server resumed a stream with something other than events"),
     });
     expect(resumes).toBe(1);
+  });
+});
+
+/** An event stream of `text`, as a response. */
+const events = (text: string, status = 200) =>
+  new Response(text, { status, headers: { "content-type": "text/event-stream" } });
+/** An SSE event holding `value` as its data. */
+const event = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+const textResult = (id: unknown, text: string) => ({
+  jsonrpc: "2.0",
+  id,
+  result: { content: [{ type: "text", text }] },
+});
+
+describe("the requests the transport sends", () => {
+  it("end the session with a DELETE that accepts JSON and event streams and carries no content type", async () => {
+    const deletes: Headers[] = [];
+    const connection = await connected(
+      server((method, _message, init) => {
+        if (method === "DELETE") deletes.push(new Headers(init.headers));
+        return undefined;
+      }),
+    );
+    await connection.close();
+    expect(deletes.map((headers) => [headers.get("accept"), headers.get("content-type")])).toEqual([
+      ["application/json, text/event-stream", null],
+    ]);
+  });
+
+  it("keep no session when the server answers initialize with an empty Mcp-Session-Id", async () => {
+    const seen: string[] = [];
+    const connection = await connected(
+      server((method, message, init) => {
+        seen.push(`${method} ${String(message?.method)} ${new Headers(init.headers).get("mcp-session-id")}`);
+        if (message?.method !== "initialize") return undefined;
+        return Response.json(
+          {
+            jsonrpc: "2.0",
+            id: message.id,
+            result: { protocolVersion: "2025-06-18", capabilities: { tools: {} } },
+          },
+          { headers: { "mcp-session-id": "" } },
+        );
+      }),
+    );
+    await connection.close();
+    expect(seen).toEqual([
+      "POST initialize null",
+      "POST notifications/initialized null",
+      "POST tools/list null",
+    ]);
+  });
+});
+
+describe("a POST answered with an error status", () => {
+  it("of 400 is an INVALID_REQUEST ProviderError, not taken for a redirect", async () => {
+    const connection = await connected(server(answeringCalls(() => new Response("bad", { status: 400 }))));
+    await expect(callTool(connection)).rejects.toMatchObject({
+      _tag: "ProviderError",
+      code: "INVALID_REQUEST",
+      status: 400,
+    });
+  });
+
+  it("without a body says only the status and the request", async () => {
+    const connection = await connected(server(answeringCalls(() => new Response(null, { status: 500 }))));
+    const error = await callTool(connection).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ _tag: "ProviderError", status: 500 });
+    expect((error as Error).message).toBe("The MCP server answered 500 (POST http://mcp.test/mcp)");
+  });
+
+  it("whose body is exactly 16 MiB is read whole, as the server's error", async () => {
+    const body = "x".repeat(16 * 1024 * 1024);
+    const connection = await connected(server(answeringCalls(() => new Response(body, { status: 500 }))));
+    await expect(callTool(connection)).rejects.toMatchObject({ _tag: "ProviderError", status: 500 });
+  });
+});
+
+describe("an answer read in full", () => {
+  it("that never ends is refused once past 16 MiB, without reading on", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
+    let pulled = 0;
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(stream) {
+            // Far past the bound: reading this far means the reader did not stop at it.
+            if (++pulled > 40) stream.error(new Error("read on past the bound"));
+            else stream.enqueue(chunk);
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      );
+    const connection = await connected(server(answeringCalls(endless)));
+    const error = await callTool(connection).catch((thrown: unknown) => thrown);
+    expect(JSON.stringify(error)).toContain(`The answer is longer than ${16 * 1024 * 1024} characters`);
+  });
+});
+
+describe("an answer as an event stream", () => {
+  it("that ends without its response and without event ids is a STREAM_TRUNCATED ParseError saying so", async () => {
+    const connection = await connected(server(answeringCalls(() => events(event(logged)))));
+    await expect(callTool(connection)).rejects.toMatchObject({
+      _tag: "ParseError",
+      code: "STREAM_TRUNCATED",
+      message: expect.stringContaining("The MCP server's event stream ended before its response (POST"),
+    });
+  });
+
+  it("whose only event id is empty is not resumed", async () => {
+    const gets: string[] = [];
+    const connection = await connected(
+      server((method, message, init) => {
+        if (method === "GET") gets.push(String(new Headers(init.headers).get("last-event-id")));
+        return message?.method === "tools/call" ? events("id:\ndata: \n\n") : undefined;
+      }),
+    );
+    await expect(callTool(connection)).rejects.toMatchObject({
+      _tag: "ParseError",
+      code: "STREAM_TRUNCATED",
+    });
+    expect(gets).toEqual([]);
+  });
+
+  it("skips an event whose data is only white space and reads on to the response", async () => {
+    const connection = await connected(
+      server(answeringCalls((id) => events(`data:  \n\n${event(textResult(id, "done"))}`))),
+    );
+    expect(JSON.stringify(await callTool(connection))).toContain("done");
+  });
+
+  it("holding the response twice answers with the first", async () => {
+    const connection = await connected(
+      server(answeringCalls((id) => events(event([textResult(id, "first"), textResult(id, "second")])))),
+    );
+    const text = JSON.stringify(await callTool(connection));
+    expect(text).toContain("first");
+    expect(text).not.toContain("second");
+  });
+
+  it("a JSON answer holding the response twice answers with the first too", async () => {
+    const connection = await connected(
+      server(answeringCalls((id) => Response.json([textResult(id, "first"), textResult(id, "second")]))),
+    );
+    const text = JSON.stringify(await callTool(connection));
+    expect(text).toContain("first");
+    expect(text).not.toContain("second");
+  });
+
+  it("holding first a response to another request answers with the response to this one", async () => {
+    const connection = await connected(
+      server(answeringCalls((id) => events(event(textResult(999, "other")) + event(textResult(id, "mine"))))),
+    );
+    const text = JSON.stringify(await callTool(connection));
+    expect(text).toContain("mine");
+    expect(text).not.toContain("other");
+  });
+
+  it("with an event that is not JSON is a ParseError quoting its first 80 characters", async () => {
+    const text = `not json ${"y".repeat(200)}`;
+    const connection = await connected(server(answeringCalls(() => events(`data: ${text}\n\n`))));
+    const error = await callTool(connection).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ _tag: "ParseError", code: "STREAM_MALFORMED" });
+    expect((error as Error).message).toBe(
+      `The MCP server sent text that is not JSON: ${text.slice(0, 80)} (POST http://mcp.test/mcp)`,
+    );
+  });
+});
+
+describe("a stream resumed while it keeps giving new event ids", () => {
+  it("is resumed as often as it needs, more than 5 times, until its response", async () => {
+    let resumes = 0;
+    let callId: unknown;
+    const fetch = server((method, message, init) => {
+      if (message?.method === "tools/call") {
+        callId = message.id;
+        return events("id: e0\ndata: \n\n");
+      }
+      const last = new Headers(init.headers).get("last-event-id");
+      if (method !== "GET" || last === null) return undefined;
+      resumes++;
+      return resumes < 8 ? events(`id: e${resumes}\ndata: \n\n`) : events(event(textResult(callId, "done")));
+    });
+    const connection = await connected(fetch);
+    expect(JSON.stringify(await callTool(connection))).toContain("done");
+    expect(resumes).toBe(8);
+  });
+});
+
+describe("a resumption", () => {
+  /** A tool call answered with a stream that ends after an event id, each resumption answered by `resumed`. */
+  const resumedBy = (resumed: () => unknown) =>
+    server((method, message, init) => {
+      if (message?.method === "tools/call") return events("id: e1\ndata: \n\n");
+      if (method === "GET" && new Headers(init.headers).get("last-event-id") === "e1")
+        return resumed() as Response;
+      return undefined;
+    });
+
+  it("not yet sent when the call times out is a TIMEOUT whose cause says it was waiting to resume", async () => {
+    const fetch = server((_method, message) =>
+      // The server asks for a 10 s wait before the resumption: the 200 ms timeout ends the call first.
+      message?.method === "tools/call" ? events("retry: 10000\nid: e1\ndata: \n\n") : undefined,
+    );
+    const connection = await connected(fetch, { timeoutMs: 200 });
+    const error = await callTool(connection).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ _tag: "RequestError", code: "TIMEOUT" });
+    expect(((error as Error).cause as Error).message).toBe("aborted while waiting to resume");
+  });
+
+  it("answered with an error status is a ProviderError naming the GET", async () => {
+    const connection = await connected(resumedBy(() => new Response("gone away", { status: 500 })));
+    await expect(callTool(connection)).rejects.toMatchObject({
+      _tag: "ProviderError",
+      status: 500,
+      request: { method: "GET", url: "http://mcp.test/mcp" },
+    });
+  });
+
+  it("through a fetch that resolves to something other than a Response is a ConfigError naming the GET", async () => {
+    const connection = await connected(resumedBy(() => ({ status: 200 })));
+    await expect(callTool(connection)).rejects.toMatchObject({
+      _tag: "ConfigError",
+      path: "fetch",
+      provider: "mcp",
+      request: { method: "GET", url: "http://mcp.test/mcp" },
+    });
+  });
+});
+
+describe("the GET stream of what the server says unprompted", () => {
+  const listening = (response: Response) => {
+    const http = new McpHttp({
+      url: "http://mcp.test/mcp",
+      headers: new Headers(),
+      fetch: async () => response,
+    });
+    const messages: IncomingMessage[] = [];
+    const outcome = http.listen(
+      new AbortController().signal,
+      (message) => messages.push(message),
+      () => {},
+    );
+    return { messages, outcome };
+  };
+
+  it("is not offered when the server answers 405", async () => {
+    expect(await listening(new Response(null, { status: 405 })).outcome).toBe("not-offered");
+  });
+
+  it("answered with another error status is a ProviderError naming the GET", async () => {
+    await expect(listening(events("", 500)).outcome).rejects.toMatchObject({
+      _tag: "ProviderError",
+      status: 500,
+      request: { method: "GET", url: "http://mcp.test/mcp" },
+    });
+  });
+
+  it("skips events without a message (empty or white space) and ends having delivered the others", async () => {
+    const { messages, outcome } = listening(events(`id: 1\ndata: \n\ndata:  \n\n${event(logged)}`));
+    expect(await outcome).toBe("ended");
+    expect(messages).toEqual([{ kind: "notification", method: logged.method, params: logged.params }]);
   });
 });

@@ -61,4 +61,14 @@ describe("scalar keywords", () => {
     expect(check({ type: "string", minimum: 10 }, 5)).toBe("expected string, got number");
     expect(check({ type: "number", minLength: 3 }, "a")).toBe("expected number, got string");
   });
+
+  it("ignores a multipleOf that is not positive", () => {
+    expect(check({ type: "number", multipleOf: -2 }, 3)).toBe("");
+    expect(check({ type: "number", multipleOf: 0 }, 3)).toBe("");
+  });
+
+  it("takes a number up to 1e-9 (inclusive) away from a multiple of multipleOf, and refuses one further", () => {
+    expect(check({ type: "number", multipleOf: 1 }, 1e-9)).toBe("");
+    expect(check({ type: "number", multipleOf: 1 }, 1e-8)).toBe("expected a multiple of 1, got 1e-8");
+  });
 });

@@ -12,4 +12,12 @@ describe("values in schema issues", () => {
       { path: "", message: `expected "short", got "${"x".repeat(39)}…` },
     ]);
   });
+
+  it("are shown whole when their JSON is exactly 40 characters", () => {
+    const forty = "x".repeat(38);
+    expect(JSON.stringify(forty)).toHaveLength(40);
+    expect(checkJsonSchema({ const: "short" }, forty)).toEqual([
+      { path: "", message: `expected "short", got "${forty}"` },
+    ]);
+  });
 });

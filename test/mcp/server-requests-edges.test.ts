@@ -137,4 +137,13 @@ describe("ServerRequests", () => {
     await settle();
     expect(sent).toEqual([]);
   });
+
+  it("aborts a running handler's signal with the reason that the connection closed, and sends its late answer nowhere", async () => {
+    const { sent, signals, requests } = answering();
+    requests.answer(1, "slow", {});
+    requests.cancelAll();
+    expect(signals[0]?.reason).toEqual(new Error("The MCP connection closed"));
+    await settle();
+    expect(sent).toEqual([]);
+  });
 });
