@@ -3,28 +3,13 @@
  * an empty name are left out, `getPrompt` without arguments sends none, and its signal aborts it.
  */
 import { describe, expect, it } from "vitest";
-import { connectMcp, type McpConnection } from "../../src/mcp/index.ts";
 import type { JsonObject } from "../../src/types.ts";
 import { failure, okValue } from "../support/results.ts";
-import { sessionServer } from "./support/session-server.ts";
-
-/** A connection to a server answering each prompts method with `results[method]`; `asked` gets every request. */
-async function promptServer(
-  results: Record<string, JsonObject>,
-  asked: JsonObject[] = [],
-): Promise<McpConnection> {
-  const fetch = sessionServer((_method, message) => {
-    const result = message === undefined ? undefined : results[String(message.method)];
-    if (message === undefined || result === undefined) return undefined;
-    asked.push(message);
-    return Response.json({ jsonrpc: "2.0", id: message.id, result });
-  });
-  return okValue(await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false }));
-}
+import { connectAnswering } from "./support/session-server.ts";
 
 describe("listPrompts", () => {
   it("leaves out a prompt or an argument listed with an empty name", async () => {
-    const connection = await promptServer({
+    const connection = await connectAnswering({
       "prompts/list": {
         prompts: [
           { name: "" },
@@ -44,7 +29,7 @@ describe("getPrompt", () => {
 
   it("sends no arguments when given none, and a copy of those given", async () => {
     const asked: JsonObject[] = [];
-    const connection = await promptServer({ "prompts/get": filled }, asked);
+    const connection = await connectAnswering({ "prompts/get": filled }, asked);
     okValue(await connection.getPrompt("review"));
     okValue(await connection.getPrompt("review", { language: "Go" }));
     expect(asked.map((message) => message.params)).toEqual([
@@ -57,7 +42,7 @@ describe("getPrompt", () => {
 
   it("fails with an AbortError, asking the server nothing, when its signal has aborted", async () => {
     const asked: JsonObject[] = [];
-    const connection = await promptServer({ "prompts/get": filled }, asked);
+    const connection = await connectAnswering({ "prompts/get": filled }, asked);
     const error = failure(await connection.getPrompt("review", undefined, AbortSignal.abort()));
     expect(error._tag).toBe("AbortError");
     expect(asked).toEqual([]);

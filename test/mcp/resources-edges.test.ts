@@ -4,28 +4,13 @@
  * out, and `readResource`'s signal.
  */
 import { describe, expect, it } from "vitest";
-import { connectMcp, type McpConnection } from "../../src/mcp/index.ts";
 import type { JsonObject } from "../../src/types.ts";
 import { failure, okValue } from "../support/results.ts";
-import { sessionServer } from "./support/session-server.ts";
-
-/** A connection to a server answering each resources method with `results[method]`; `asked` gets every request. */
-async function resourceServer(
-  results: Record<string, JsonObject>,
-  asked: JsonObject[] = [],
-): Promise<McpConnection> {
-  const fetch = sessionServer((_method, message) => {
-    const result = message === undefined ? undefined : results[String(message.method)];
-    if (message === undefined || result === undefined) return undefined;
-    asked.push(message);
-    return Response.json({ jsonrpc: "2.0", id: message.id, result });
-  });
-  return okValue(await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false }));
-}
+import { connectAnswering } from "./support/session-server.ts";
 
 describe("listResources", () => {
   it("keeps a size of 0 and gives no field the server did not send", async () => {
-    const connection = await resourceServer({
+    const connection = await connectAnswering({
       "resources/list": { resources: [{ uri: "notes://empty", size: 0 }, { uri: "notes://today" }] },
     });
     expect(okValue(await connection.listResources())).toStrictEqual([
@@ -38,7 +23,7 @@ describe("listResources", () => {
 
 describe("listResourceTemplates", () => {
   it("reads title, description and mimeType, and leaves out a template with an empty URI template", async () => {
-    const connection = await resourceServer({
+    const connection = await connectAnswering({
       "resources/templates/list": {
         resourceTemplates: [
           { uriTemplate: "", name: "nothing" },
@@ -68,7 +53,7 @@ describe("listResourceTemplates", () => {
 describe("readResource", () => {
   it("fails with an AbortError, asking the server nothing, when its signal has aborted", async () => {
     const asked: JsonObject[] = [];
-    const connection = await resourceServer(
+    const connection = await connectAnswering(
       { "resources/read": { contents: [{ uri: "notes://today", text: "Shipped." }] } },
       asked,
     );

@@ -2,7 +2,9 @@
  * A Streamable HTTP MCP server as a fetch function: it keeps a session ("s-1"), answers initialize
  * and tools/list (one tool, "t"), and leaves every other exchange to the test's handler.
  */
+import { connectMcp, type McpConnection } from "../../../src/mcp/index.ts";
 import type { JsonObject } from "../../../src/types.ts";
+import { okValue } from "../../support/results.ts";
 
 /** The server's side of one exchange: a POSTed message, or a GET or DELETE (message undefined). */
 export type Handler = (
@@ -31,4 +33,21 @@ export function sessionServer(handler: Handler): typeof fetch {
       { headers: { "mcp-session-id": "s-1" } },
     );
   };
+}
+
+/**
+ * A connection to a session server that answers each method named in `results` with its result;
+ * `asked` gets every request so answered.
+ */
+export async function connectAnswering(
+  results: Record<string, JsonObject>,
+  asked: JsonObject[] = [],
+): Promise<McpConnection> {
+  const fetch = sessionServer((_method, message) => {
+    const result = message === undefined ? undefined : results[String(message.method)];
+    if (message === undefined || result === undefined) return undefined;
+    asked.push(message);
+    return Response.json({ jsonrpc: "2.0", id: message.id, result });
+  });
+  return okValue(await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false }));
 }
