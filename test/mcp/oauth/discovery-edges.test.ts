@@ -179,6 +179,12 @@ describe("authorization server metadata", () => {
     );
   });
 
+  it("named by the resource metadata, claiming another issuer on the same origin is refused as untrusted_metadata", async () => {
+    const net = network({ [AS_METADATA]: asMetadata({ issuer: `${AS}/tenant` }) });
+    const error = await rejection(discoverAuthorizationServer(MCP, named, net));
+    expect(error).toMatchObject({ code: "AUTH", providerCode: "untrusted_metadata" });
+  });
+
   it("naming a plain-http endpoint off loopback is refused as untrusted_metadata, naming the issuer and the endpoint", async () => {
     const net = network({
       [AS_METADATA]: asMetadata({ registration_endpoint: "http://as.example/register" }),

@@ -19,14 +19,23 @@ const server: AuthorizationServer = {
   fallback: false,
 };
 
-/** A registration endpoint giving `answer`; `bodies` holds the JSON of each registration sent. */
-function endpoint(answer: () => Response): { fetch: typeof globalThis.fetch; bodies: unknown[] } {
+/**
+ * A registration endpoint giving `answer`; `bodies` holds the JSON of each registration sent, `headers`
+ * its headers.
+ */
+function endpoint(answer: () => Response): {
+  fetch: typeof globalThis.fetch;
+  bodies: unknown[];
+  headers: Headers[];
+} {
   const bodies: unknown[] = [];
+  const headers: Headers[] = [];
   const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
     bodies.push(JSON.parse(String(init?.body)));
+    headers.push(new Headers(init?.headers));
     return answer();
   }) as typeof globalThis.fetch;
-  return { fetch, bodies };
+  return { fetch, bodies, headers };
 }
 
 const signal = new AbortController().signal;
@@ -93,5 +102,63 @@ describe("registerClient", () => {
     expect(error).toMatchObject({ code: "AUTH", providerCode: "no_client" });
     expect(error.message).toBe("The authorization server offers no client registration");
     expect(net.bodies).toEqual([]);
+  });
+
+  it("sends as JSON the default name, the redirect URI, the code and refresh grants and the code response type", async () => {
+    const net = endpoint(() => Response.json({ client_id: "c1" }, { status: 201 }));
+    await registerClient(server, REDIRECT, {}, net.fetch, signal);
+    expect(net.bodies).toEqual([
+      {
+        client_name: "wisp-agent",
+        redirect_uris: [REDIRECT],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+      },
+    ]);
+    expect(net.headers[0]?.get("content-type")).toBe("application/json");
+    expect(net.headers[0]?.get("accept")).toBe("application/json");
+  });
+
+  it("asks for none, else client_secret_basic, else client_secret_post, among the methods the server lists", async () => {
+    const cases: [string[], string | undefined][] = [
+      [["client_secret_post", "client_secret_basic", "none"], "none"],
+      [["client_secret_post", "client_secret_basic"], "client_secret_basic"],
+      [["private_key_jwt", "client_secret_post"], "client_secret_post"],
+      [["private_key_jwt"], undefined],
+    ];
+    for (const [listed, expected] of cases) {
+      const net = endpoint(() => Response.json({ client_id: "c1" }, { status: 201 }));
+      const listing = { ...server, tokenEndpointAuthMethods: listed };
+      const registration = await registerClient(listing, REDIRECT, {}, net.fetch, signal);
+      expect((net.bodies[0] as { token_endpoint_auth_method?: string }).token_endpoint_auth_method).toBe(
+        expected,
+      );
+      expect(registration.tokenEndpointAuthMethod).toBe(expected);
+    }
+  });
+
+  it("asks for the app's own method, even one the server does not list", async () => {
+    const net = endpoint(() => Response.json({ client_id: "c1" }, { status: 201 }));
+    const listing = { ...server, tokenEndpointAuthMethods: ["none"] };
+    const metadata = { tokenEndpointAuthMethod: "client_secret_post" as const };
+    const registration = await registerClient(listing, REDIRECT, metadata, net.fetch, signal);
+    expect(net.bodies[0]).toMatchObject({ token_endpoint_auth_method: "client_secret_post" });
+    expect(registration).toEqual({ clientId: "c1", tokenEndpointAuthMethod: "client_secret_post" });
+  });
+
+  it("fails with registration_failed when the answer's client_id is empty", async () => {
+    const net = endpoint(() => Response.json({ client_id: "" }, { status: 201 }));
+    const error = await rejection(registerClient(server, REDIRECT, {}, net.fetch, signal));
+    expect(error).toMatchObject({ code: "AUTH", providerCode: "registration_failed" });
+  });
+
+  it("keeps a client_secret, but not an empty one", async () => {
+    const secret = endpoint(() => Response.json({ client_id: "c1", client_secret: "s" }, { status: 201 }));
+    expect(await registerClient(server, REDIRECT, {}, secret.fetch, signal)).toEqual({
+      clientId: "c1",
+      clientSecret: "s",
+    });
+    const empty = endpoint(() => Response.json({ client_id: "c1", client_secret: "" }, { status: 201 }));
+    expect(await registerClient(server, REDIRECT, {}, empty.fetch, signal)).toEqual({ clientId: "c1" });
   });
 });
