@@ -153,3 +153,54 @@ describe("finishMcpOAuth's own options", () => {
     });
   });
 });
+
+describe("mcpOAuth's refused() for tokens it holds", () => {
+  const renewed = () =>
+    Response.json({ access_token: "NEW", token_type: "Bearer", refresh_token: "R2", expires_in: 3600 });
+  const unauthorized = () => new Response(null, { status: 401 });
+
+  it("refreshes on a 401 for a request that said nothing of the token it sent", async () => {
+    const storage = memoryAuthStorage();
+    await expiredTokens(storage);
+    const auth = mcpOAuth({ redirectUrl: REDIRECT, storage });
+    const { context, requested } = contextWith(async (url) =>
+      url === TOKEN_ENDPOINT ? renewed() : new Response(null, { status: 500 }),
+    );
+    await expect(auth.refused(unauthorized(), context)).resolves.toBe(true);
+    expect(requested).toEqual([TOKEN_ENDPOINT]);
+    expect((await readTokens(storage, URL_))?.tokens.accessToken).toBe("NEW");
+  });
+
+  it("does not refresh again when the token a refresh just gave is refused: the person is needed", async () => {
+    const storage = memoryAuthStorage();
+    await expiredTokens(storage);
+    const auth = mcpOAuth({ redirectUrl: REDIRECT, storage });
+    const { context, requested } = contextWith(async (url) =>
+      url === TOKEN_ENDPOINT ? renewed() : new Response(null, { status: 500 }),
+    );
+    await expect(auth.refused(unauthorized(), { ...context, sent: "Bearer OLD" })).resolves.toBe(true);
+    await expect(auth.refused(unauthorized(), { ...context, sent: "Bearer NEW" })).rejects.toMatchObject({
+      _tag: expect.any(String),
+    });
+    expect(requested.filter((url) => url === TOKEN_ENDPOINT)).toHaveLength(1);
+    expect(requested.length).toBeGreaterThan(1); // the second went on to discovery, for a new authorization
+  });
+
+  it("answers a 403 insufficient_scope with a new authorization, even when the stored token is not the one sent", async () => {
+    const storage = memoryAuthStorage();
+    await expiredTokens(storage);
+    const auth = mcpOAuth({ redirectUrl: REDIRECT, storage });
+    const { context, requested } = contextWith(async () => new Response(null, { status: 500 }));
+    const forbidden = new Response(null, {
+      status: 403,
+      headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="notes:write"' },
+    });
+    await expect(
+      auth.refused(forbidden, { ...context, sent: "Bearer SOMETHING-ELSE" }),
+    ).rejects.toMatchObject({
+      _tag: expect.any(String),
+    });
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested).not.toContain(TOKEN_ENDPOINT);
+  });
+});
