@@ -80,6 +80,9 @@ describe("mcpOAuth in a page that navigates away", () => {
     expect(error._tag).toBe("ProviderError");
     expect(error.code).toBe("AUTH");
     expect(error.providerCode).toBe("authorization_required");
+    expect(error.message).toContain(
+      "The MCP server needs authorization: send the person to error.details.authorizationUrl, then call finishMcpOAuth",
+    );
     const authorizationUrl = String(error.details?.authorizationUrl);
     expect(new URL(authorizationUrl).origin + new URL(authorizationUrl).pathname).toBe(
       `${server.url}/authorize`,
