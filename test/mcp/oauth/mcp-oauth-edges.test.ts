@@ -5,7 +5,7 @@
  * on the network or with another SdkError (thrown, the tokens kept); and finishMcpOAuth's own option
  * checks (storage, url, callbackUrl).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RequestError } from "../../../src/errors/sdk-error.ts";
 import { finishMcpOAuth, type McpAuthStorage, mcpOAuth, memoryAuthStorage } from "../../../src/mcp/index.ts";
 import { readTokens, writeTokens } from "../../../src/mcp/oauth/stored-tokens.ts";
@@ -202,5 +202,50 @@ describe("mcpOAuth's refused() for tokens it holds", () => {
     });
     expect(requested.length).toBeGreaterThan(0);
     expect(requested).not.toContain(TOKEN_ENDPOINT);
+  });
+});
+
+describe("mcpOAuth's authorization() near the expiry", () => {
+  /** Keeps tokens expiring at `expiresAt`, with a refresh token unless `refreshToken` is undefined. */
+  async function tokensExpiringAt(storage: McpAuthStorage, expiresAt: number, refreshToken?: string) {
+    const tokens = { accessToken: "OLD", tokenType: "Bearer", expiresAt };
+    await writeTokens(storage, URL_, {
+      tokens: refreshToken === undefined ? tokens : { ...tokens, refreshToken },
+      grant: {
+        tokenEndpoint: TOKEN_ENDPOINT,
+        resource: URL_,
+        issuer: "https://as.example",
+        client: { clientId: "c" },
+        authMethod: "none",
+      },
+    });
+  }
+  const renewed = () => Response.json({ access_token: "NEW", token_type: "Bearer", expires_in: 3600 });
+
+  it("sends expired tokens without a refresh token as they are, asking the authorization server nothing", async () => {
+    const storage = memoryAuthStorage();
+    await tokensExpiringAt(storage, Date.now() - 60_000);
+    const { context, requested } = contextWith(async () => renewed());
+    await expect(mcpOAuth({ redirectUrl: REDIRECT, storage }).authorization(context)).resolves.toBe(
+      "Bearer OLD",
+    );
+    expect(requested).toEqual([]);
+  });
+
+  it("refreshes once less than 30 s are left before the expiry, not at exactly 30 s", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000 });
+    try {
+      const storage = memoryAuthStorage();
+      await tokensExpiringAt(storage, 1_000_000 + 30_000, "R1");
+      const { context, requested } = contextWith(async () => renewed());
+      const auth = mcpOAuth({ redirectUrl: REDIRECT, storage });
+      await expect(auth.authorization(context)).resolves.toBe("Bearer OLD");
+      expect(requested).toEqual([]);
+      vi.setSystemTime(1_000_001);
+      await expect(auth.authorization(context)).resolves.toBe("Bearer NEW");
+      expect(requested).toEqual([TOKEN_ENDPOINT]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
