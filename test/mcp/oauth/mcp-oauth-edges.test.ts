@@ -14,10 +14,11 @@ const URL_ = "https://notes.example/mcp";
 const TOKEN_ENDPOINT = "https://as.example/token";
 const REDIRECT = "http://127.0.0.1:9/callback";
 
-/** Keeps expired tokens with the refresh token R1 for the server, as a previous run left them. */
-async function expiredTokens(storage: McpAuthStorage): Promise<void> {
+/** Keeps tokens ("OLD") expiring at `expiresAt`, with a refresh token unless `refreshToken` is undefined. */
+async function tokensExpiringAt(storage: McpAuthStorage, expiresAt: number, refreshToken?: string) {
+  const tokens = { accessToken: "OLD", tokenType: "Bearer", expiresAt };
   await writeTokens(storage, URL_, {
-    tokens: { accessToken: "OLD", refreshToken: "R1", tokenType: "Bearer", expiresAt: Date.now() - 60_000 },
+    tokens: refreshToken === undefined ? tokens : { ...tokens, refreshToken },
     grant: {
       tokenEndpoint: TOKEN_ENDPOINT,
       resource: URL_,
@@ -27,6 +28,9 @@ async function expiredTokens(storage: McpAuthStorage): Promise<void> {
     },
   });
 }
+
+/** Keeps expired tokens with the refresh token R1 for the server, as a previous run left them. */
+const expiredTokens = (storage: McpAuthStorage) => tokensExpiringAt(storage, Date.now() - 60_000, "R1");
 
 /** A context for the McpAuth's calls, with `fetch` recording the URLs it is asked for. */
 function contextWith(fetch: (input: string) => Promise<Response>) {
@@ -206,20 +210,6 @@ describe("mcpOAuth's refused() for tokens it holds", () => {
 });
 
 describe("mcpOAuth's authorization() near the expiry", () => {
-  /** Keeps tokens expiring at `expiresAt`, with a refresh token unless `refreshToken` is undefined. */
-  async function tokensExpiringAt(storage: McpAuthStorage, expiresAt: number, refreshToken?: string) {
-    const tokens = { accessToken: "OLD", tokenType: "Bearer", expiresAt };
-    await writeTokens(storage, URL_, {
-      tokens: refreshToken === undefined ? tokens : { ...tokens, refreshToken },
-      grant: {
-        tokenEndpoint: TOKEN_ENDPOINT,
-        resource: URL_,
-        issuer: "https://as.example",
-        client: { clientId: "c" },
-        authMethod: "none",
-      },
-    });
-  }
   const renewed = () => Response.json({ access_token: "NEW", token_type: "Bearer", expires_in: 3600 });
 
   it("sends expired tokens without a refresh token as they are, asking the authorization server nothing", async () => {
