@@ -10,7 +10,7 @@ import { type ConnectMcpOptions, connectMcp, type McpConnection } from "../../sr
 import type { IncomingMessage } from "../../src/mcp/json-rpc.ts";
 import { McpHttp } from "../../src/mcp/mcp-http.ts";
 import { toolContext } from "../support/tool-context.ts";
-import { type Handler, sessionServer as server } from "./support/session-server.ts";
+import { type Handler, sessionServer as server, textResult } from "./support/session-server.ts";
 
 /** Answers each tools/call with `answer(id)`. */
 function answeringCalls(answer: (id: unknown, init: RequestInit) => Response): Handler {
@@ -147,11 +147,6 @@ const events = (text: string, status = 200) =>
   new Response(text, { status, headers: { "content-type": "text/event-stream" } });
 /** An SSE event holding `value` as its data. */
 const event = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
-const textResult = (id: unknown, text: string) => ({
-  jsonrpc: "2.0",
-  id,
-  result: { content: [{ type: "text", text }] },
-});
 
 describe("the requests the transport sends", () => {
   it("end the session with a DELETE that accepts JSON and event streams and carries no content type", async () => {

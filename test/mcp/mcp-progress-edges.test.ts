@@ -7,16 +7,12 @@ import { describe, expect, it } from "vitest";
 import { connectMcp } from "../../src/mcp/index.ts";
 import type { JsonObject } from "../../src/types.ts";
 import { toolContext } from "../support/tool-context.ts";
+import { textResult } from "./support/session-server.ts";
 
 const progress = (token: unknown, value: number) => ({
   jsonrpc: "2.0",
   method: "notifications/progress",
   params: { progressToken: token, progress: value },
-});
-const result = (id: unknown, text: string) => ({
-  jsonrpc: "2.0",
-  id,
-  result: { content: [{ type: "text", text }] },
 });
 
 describe("progress after its request ended", () => {
@@ -46,9 +42,9 @@ describe("progress after its request ended", () => {
         );
       if (message.method !== "tools/call") return new Response(null, { status: 202 });
       tokens.push(((message.params as JsonObject)._meta as JsonObject).progressToken);
-      if (tokens.length === 1) return Response.json(result(message.id, "first"), { headers });
+      if (tokens.length === 1) return Response.json(textResult(message.id, "first"), { headers });
       // The second call's stream first carries a late report for the first call, then its own.
-      const events = [progress(tokens[0], 99), progress(tokens[1], 1), result(message.id, "second")];
+      const events = [progress(tokens[0], 99), progress(tokens[1], 1), textResult(message.id, "second")];
       return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(""), {
         headers: { ...headers, "content-type": "text/event-stream" },
       });

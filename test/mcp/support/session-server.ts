@@ -51,3 +51,10 @@ export async function connectAnswering(
   });
   return okValue(await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false }));
 }
+
+/** A JSON-RPC response to `id` holding a tool result of one text part. */
+export const textResult = (id: unknown, text: string) => ({
+  jsonrpc: "2.0",
+  id,
+  result: { content: [{ type: "text", text }] },
+});
