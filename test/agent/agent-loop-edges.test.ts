@@ -224,14 +224,19 @@ describe("an abort between a model turn and its tools", () => {
         return "ran";
       },
     });
-    const { options } = scripted([calls(["echo", {}]), says("never")]);
+    const { model, options } = scripted([calls(["echo", {}]), says("never")]);
+    const events: AgentEvent[] = [];
     const result = await runAgent({
       ...options({ tools: [tool], signal: controller.signal }),
       onEvent: (event) => {
+        events.push(event);
         if (event.type === "turn-end") controller.abort(new Error("stop now"));
       },
     });
     expect(ran).toBe(false);
+    // No second turn is begun with the aborted signal.
+    expect(model.requests).toHaveLength(1);
+    expect(events.filter((event) => event.type === "turn-start")).toHaveLength(1);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe("ABORTED");
@@ -242,6 +247,32 @@ describe("an abort between a model turn and its tools", () => {
       role: "tool_result",
       content: [{ output: "Tool call not run: the run was aborted" }],
     });
+  });
+});
+
+describe("an abort before the next turn", () => {
+  it("a turn the provider paused (pause_turn) and an abort at its end: the turn that would resume it is not begun", async () => {
+    const controller = new AbortController();
+    const { model, options } = scripted([
+      { ...says("Searching..."), stopReason: "pause_turn" },
+      says("never"),
+    ]);
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      ...options({ signal: controller.signal }),
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === "turn-end") controller.abort(new Error("stop now"));
+      },
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe("ABORTED");
+    expect(result.partial.stopReason).toBe("aborted");
+    expect(model.requests).toHaveLength(1);
+    expect(events.filter((event) => event.type === "turn-start")).toHaveLength(1);
+    expectConsistent(result.partial.messages);
+    expect(result.partial.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
   });
 });
 

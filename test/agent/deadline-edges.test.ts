@@ -21,3 +21,19 @@ it("a timed-out piece of work finds a TimeoutError naming its limit as its signa
   expect(reason).toBeInstanceOf(DOMException);
   expect(reason).toMatchObject({ name: "TimeoutError", message: "Timed out after 5 ms" });
 });
+
+it("work whose parent signal is already aborted is not started", async () => {
+  const parent = new AbortController();
+  parent.abort(new Error("gone"));
+  let started = false;
+  const outcome = await runWithDeadline(
+    () => {
+      started = true;
+      return "done";
+    },
+    parent.signal,
+    1_000,
+  );
+  expect(outcome).toEqual({ kind: "aborted" });
+  expect(started).toBe(false);
+});

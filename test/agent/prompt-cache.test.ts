@@ -93,6 +93,26 @@ describe("OpenAI", () => {
     }
   });
 
+  it("OpenAI's own endpoint named as baseURL, with or without a path, still gets the session's key", async () => {
+    for (const official of [
+      "https://api.openai.com",
+      "https://api.openai.com/v1",
+      "https://api.openai.com:443/v1",
+    ]) {
+      const { model } = scripted([says("Hi.")], "openai/gpt-4o");
+      const session = okValue(
+        await createAgentSession({
+          model: "openai/gpt-4o",
+          apiKey: "k",
+          fetch: model.fetch,
+          baseURL: official,
+        }),
+      );
+      await session.chat("Hello");
+      expect(requestBody(model, 0)).toMatchObject({ prompt_cache_key: session.sessionId });
+    }
+  });
+
   it("a compatible server gets no key Wisp made up, only one the caller set; cache: false sends none", async () => {
     for (const lookalike of ["https://api.openai.com.evil.example/v1", "https://api.openai.computer/v1"]) {
       const { model, options } = scripted([says("Hi.")], "openai/gpt-4o");

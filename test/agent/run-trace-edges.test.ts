@@ -232,6 +232,8 @@ describe("a resume's decisions", () => {
     const toolCallId = paused.pendingApprovals?.[0]?.toolCallId as string;
     exporter.reset();
     okValue(await session.resume([{ toolCallId, approved: false, reason: "ada is on leave" }]));
+    // A resume has no prompt: its first message (the denied call's result) is not recorded as one.
+    expect(runSpan().attributes["gen_ai.input.messages"]).toBeUndefined();
     const [decided] = eventsNamed("wisp.approval.decided");
     return decided;
   };
