@@ -1,10 +1,11 @@
 /**
  * The Vitest configuration Stryker runs (`npm run mutate`, see stryker.config.mjs): vitest.config.ts
- * with one of its projects, the one `WISP_MUTATE_PROJECT` names ("node" unless set). Stryker's
- * Vitest runner has no option to pick a project, and the two need different handling: the src/
- * folders are tested by the "node" project (Vitest's related-files mode finds their tests), the
- * demo Worker by the "worker" project inside workerd (its tests reach the Worker through
- * `exports.default.fetch`, which no import graph shows, so related mode is off there).
+ * with the projects `WISP_MUTATE_PROJECT` names ("node" unless set; "worker" is the "worker" and
+ * "worker-paced" projects). Stryker's Vitest runner has no option to pick a project, and the two kinds
+ * need different handling: the src/ folders are tested by the "node" project (Vitest's related-files
+ * mode finds their tests), the demo Worker by the two worker projects inside workerd (their tests
+ * reach the Worker through `exports.default.fetch`, which no import graph shows, so related mode is
+ * off there).
  */
 import { configDefaults, defineConfig } from "vitest/config";
 import base from "./vitest.config.ts";
@@ -51,20 +52,27 @@ export const NEEDS_OWN_MODULES = [
 export const ISOLATE = process.env.WISP_MUTATE_ISOLATE === "1";
 
 const wanted = process.env.WISP_MUTATE_PROJECT ?? "node";
+/** `wanted` and its variants: "worker" is also "worker-paced" (the same tests' other half, see vitest.config.ts). */
+const isWanted = (name: unknown): boolean =>
+  typeof name === "string" && (name === wanted || name.startsWith(`${wanted}-`));
 const projects = (base.test?.projects ?? [])
-  .filter((project) => typeof project === "object" && "test" in project && project.test?.name === wanted)
+  .filter((project) => typeof project === "object" && "test" in project && isWanted(project.test?.name))
   .map((project) =>
     typeof project === "object" && "test" in project
       ? {
           ...project,
           test: {
             ...project.test,
-            exclude: [...configDefaults.exclude, ...NOT_FOR_MUTANTS, ...(ISOLATE ? [] : NEEDS_OWN_MODULES)],
+            exclude: [
+              ...(project.test?.exclude ?? configDefaults.exclude),
+              ...NOT_FOR_MUTANTS,
+              ...(ISOLATE ? [] : NEEDS_OWN_MODULES),
+            ],
           },
         }
       : project,
   );
-if (projects.length !== 1) {
+if (projects.length === 0) {
   throw new Error(`stryker.vitest.config.ts: vitest.config.ts has no project named "${wanted}"`);
 }
 

@@ -230,12 +230,17 @@ describe("the session list", () => {
       [first.sessionId, (await exported(first)).messages.length],
       [second.sessionId, (await exported(second)).messages.length],
     ]);
-    await until(async () =>
-      (await listed(client)).every(
-        (summary) =>
-          summary.messageCount === counts.get(String(summary.sessionId)) && summary.status === "idle",
-      ),
-    );
+    // Both listed (an empty list is not "every one up to date") with their last runs counted.
+    await until(async () => {
+      const summaries = await listed(client);
+      return (
+        summaries.length === 2 &&
+        summaries.every(
+          (summary) =>
+            summary.messageCount === counts.get(String(summary.sessionId)) && summary.status === "idle",
+        )
+      );
+    });
     const sessions = await listed(client);
     expect(sessions.map((summary) => summary.sessionId)).toEqual([second.sessionId, first.sessionId]);
     expect(sessions[1]).toMatchObject({ title: "What is 12 * 7? and more", status: "idle", messageCount: 4 });
