@@ -63,6 +63,9 @@ const projects = (base.test?.projects ?? [])
           ...project,
           test: {
             ...project.test,
+            // The Worker's modules load before any test, so their module-level mutants are static
+            // (worker/test/mutation-setup.ts says why).
+            ...(wanted === "worker" ? { setupFiles: ["worker/test/mutation-setup.ts"] } : {}),
             exclude: [
               ...(project.test?.exclude ?? configDefaults.exclude),
               ...NOT_FOR_MUTANTS,
