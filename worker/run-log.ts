@@ -101,24 +101,28 @@ export class RunLog {
    */
   attach(after?: { runId: string; n: number }): ReadableStream<Uint8Array> {
     let self: Client | undefined;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        self = controller;
-        const from = after === undefined || after.runId !== this.runId ? 0 : after.n;
-        const oldest = this.#events[0]?.n ?? this.#next;
-        if ((after !== undefined && after.runId !== this.runId) || from + 1 < oldest) {
-          controller.enqueue(
-            sseFrame({ event: "reset", data: { runId: this.runId, reason: "Events were missed; reload" } }),
-          );
-        }
-        for (const event of this.#events) if (event.n > from) controller.enqueue(event.bytes);
-        if (this.#ended) controller.close();
-        else this.#clients.add(controller);
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          self = controller;
+          const from = after === undefined || after.runId !== this.runId ? 0 : after.n;
+          const oldest = this.#events[0]?.n ?? this.#next;
+          if ((after !== undefined && after.runId !== this.runId) || from + 1 < oldest) {
+            controller.enqueue(
+              sseFrame({ event: "reset", data: { runId: this.runId, reason: "Events were missed; reload" } }),
+            );
+          }
+          for (const event of this.#events) if (event.n > from) controller.enqueue(event.bytes);
+          if (this.#ended) controller.close();
+          else this.#clients.add(controller);
+        },
+        cancel: () => {
+          if (self !== undefined) this.#detach(self);
+        },
       },
-      cancel: () => {
-        if (self !== undefined) this.#detach(self);
-      },
-    });
+      // Counted in bytes, so a client's backlog (desiredSize below zero) is the bytes it has not read.
+      new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
+    );
   }
 
   #deliver(client: Client, bytes: Uint8Array): void {
