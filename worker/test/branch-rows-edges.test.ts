@@ -4,20 +4,11 @@
  * branches that hang from the same message and are as long rewrites the rows, so the branches read
  * back after the object is evicted are the switched ones.
  */
-import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Message, SessionState, StoredBranch } from "wisp-agent";
-import { auth, call, createSession, json, readEvents, send } from "./api.ts";
-
-type Session = { sessionId: string; token: string };
-
-const stub = (sessionId: string) => env.RUNNER.get(env.RUNNER.idFromName(sessionId));
-
-async function exported(session: Session): Promise<SessionState> {
-  const response = await call(`/api/sessions/${session.sessionId}/export`, auth(session.token));
-  expect(response.status).toBe(200);
-  return response.json<SessionState>();
-}
+import type { Message, StoredBranch } from "wisp-agent";
+import { call, createSession, json, readEvents, send } from "./api.ts";
+import { exported, type Session, stub } from "./conversations.ts";
 
 function user(id: string, text: string, timestamp: number): Message {
   return { id, role: "user", content: [{ type: "text", text }], timestamp };

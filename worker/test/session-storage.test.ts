@@ -10,35 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Message, SessionState } from "wisp-agent";
 import { newToken, tokenDigest } from "../tokens.ts";
 import { auth, call, createSession, json, readEvents, send } from "./api.ts";
-
-type Session = { sessionId: string; token: string };
-
-const stub = (sessionId: string) => env.RUNNER.get(env.RUNNER.idFromName(sessionId));
-
-async function exported(session: Session): Promise<SessionState> {
-  const response = await call(`/api/sessions/${session.sessionId}/export`, auth(session.token));
-  expect(response.status).toBe(200);
-  return response.json<SessionState>();
-}
-
-/** `count` messages: user and assistant text, alternating, each about `chars` characters. */
-function conversation(count: number, chars = 400): Message[] {
-  return Array.from({ length: count }, (_, index): Message => {
-    const text = `message ${index} `.padEnd(chars, "lorem ipsum ");
-    if (index % 2 === 0)
-      return { id: `u${index}`, role: "user", content: [{ type: "text", text }], timestamp: index };
-    return {
-      id: `a${index}`,
-      role: "assistant",
-      content: [{ type: "text", text }],
-      timestamp: index,
-      provider: "anthropic",
-      model: "claude-sonnet-4-5",
-      stopReason: "complete",
-      usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    };
-  });
-}
+import { conversation, exported, type Session, stub } from "./conversations.ts";
 
 /** A valid state of the demo holding `messages`. */
 async function stateWith(messages: Message[]): Promise<SessionState> {
