@@ -7,27 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message, SessionState } from "wisp-agent";
 import { auth, call, createSession, json, readEvents, send } from "./api.ts";
-
-type Session = { sessionId: string; token: string };
-
-/** `count` short messages, user and assistant alternating (`u0`, `a1`, …). */
-function conversation(count: number): Message[] {
-  return Array.from({ length: count }, (_, index): Message => {
-    const text = `message ${index}`;
-    if (index % 2 === 0)
-      return { id: `u${index}`, role: "user", content: [{ type: "text", text }], timestamp: index };
-    return {
-      id: `a${index}`,
-      role: "assistant",
-      content: [{ type: "text", text }],
-      timestamp: index,
-      provider: "anthropic",
-      model: "claude-sonnet-4-5",
-      stopReason: "complete",
-      usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-    };
-  });
-}
+import { conversation, type Session } from "./conversations.ts";
 
 async function imported(messages: Message[]): Promise<Session> {
   const fresh = await createSession();
