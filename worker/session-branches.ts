@@ -24,10 +24,10 @@ export function switchRefusal(error: ConfigError): ApiError {
   return new ApiError(error.code === "BRANCH_INVALID" ? 400 : 409, error.code, error.message, error.path);
 }
 
-/** The `leafId` of a switch request's body, checked. */
+/** The `leafId` of a switch request's body (parsed JSON, so only an object can hold one), checked. */
 export function leafIdOf(body: unknown): string {
   const leafId = (body as { leafId?: unknown } | null)?.leafId;
-  if (typeof body !== "object" || body === null || Array.isArray(body) || typeof leafId !== "string") {
+  if (typeof leafId !== "string") {
     throw new ApiError(400, "INVALID_REQUEST", "The body must be an object { leafId }", "leafId");
   }
   return leafId;

@@ -55,8 +55,7 @@ export function summaryOf(
   previous: SessionSummary | undefined,
   status: SessionSummary["status"],
 ): SessionSummary {
-  const title =
-    previous?.title || (tail.messagesFrom === 0 ? titleOf(tail.messages[0]) : (previous?.title ?? ""));
+  const title = previous?.title || (tail.messagesFrom === 0 ? titleOf(tail.messages[0]) : "");
   return {
     sessionId,
     title,

@@ -44,13 +44,16 @@ export function sseEventOf(event: AgentEvent): SseEvent | undefined {
       };
     case "approval-requested": {
       const { approval } = event;
-      const data: Record<string, unknown> = {
-        id: approval.toolCallId,
-        name: approval.toolName,
-        args: approval.args,
+      // An absent reason is left out of the frame: JSON drops `undefined`.
+      return {
+        event: "approval-requested",
+        data: {
+          id: approval.toolCallId,
+          name: approval.toolName,
+          args: approval.args,
+          reason: approval.reason,
+        },
       };
-      if (approval.reason !== undefined) data.reason = approval.reason;
-      return { event: "approval-requested", data };
     }
     case "question-requested": {
       const { question } = event;
