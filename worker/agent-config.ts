@@ -58,7 +58,7 @@ export function agentOptions(env: Env): SessionOptions & { model: ModelOption } 
   const delay = Number(env.DEMO_CHUNK_DELAY_MS);
   return {
     ...common,
-    apiKey: "scripted",
+    // No apiKey: a run with its own `fetch` needs none (the scripted model reads no key).
     fetch: demoModel(Number.isFinite(delay) && delay >= 0 ? delay : undefined).fetch,
   };
 }

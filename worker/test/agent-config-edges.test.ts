@@ -46,6 +46,21 @@ describe("isScripted", () => {
 });
 
 describe("agentOptions", () => {
+  it("passes the Anthropic key, and the Gemini key, to a real provider (no scripted fetch)", () => {
+    const anthropic = agentOptions(env({ ANTHROPIC_API_KEY: "sk-ant" }));
+    expect(anthropic.apiKey).toBe("sk-ant");
+    expect(anthropic.fetch).toBeUndefined();
+    const gemini = agentOptions(env({ GEMINI_API_KEY: "g-key" }));
+    expect(gemini.apiKey).toBe("g-key");
+    expect(gemini.fetch).toBeUndefined();
+  });
+
+  it("runs the scripted model through its own fetch, with no key", () => {
+    const scripted = agentOptions(env({}));
+    expect(scripted.fetch).toBeTypeOf("function");
+    expect(scripted.apiKey).toBeUndefined();
+  });
+
   it("passes the OpenAI key, and OPENAI_BASE_URL only when set", () => {
     const plain = agentOptions(env({ OPENAI_API_KEY: "sk-oa" }));
     expect(plain.apiKey).toBe("sk-oa");
