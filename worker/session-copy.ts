@@ -48,11 +48,12 @@ async function putPacked(
   sessionId: string,
   page: number | "meta",
   text: string,
+  partBytes: number,
 ): Promise<{ parts: number; bytes: number }> {
   const packed = await gzip(text);
-  const parts = Math.ceil(packed.length / PART_BYTES) || 1;
+  const parts = Math.ceil(packed.length / partBytes) || 1;
   for (let part = 0; part < parts; part++) {
-    await kv.put(partKey(sessionId, page, part), packed.subarray(part * PART_BYTES, (part + 1) * PART_BYTES));
+    await kv.put(partKey(sessionId, page, part), packed.subarray(part * partBytes, (part + 1) * partBytes));
   }
   return { parts, bytes: packed.length };
 }
@@ -75,13 +76,15 @@ async function getPacked(
 
 /**
  * Copies the stored session to KV, rewriting the pages from message `copied` on (the messages copied
- * before stay). Returns how many messages the copy holds and how many bytes it wrote.
+ * before stay). Returns how many messages the copy holds and how many bytes it wrote. `partBytes` is
+ * the largest value written ({@link PART_BYTES}; tests pass less to see a page cut into parts).
  */
 export async function writeCopy(
   kv: KVNamespace,
   sessionId: string,
   rows: SessionRows,
   copied: number,
+  partBytes = PART_BYTES,
 ): Promise<{ messageCount: number; bytes: number }> {
   const head = rows.head();
   if (head === undefined) return { messageCount: 0, bytes: 0 };
@@ -101,6 +104,7 @@ export async function writeCopy(
       sessionId,
       page,
       `[${rows.messageTexts(page * PAGE_MESSAGES, PAGE_MESSAGES).join(",")}]`,
+      partBytes,
     );
     bytes += written.bytes;
     pages.push(written.parts);
@@ -108,7 +112,7 @@ export async function writeCopy(
   // The metadata only when the rows hold a newer one than the copy (a session's first save, mostly).
   let metadata = previous?.metadata;
   if (metadata?.version !== head.metadataVersion) {
-    const written = await putPacked(kv, sessionId, "meta", rows.metadataParts().join("") || "{}");
+    const written = await putPacked(kv, sessionId, "meta", rows.metadataParts().join("") || "{}", partBytes);
     bytes += written.bytes;
     metadata = { version: head.metadataVersion, parts: written.parts };
   }
