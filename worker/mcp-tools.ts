@@ -42,16 +42,17 @@ export function parseMcpServers(value: string | undefined, warnings: string[] = 
   } else {
     entries = source.split(",").map((part) => {
       const entry = part.trim();
-      // `prefix=url`, where the prefix comes before any "://" (a url's own query may hold "=").
+      // `prefix=url`, where the prefix comes before the "://" (a url's own query may hold "="). An entry
+      // without "://" holds no http(s) url either way, and is skipped below.
       const equals = entry.indexOf("=");
-      const scheme = entry.indexOf("://");
-      return equals > 0 && (scheme === -1 || equals < scheme)
+      return equals > 0 && equals < entry.indexOf("://")
         ? { prefix: entry.slice(0, equals), url: entry.slice(equals + 1) }
         : { url: entry };
     });
   }
   const servers: McpServerConfig[] = [];
-  for (const entry of Array.isArray(entries) ? entries : []) {
+  // JSON that starts with "[" and parses is an array.
+  for (const entry of entries) {
     const { url, prefix, headers } = (entry ?? {}) as { url?: unknown; prefix?: unknown; headers?: unknown };
     if (typeof url !== "string" || !/^https?:\/\//.test(url)) {
       warnings.push(`MCP_SERVERS: skipped an entry without an http(s) url`);
@@ -110,13 +111,8 @@ export async function connectRunMcp(
   ];
   // Connecting is bounded as a whole; once connected, aborting this closes the connections (close()).
   const connecting = new AbortController();
-  const timer = setTimeout(
-    () =>
-      connecting.abort(
-        new DOMException(`not connected within ${MCP_CONNECT_DEADLINE_MS} ms`, "TimeoutError"),
-      ),
-    MCP_CONNECT_DEADLINE_MS,
-  );
+  const deadline = new DOMException(`not connected within ${MCP_CONNECT_DEADLINE_MS} ms`, "TimeoutError");
+  const timer = setTimeout(() => connecting.abort(deadline), MCP_CONNECT_DEADLINE_MS);
   const cancel = (): void => connecting.abort(signal?.reason);
   if (signal?.aborted) cancel();
   signal?.addEventListener("abort", cancel, { once: true });
@@ -132,10 +128,11 @@ export async function connectRunMcp(
   const connections: McpConnection[] = [];
   results.forEach((result, index) => {
     if (result.ok) connections.push(result.value);
-    else
-      warnings.push(
-        `MCP server ${index === 0 ? "notes" : (others[index - 1]?.url ?? "")}: ${result.error.message}`,
-      );
+    else {
+      // The deadline's own words rather than the generic "timeout expired" of the abort it caused.
+      const why = result.error.cause === deadline ? deadline.message : result.error.message;
+      warnings.push(`MCP server ${index === 0 ? "notes" : (others[index - 1]?.url ?? "")}: ${why}`);
+    }
   });
   const names = new Set<string>(reserved);
   const tools: Tool<JsonObject>[] = [];
