@@ -122,8 +122,8 @@ function namedCall(prompt: string, offered: readonly string[]): ScriptPart | und
   if (match === null || !offered.includes(match[1] as string)) return undefined;
   let args: JsonObject = {};
   try {
-    const parsed: unknown = JSON.parse(match[2] ?? "{}");
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) args = parsed as JsonObject;
+    // The arguments group starts with "{" and ends with "}", so whatever parses is an object.
+    args = JSON.parse(match[2] ?? "{}") as JsonObject;
   } catch {
     // Not JSON: call it without arguments (the tool's own check answers).
   }
