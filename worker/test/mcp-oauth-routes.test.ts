@@ -139,7 +139,11 @@ describe("GET /oauth/callback", () => {
       undefined,
     );
     const none = await call(`/oauth/callback?code=x&state=${state}`);
-    expect((await errorOf(none)).slice(0, 2)).toEqual([403, "OAUTH_BROWSER_MISMATCH"]);
+    expect(((await none.json()) as ErrorBody).error).toEqual({
+      code: "OAUTH_BROWSER_MISMATCH",
+      message: "This authorization was started in another browser",
+    });
+    expect(none.status).toBe(403);
     const other = await call(`/oauth/callback?code=x&state=${state}`, {
       headers: { cookie: `${BINDING_COOKIE}=${"o".repeat(43)}` },
     });

@@ -9,9 +9,16 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
-import { handleMcp, type NotesStore } from "../mcp-notes.ts";
-import { BINDING_COOKIE, rememberAuthorization } from "../oauth-state.ts";
+import { handleMcp } from "../mcp-notes.ts";
+import { BINDING_COOKIE } from "../oauth-state.ts";
 import { auth, call, createSession, json } from "./api.ts";
+import {
+  ACCESS_TOKEN,
+  authorizationAnswer,
+  ISSUER,
+  memoryNotesStore,
+  unauthorized,
+} from "./pretend-oauth.ts";
 
 type ErrorBody = { error: { code: string; message: string; path?: string } };
 
@@ -72,7 +79,7 @@ describe("refusals of the MCP server routes", () => {
     ]);
   });
 
-  it("says why a callback's state is refused: unknown, or started in another browser", async () => {
+  it("says why a callback's state is refused when it is unknown (another browser's: mcp-oauth-routes)", async () => {
     const unknown = await call("/oauth/callback?code=x&state=abcdefghijklmnopqrstuvwxyz987654");
     expect(await refusal(unknown)).toEqual([
       400,
@@ -81,23 +88,6 @@ describe("refusals of the MCP server routes", () => {
         message: "No authorization is waiting for this state (unknown, expired, or already used)",
         path: "state",
       },
-    ]);
-    const session = await createSession();
-    const state = "state-of-someone-elses-browser-0123456789";
-    await rememberAuthorization(
-      env.SESSIONS,
-      state,
-      {
-        sessionId: session.sessionId,
-        url: "https://example.com/mcp",
-        redirectUrl: "http://demo.test/oauth/callback",
-      },
-      undefined,
-    );
-    const other = await call(`/oauth/callback?code=x&state=${state}`);
-    expect(await refusal(other)).toEqual([
-      403,
-      { code: "OAUTH_BROWSER_MISMATCH", message: "This authorization was started in another browser" },
     ]);
   });
 });
@@ -149,8 +139,6 @@ describe("the limit on MCP connection attempts", () => {
 
 describe("an OAuth-protected MCP server added to a session", () => {
   const mcpUrl = "https://mcp.example.test/mcp";
-  const issuer = "https://as.example.test";
-  const accessToken = "the-access-token";
 
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -160,71 +148,21 @@ describe("an OAuth-protected MCP server added to a session", () => {
    * Stands in for the network the session's Durable Object reaches (it runs in this isolate, so it
    * sees this global): the MCP server (the demo's notes server, on a store of its own) answers 401
    * without the access token; its protected resource metadata names the authorization server, which
-   * registers any client and gives the access token for the code `the-code`. Every answer is made
+   * registers any client and gives the access token for the code `the-code` (worker/test/pretend-oauth.ts). Every answer is made
    * where it is asked for; only strings cross between the test and the object.
    */
   function stubNetwork(): string[] {
     const requested: string[] = [];
-    const notes = new Map<string, string>();
-    const store: NotesStore = {
-      get: async (key) => notes.get(key) ?? null,
-      put: async (key, value) => {
-        notes.set(key, value);
-      },
-      delete: async (key) => {
-        notes.delete(key);
-      },
-      list: async ({ prefix }) => ({
-        keys: [...notes.keys()].filter((name) => name.startsWith(prefix)).map((name) => ({ name })),
-      }),
-    };
+    const store = memoryNotesStore();
     vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init);
       const { origin, pathname } = new URL(request.url);
       requested.push(`${request.method} ${request.url}`);
-      if (origin === "https://mcp.example.test") {
-        if (pathname.startsWith("/.well-known/oauth-protected-resource")) {
-          return Response.json({ resource: mcpUrl, authorization_servers: [issuer] });
-        }
-        if (request.headers.get("authorization") !== `Bearer ${accessToken}`) {
-          return Response.json(
-            { error: "invalid_token" },
-            {
-              status: 401,
-              headers: {
-                "www-authenticate": `Bearer resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/mcp"`,
-              },
-            },
-          );
-        }
+      if (origin === "https://mcp.example.test" && pathname === "/mcp") {
+        if (request.headers.get("authorization") !== `Bearer ${ACCESS_TOKEN}`) return unauthorized(origin);
         return handleMcp(request, store);
       }
-      if (request.url === `${issuer}/.well-known/oauth-authorization-server`) {
-        return Response.json({
-          issuer,
-          authorization_endpoint: `${issuer}/authorize`,
-          token_endpoint: `${issuer}/token`,
-          registration_endpoint: `${issuer}/register`,
-          response_types_supported: ["code"],
-          grant_types_supported: ["authorization_code", "refresh_token"],
-          code_challenge_methods_supported: ["S256"],
-          token_endpoint_auth_methods_supported: ["none"],
-        });
-      }
-      if (request.method === "POST" && request.url === `${issuer}/register`) {
-        const metadata = (await request.json()) as Record<string, unknown>;
-        return Response.json(
-          { ...metadata, client_id: "the-client", token_endpoint_auth_method: "none" },
-          { status: 201 },
-        );
-      }
-      if (request.method === "POST" && request.url === `${issuer}/token`) {
-        const form = await request.formData();
-        if (form.get("code") !== "the-code")
-          return Response.json({ error: "invalid_grant" }, { status: 400 });
-        return Response.json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600 });
-      }
-      return new Response("not found", { status: 404 });
+      return (await authorizationAnswer(request)) ?? new Response("not found", { status: 404 });
     });
     return requested;
   }
@@ -245,7 +183,7 @@ describe("an OAuth-protected MCP server added to a session", () => {
     // The state stays with the Worker's index: the page gets the URL only.
     expect(body).toEqual({ status: "authorization_required", authorizationUrl: expect.any(String) });
     const authorizationUrl = new URL(body.authorizationUrl);
-    expect(`${authorizationUrl.origin}${authorizationUrl.pathname}`).toBe(`${issuer}/authorize`);
+    expect(`${authorizationUrl.origin}${authorizationUrl.pathname}`).toBe(`${ISSUER}/authorize`);
     expect(authorizationUrl.searchParams.get("redirect_uri")).toBe("http://demo.test/oauth/callback");
     const state = authorizationUrl.searchParams.get("state") ?? "";
     const setCookie = started.headers.get("set-cookie");
@@ -263,7 +201,7 @@ describe("an OAuth-protected MCP server added to a session", () => {
       status: "connected",
       server: { url: mcpUrl, prefix: "vault_" },
     });
-    expect(requested).toContain(`POST ${issuer}/token`);
+    expect(requested).toContain(`POST ${ISSUER}/token`);
     const listed = await call(`/api/sessions/${session.sessionId}/mcp-servers`, auth(session.token));
     expect(await listed.json()).toEqual({
       servers: [{ url: mcpUrl, prefix: "vault_", addedAt: expect.any(Number) }],

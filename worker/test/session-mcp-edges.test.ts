@@ -10,10 +10,17 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { addSessionMcpServer, MAX_SESSION_MCP_SERVERS } from "../mcp-auth-storage.ts";
-import { handleMcp, type NotesStore } from "../mcp-notes.ts";
+import { handleMcp } from "../mcp-notes.ts";
 import { BINDING_COOKIE, rememberAuthorization } from "../oauth-state.ts";
 import type { SessionRunner } from "../session-runner.ts";
 import { auth, call, createSession, json } from "./api.ts";
+import {
+  ACCESS_TOKEN,
+  authorizationAnswer,
+  ISSUER,
+  memoryNotesStore,
+  unauthorized,
+} from "./pretend-oauth.ts";
 
 type ErrorBody = { error: { code: string; message: string; path?: string } };
 type Session = { sessionId: string; token: string };
@@ -24,8 +31,6 @@ const OPEN = "https://open.example.test/mcp";
 const LOCKED = "https://locked.example.test/mcp";
 /** A server that refuses every token, even the one just given. */
 const STUBBORN = "https://stubborn.example.test/mcp";
-const ISSUER = "https://as.example.test";
-const ACCESS_TOKEN = "the-access-token";
 /** The notes server's tools, by their own names. */
 const NOTES_TOOLS = ["add", "list", "read", "delete"];
 
@@ -57,22 +62,9 @@ async function refusal(response: Response): Promise<[number, ErrorBody["error"]]
 function stubNetwork(options: { tokenEndpointDown?: boolean } = {}) {
   const requested: string[] = [];
   const registrations: Array<Record<string, unknown>> = [];
-  const notes = new Map<string, string>();
-  const store: NotesStore = {
-    get: async (key) => notes.get(key) ?? null,
-    put: async (key, value) => {
-      notes.set(key, value);
-    },
-    delete: async (key) => {
-      notes.delete(key);
-    },
-    list: async ({ prefix }) => ({
-      keys: [...notes.keys()].filter((name) => name.startsWith(prefix)).map((name) => ({ name })),
-    }),
-  };
+  const store = memoryNotesStore();
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
-    const { origin, pathname } = new URL(request.url);
     requested.push(`${request.method} ${request.url}`);
     if (request.url === OPEN) {
       if (request.method === "GET" || request.method === "DELETE") return new Response(null, { status: 405 });
@@ -84,46 +76,12 @@ function stubNetwork(options: { tokenEndpointDown?: boolean } = {}) {
     if (request.url === LOCKED || request.url === STUBBORN) {
       if (request.url === LOCKED && request.headers.get("authorization") === `Bearer ${ACCESS_TOKEN}`)
         return handleMcp(request, store);
-      return Response.json(
-        { error: "invalid_token" },
-        {
-          status: 401,
-          headers: {
-            "www-authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
-          },
-        },
-      );
+      return unauthorized(new URL(request.url).origin);
     }
-    if (pathname === "/.well-known/oauth-protected-resource/mcp") {
-      return Response.json({ resource: `${origin}/mcp`, authorization_servers: [ISSUER] });
-    }
-    if (request.url === `${ISSUER}/.well-known/oauth-authorization-server`) {
-      return Response.json({
-        issuer: ISSUER,
-        authorization_endpoint: `${ISSUER}/authorize`,
-        token_endpoint: `${ISSUER}/token`,
-        registration_endpoint: `${ISSUER}/register`,
-        response_types_supported: ["code"],
-        grant_types_supported: ["authorization_code", "refresh_token"],
-        code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none"],
-      });
-    }
-    if (request.method === "POST" && request.url === `${ISSUER}/register`) {
-      const metadata = (await request.json()) as Record<string, unknown>;
-      registrations.push(metadata);
-      return Response.json(
-        { ...metadata, client_id: "the-client", token_endpoint_auth_method: "none" },
-        { status: 201 },
-      );
-    }
-    if (request.method === "POST" && request.url === `${ISSUER}/token`) {
-      if (options.tokenEndpointDown) throw new TypeError("the pretend token endpoint is down");
-      const form = await request.formData();
-      if (form.get("code") !== "the-code") return Response.json({ error: "invalid_grant" }, { status: 400 });
-      return Response.json({ access_token: ACCESS_TOKEN, token_type: "Bearer", expires_in: 3600 });
-    }
-    return new Response("not found", { status: 404 });
+    return (
+      (await authorizationAnswer(request, { ...options, registrations })) ??
+      new Response("not found", { status: 404 })
+    );
   });
   return { requested, registrations };
 }
