@@ -180,7 +180,8 @@ describe("connectRunMcp", () => {
     cancel.abort(new DOMException("Cancelled by the test", "AbortError"));
     const mcp = await connecting;
     // The run's own abort, not the deadline 10 s later.
-    expect(mcp.warnings).toEqual([`MCP server ${SLOW}: The run was aborted`]);
+    // (The notes server may or may not have connected before the cancel.)
+    expect(mcp.warnings).toContain(`MCP server ${SLOW}: The run was aborted`);
     await mcp.close();
   });
 
