@@ -143,7 +143,8 @@ const MAX_DECISIONS = 64;
 /** The decisions of an approvals request: an array, each checked by the SDK (its path names the bad one). */
 function decisionsOf(body: unknown): unknown[] {
   const decisions = (body as { decisions?: unknown } | null)?.decisions;
-  if (typeof body !== "object" || body === null || Array.isArray(body) || !Array.isArray(decisions)) {
+  // Parsed JSON: only an object can hold a `decisions` array.
+  if (!Array.isArray(decisions)) {
     throw new ApiError(
       400,
       "INVALID_REQUEST",
