@@ -77,3 +77,11 @@ export async function readEvents(
   }
   return { events, reader };
 }
+
+/** An API error's body. */
+export type ErrorBody = { error: { code: string; message: string; path?: string } };
+
+/** The status and error body of a refusal. */
+export async function refusal(response: Response): Promise<[number, ErrorBody["error"]]> {
+  return [response.status, ((await response.json()) as ErrorBody).error];
+}

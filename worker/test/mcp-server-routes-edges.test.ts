@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
 import { handleMcp } from "../mcp-notes.ts";
 import { BINDING_COOKIE } from "../oauth-state.ts";
-import { auth, call, createSession, json } from "./api.ts";
+import { auth, call, createSession, json, refusal } from "./api.ts";
 import {
   ACCESS_TOKEN,
   authorizationAnswer,
@@ -19,13 +19,6 @@ import {
   memoryNotesStore,
   unauthorized,
 } from "./pretend-oauth.ts";
-
-type ErrorBody = { error: { code: string; message: string; path?: string } };
-
-/** The status and error body of a refusal. */
-async function refusal(response: Response): Promise<[number, ErrorBody["error"]]> {
-  return [response.status, ((await response.json()) as ErrorBody).error];
-}
 
 function addServer(session: { sessionId: string; token: string }, body: unknown): Promise<Response> {
   return call(`/api/sessions/${session.sessionId}/mcp-servers`, json("POST", body, session.token));

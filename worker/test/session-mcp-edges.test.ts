@@ -13,7 +13,7 @@ import { addSessionMcpServer, MAX_SESSION_MCP_SERVERS } from "../mcp-auth-storag
 import { handleMcp } from "../mcp-notes.ts";
 import { BINDING_COOKIE, rememberAuthorization } from "../oauth-state.ts";
 import type { SessionRunner } from "../session-runner.ts";
-import { auth, call, createSession, json } from "./api.ts";
+import { auth, call, createSession, json, refusal } from "./api.ts";
 import {
   ACCESS_TOKEN,
   authorizationAnswer,
@@ -22,7 +22,6 @@ import {
   unauthorized,
 } from "./pretend-oauth.ts";
 
-type ErrorBody = { error: { code: string; message: string; path?: string } };
 type Session = { sessionId: string; token: string };
 
 /** A server that asks for no authorization (it opens an MCP session of its own). */
@@ -44,11 +43,6 @@ function addServer(session: Session, body: unknown): Promise<Response> {
 
 async function listed(session: Session): Promise<unknown> {
   return (await call(`/api/sessions/${session.sessionId}/mcp-servers`, auth(session.token))).json();
-}
-
-/** The status and error body of a refusal. */
-async function refusal(response: Response): Promise<[number, ErrorBody["error"]]> {
-  return [response.status, ((await response.json()) as ErrorBody).error];
 }
 
 /**
