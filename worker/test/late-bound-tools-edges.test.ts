@@ -1,7 +1,7 @@
 /**
- * Edges of the late-bound MCP tool stand-ins (worker/late-bound-tools.ts): toolsKey tells timeouts
- * apart, an approval check falls back to "no approval" when the bound tool has none, and a stand-in
- * parses arguments only when its tool did.
+ * Edges of the late-bound MCP tool stand-ins (worker/late-bound-tools.ts): toolsKey tells timeouts and
+ * approval needs apart, an approval check falls back to "no approval" when the bound tool has none, and
+ * a stand-in parses arguments only when its tool did.
  */
 import { describe, expect, it } from "vitest";
 import type { JsonObject, Tool, ToolContext } from "wisp-agent";
@@ -26,6 +26,17 @@ describe("toolsKey", () => {
     );
     expect(new Set(keys).size).toBe(3);
     expect(toolsKey([tool("a", { timeoutMs: 5_000 })])).toBe(toolsKey([tool("a", { timeoutMs: 5_000 })]));
+  });
+
+  it("differs when a tool's need for approval does", () => {
+    const keys = [
+      tool("a"),
+      tool("a", { needsApproval: false }),
+      tool("a", { needsApproval: true }),
+      tool("a", { needsApproval: () => true }),
+    ].map((one) => toolsKey([one]));
+    expect(keys[0]).toBe(keys[1]);
+    expect(new Set(keys).size).toBe(3);
   });
 });
 

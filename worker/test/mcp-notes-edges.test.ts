@@ -1,6 +1,6 @@
 /**
  * Edges of the demo's notes MCP server (worker/mcp-notes.ts), reached through Wisp's `connectMcp` with
- * an in-memory store that lists keys like KV (sorted, by prefix, at most `limit`): the tools'
+ * an in-memory store that lists keys like KV (sorted, by prefix, at most `limit`): its name, the tools'
  * descriptions, the list's order and wording, the 200-note cap, keys that are not notes, a listed note
  * already gone, and deleting a note.
  */
@@ -52,6 +52,13 @@ function run(mcp: McpConnection, name: string, args: Record<string, string> = {}
 }
 
 describe("the notes MCP server", () => {
+  it("names itself and says what it is for when a client connects", async () => {
+    const mcp = await connect(memoryStore().store);
+    expect(mcp.serverInfo).toEqual({ name: "wisp-demo-notes", version: "1.0.0" });
+    expect(mcp.instructions).toBe("A notes store: add, list, read and delete notes.");
+    await mcp.close();
+  });
+
   it("describes each tool to the model", async () => {
     const mcp = await connect(memoryStore().store);
     expect(Object.fromEntries(mcp.tools.map((tool) => [tool.name, tool.description]))).toEqual({
