@@ -210,9 +210,10 @@ const mutantsOf = (result) => [
 
 /**
  * Whether TypeScript `source` has anything Stryker mutates. Its JavaScript (types removed, comments,
- * imports and re-exports too) with no call, block, string, array, regular expression or operator has
- * none: a file of types, numeric constants or re-exports gets no mutant, so Stryker's report leaves it
- * out, and a folder is whole without it.
+ * imports and re-exports too) with no call (but of a plain name with no arguments), block, string, array,
+ * regular expression or operator has none: a file of types, numeric constants, re-exports or
+ * `export default createApp();` (worker/index.ts) gets no mutant, so Stryker's report leaves it out,
+ * and a folder is whole without it.
  */
 export function hasMutableCode(source) {
   const js = ts
@@ -222,7 +223,9 @@ export function hasMutableCode(source) {
     .outputText // imports and re-exports are not mutated
     .replace(/^(?:import|export)\s[^;]*?\bfrom\s*["'][^"']*["'];?$/gm, "")
     .replace(/^import\s*["'][^"']*["'];?$/gm, "")
-    .replace(/^export \{\};?$/gm, "");
+    .replace(/^export \{\};?$/gm, "")
+    // A call of a plain name with no arguments (`export default createApp();`): no mutator changes it.
+    .replace(/(?<![\w$.])[A-Za-z_$][\w$]*\(\)/g, "0");
   return /[(){}[\]"'`<>!&|?+\-*/%]/.test(js);
 }
 
