@@ -20,6 +20,8 @@ export interface FoundState {
   tokenDigest: string;
   state: SessionState;
   from: "legacy-storage" | "legacy-kv" | "kv-copy";
+  /** The digest of the client the session is listed for, from its KV entry (the chunks never held it). */
+  client?: string;
 }
 
 /** The one-document record of before rows in the object's storage, or undefined. */
@@ -49,10 +51,13 @@ export async function findState(
   if (stored !== undefined) return stored;
   const entry = await loadEntry(kv, sessionId);
   if (entry === undefined) return undefined;
+  const listed = entry.client === undefined ? {} : { client: entry.client };
   if (entry.state !== undefined)
-    return { tokenDigest: entry.tokenDigest, state: entry.state, from: "legacy-kv" };
+    return { tokenDigest: entry.tokenDigest, state: entry.state, from: "legacy-kv", ...listed };
   const copy = await readCopy(kv, sessionId);
-  return copy === undefined ? undefined : { tokenDigest: entry.tokenDigest, state: copy, from: "kv-copy" };
+  return copy === undefined
+    ? undefined
+    : { tokenDigest: entry.tokenDigest, state: copy, from: "kv-copy", ...listed };
 }
 
 /** Removes the chunks of before rows from the object's storage (after the rows hold the session). */

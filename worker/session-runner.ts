@@ -283,8 +283,15 @@ export class SessionRunner extends DurableObject<Env> {
         );
       }
       await removeLegacy(this.ctx.storage);
+      // The client it is listed for, so later copies keep its listing and a delete removes it.
+      if (found.client !== undefined) await this.ctx.storage.put(CLIENT_KEY, found.client);
       if (found.from === "legacy-kv" || found.from === "legacy-storage") {
-        await saveEntry(this.env.SESSIONS, sessionId, { tokenDigest: found.tokenDigest });
+        const { tokenDigest, client } = found;
+        await saveEntry(
+          this.env.SESSIONS,
+          sessionId,
+          client === undefined ? { tokenDigest } : { tokenDigest, client },
+        );
       }
       this.#exportToKv(sessionId);
       console.log(`session ${sessionId} moved into rows from ${found.from}`);
