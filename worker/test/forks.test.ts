@@ -6,28 +6,8 @@
  */
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Message } from "wisp-agent";
-import { call, createSession, json, readEvents } from "./api.ts";
-import { conversation, exported, type Session, stub } from "./conversations.ts";
-
-async function imported(messages: Message[]): Promise<Session> {
-  const state = await exported(await createSession());
-  const response = await call("/api/sessions/import", json("POST", { ...state, messages }));
-  expect(response.status).toBe(201);
-  return response.json<Session>();
-}
-
-/** Sends a prompt (forked at `parentId` when given) and reads its run to the end. */
-async function runEnd(session: Session, text: string, parentId?: string | null) {
-  const body = parentId === undefined ? { text } : { text, parentId };
-  const response = await call(
-    `/api/sessions/${session.sessionId}/messages`,
-    json("POST", body, session.token),
-  );
-  expect(response.status).toBe(200);
-  const { events } = await readEvents(response);
-  return events.at(-1)?.data as { ok: boolean; saved: boolean; savedChars: number; messageCount: number };
-}
+import { call, json } from "./api.ts";
+import { conversation, exported, imported, runEnd, type Session, stub } from "./conversations.ts";
 
 async function switchTo(session: Session, leafId: string): Promise<Response> {
   return call(`/api/sessions/${session.sessionId}/branches`, json("POST", { leafId }, session.token));

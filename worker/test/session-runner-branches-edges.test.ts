@@ -12,28 +12,9 @@ import { describe, expect, it } from "vitest";
 import type { Message, SessionState } from "wisp-agent";
 import { newToken, tokenDigest } from "../tokens.ts";
 import { auth, call, createSession, json, readEvents, refusal, send } from "./api.ts";
-import { conversation, exported, type Session, stub } from "./conversations.ts";
+import { conversation, exported, imported, runEnd, type Session, stub, until } from "./conversations.ts";
 
 type Branch = { leafId: string; active: boolean };
-
-async function imported(messages: Message[]): Promise<Session> {
-  const state = await exported(await createSession());
-  const response = await call("/api/sessions/import", json("POST", { ...state, messages }));
-  expect(response.status).toBe(201);
-  return response.json<Session>();
-}
-
-/** Sends a prompt (forked at `parentId` when given) and reads its run to the end. */
-async function runEnd(session: Session, text: string, parentId?: string) {
-  const body = parentId === undefined ? { text } : { text, parentId };
-  const response = await call(
-    `/api/sessions/${session.sessionId}/messages`,
-    json("POST", body, session.token),
-  );
-  expect(response.status).toBe(200);
-  const { events } = await readEvents(response);
-  return events.at(-1)?.data as { ok: boolean; saved: boolean; messageCount: number };
-}
 
 function branchesOf(session: Session): Promise<Response> {
   return call(`/api/sessions/${session.sessionId}/branches`, auth(session.token));
@@ -46,14 +27,6 @@ function switchTo(session: Session, leafId: string): Promise<Response> {
 /** A command sent straight to the session's object (as the Worker sends it). */
 function command(body: unknown): Request {
   return new Request("http://runner/", { method: "POST", body: JSON.stringify(body) });
-}
-
-/** Waits, polling, until `done` resolves true. */
-async function until(done: () => Promise<boolean>): Promise<void> {
-  for (let waited = 0; !(await done()); waited += 50) {
-    if (waited > 10_000) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("branches", () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Message, SessionState } from "wisp-agent";
 import { newToken, tokenDigest } from "../tokens.ts";
 import { auth, call, createSession, json, readEvents, send } from "./api.ts";
-import { conversation, exported, type Session, stub } from "./conversations.ts";
+import { conversation, exported, type Session, stub, until } from "./conversations.ts";
 
 /** A valid state of the demo holding `messages`. */
 async function stateWith(messages: Message[]): Promise<SessionState> {
@@ -42,14 +42,6 @@ function rowCounts(sessionId: string): Promise<{ messages: number; parts: number
       )
       .one(),
   );
-}
-
-/** Waits, polling, until `done` resolves true. */
-async function until(done: () => Promise<boolean>): Promise<void> {
-  for (let waited = 0; !(await done()); waited += 50) {
-    if (waited > 10_000) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe("rows", () => {
