@@ -23,7 +23,7 @@ const WISP_ALIASES = [
  * The Worker tests that need a run to take time: they act on it while it streams (cancel it, drop
  * and reattach, wait out the grace period).
  */
-const PACED = ["worker/test/runs.test.ts", "worker/test/resume.test.ts"];
+const PACED = ["worker/test/runs.test.ts", "worker/test/resume.test.ts", "worker/test/*-paced-edges.test.ts"];
 
 /**
  * A project of the demo Worker's route tests, run inside workerd with real KV and Durable Objects
