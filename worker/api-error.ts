@@ -19,6 +19,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The 404 for a session that does not exist (never created, deleted, or expired): the same words everywhere. */
+export function noSuchSession(): ApiError {
+  return new ApiError(404, "NOT_FOUND", "No such session");
+}
+
 /** The JSON response for an error. */
 export function errorResponse(error: ApiError, headers: HeadersInit = {}): Response {
   const body: { code: string; message: string; path?: string } = { code: error.code, message: error.message };

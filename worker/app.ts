@@ -17,7 +17,15 @@ import {
   type SessionState,
 } from "wisp-agent";
 import { configuredModel, isScripted } from "./agent-config.ts";
-import { ApiError, errorResponse, MAX_MCP_BODY, MAX_MESSAGE_BODY, readJson, readText } from "./api-error.ts";
+import {
+  ApiError,
+  errorResponse,
+  MAX_MCP_BODY,
+  MAX_MESSAGE_BODY,
+  noSuchSession,
+  readJson,
+  readText,
+} from "./api-error.ts";
 import { clientKey, DEFAULT_MCP_RATE_LIMIT, parseRate } from "./client-limiter.ts";
 import type { Env } from "./env.ts";
 import { handleMcp } from "./mcp-notes.ts";
@@ -39,10 +47,6 @@ const MAX_WARNINGS_SHOWN = 20;
 type App = { Bindings: Env; Variables: { sessionId: string } };
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function notFound(): ApiError {
-  return new ApiError(404, "NOT_FOUND", "No such session");
-}
 
 /** Sends a command to the session's runner. */
 function runner(
@@ -251,7 +255,7 @@ export function createApp(): Hono<App> {
     if (token === undefined)
       throw new ApiError(401, "UNAUTHORIZED", "Send the session's token as Authorization: Bearer <token>");
     const record = SESSION_ID.test(sessionId) ? await loadEntry(c.env.SESSIONS, sessionId) : undefined;
-    if (record === undefined || !(await tokenMatches(token, record.tokenDigest))) throw notFound();
+    if (record === undefined || !(await tokenMatches(token, record.tokenDigest))) throw noSuchSession();
     c.set("sessionId", sessionId);
     await next();
   };

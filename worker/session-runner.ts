@@ -30,7 +30,7 @@ import {
   type SessionState,
 } from "wisp-agent";
 import { agentOptions } from "./agent-config.ts";
-import { ApiError, errorResponse } from "./api-error.ts";
+import { ApiError, errorResponse, noSuchSession } from "./api-error.ts";
 import type { Env } from "./env.ts";
 import { type LateBoundTools, lateBoundTools, toolsKey } from "./late-bound-tools.ts";
 import { connectRunMcp, type RunMcpTools } from "./mcp-tools.ts";
@@ -253,9 +253,9 @@ export class SessionRunner extends DurableObject<Env> {
 
   /** The stored head, the session moved into rows first if it was stored before them; 404 when none. */
   async #head(sessionId: string): Promise<StoredHead> {
-    if (this.#deleted) throw new ApiError(404, "NOT_FOUND", "No such session");
+    if (this.#deleted) throw noSuchSession();
     const head = this.#rows.head() ?? (await (this.#loading ??= this.#migrate(sessionId)));
-    if (head === undefined || this.#deleted) throw new ApiError(404, "NOT_FOUND", "No such session");
+    if (head === undefined || this.#deleted) throw noSuchSession();
     return head;
   }
 
@@ -305,7 +305,7 @@ export class SessionRunner extends DurableObject<Env> {
   async #export(sessionId: string): Promise<Response> {
     await this.#head(sessionId);
     const body = this.#rows.exportStream();
-    if (body === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
+    if (body === undefined) throw noSuchSession();
     return new Response(body, { headers: { "content-type": "application/json" } });
   }
 
@@ -317,7 +317,7 @@ export class SessionRunner extends DurableObject<Env> {
     await this.#head(sessionId);
     if (this.#live !== undefined) return { session: this.#live.session, temporary: false };
     const state = this.#rows.state();
-    if (state === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
+    if (state === undefined) throw noSuchSession();
     const created = await createAgentSession({ ...agentOptions(this.env), restore: state, sessionId });
     if (!created.ok) throw created.error;
     return { session: created.value, temporary: true };
@@ -388,7 +388,7 @@ export class SessionRunner extends DurableObject<Env> {
     }
     if (this.#deleted) {
       await this.ctx.storage.deleteAll();
-      throw new ApiError(404, "NOT_FOUND", "No such session");
+      throw noSuchSession();
     }
     if ("error" in outcome) throw outcome.error;
     return outcome.answer;
@@ -545,7 +545,7 @@ export class SessionRunner extends DurableObject<Env> {
       return live.session;
     }
     const state = live?.session.export() ?? this.#rows.state();
-    if (state === undefined) throw new ApiError(404, "NOT_FOUND", "No such session");
+    if (state === undefined) throw noSuchSession();
     // Restored from the rows, or from a session whose metadata the rows hold: the rows hold its metadata.
     const metadataStored = live === undefined || this.#metadataSavedBy === live.session;
     this.#live = undefined;
