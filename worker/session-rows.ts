@@ -2,7 +2,7 @@
  * The primary copy of a session: rows in its Durable Object's SQLite storage. One row holds the state
  * without its messages and metadata (the head, a few KB); each message has its own rows; the metadata
  * (which holds an imported transcript's original lines, as large as the transcript) has its own, written
- * only when the session object that saves is new, since a session's metadata never changes. So a save
+ * by the save that first stores the session (or rewrites it whole), since a session's metadata never changes. So a save
  * after a turn writes the turn's new messages and the head, not the whole conversation
  * (`AgentSession.exportTail`). Export streams the rows back as one SessionState without building it in
  * memory.

@@ -144,8 +144,6 @@ export class SessionRunner extends DurableObject<Env> {
   /** Finding and moving a session stored before rows, once, whoever asks first. */
   #loading: Promise<StoredHead | undefined> | undefined;
   #deleted = false;
-  /** The session object whose metadata the rows hold (see {@link #write}). */
-  #metadataSavedBy: AgentSession | undefined;
   #kv = {
     lastWriteAt: 0,
     timer: undefined as ReturnType<typeof setTimeout> | undefined,
@@ -434,16 +432,16 @@ export class SessionRunner extends DurableObject<Env> {
     try {
       const previous = this.#rows.head();
       const from = previous?.messageCount ?? 0;
-      // A session's metadata never changes: written by the first save of each session object only.
-      const fresh = this.#metadataSavedBy !== session || previous === undefined;
-      let tail: SavedTail = fresh ? session.exportTail(from) : session.exportTail(from, { metadata: false });
+      // A session's metadata never changes (the Worker restores every session object without adding
+      // any): written by the save that first stores the session, never again.
+      let tail: SavedTail =
+        previous === undefined ? session.exportTail(0) : session.exportTail(from, { metadata: false });
       const summary = (of: SavedTail, before?: SessionSummary) => summaryOf(sessionId, of, before, status);
       let outcome = this.#rows.save(tokenDigest, tail, summary(tail, previous?.summary), this.#limit());
       if (!outcome.saved && outcome.reason === "NOT_ALIGNED") {
         tail = session.exportTail(0);
         outcome = this.#rows.save(tokenDigest, tail, summary(tail), this.#limit());
       }
-      if (outcome.saved) this.#metadataSavedBy = session;
       if (!outcome.saved) console.error(`session ${sessionId} not saved: ${outcome.reason}`);
       return outcome;
     } catch (error) {
@@ -546,8 +544,6 @@ export class SessionRunner extends DurableObject<Env> {
     }
     const state = live?.session.export() ?? this.#rows.state();
     if (state === undefined) throw noSuchSession();
-    // Restored from the rows, or from a session whose metadata the rows hold: the rows hold its metadata.
-    const metadataStored = live === undefined || this.#metadataSavedBy === live.session;
     this.#live = undefined;
     await live?.session.close();
     const options = agentOptions(this.env);
@@ -564,7 +560,6 @@ export class SessionRunner extends DurableObject<Env> {
       throw created.error;
     }
     this.#live = { session: created.value, key, mcp };
-    if (metadataStored) this.#metadataSavedBy = created.value;
     return created.value;
   }
 
