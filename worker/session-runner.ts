@@ -94,6 +94,11 @@ function completesTurn(message: Message): boolean {
   return message.role === "assistant" && !message.content.some((part) => part.type === "tool_call");
 }
 
+/** The 409 for a run or a switch while a run (or a switch) holds the session. */
+function sessionBusy(): ApiError {
+  return new ApiError(409, "SESSION_BUSY", "A run is in flight for this session: wait for it or cancel it");
+}
+
 /** What a run starts from: the user's prompt (forking at `parentId` when given), or their decisions on the calls that wait. */
 type RunStart = { prompt: string; parentId?: string | null } | { decisions: unknown[] };
 
@@ -337,13 +342,7 @@ export class SessionRunner extends DurableObject<Env> {
    * message that arrives is a 409.
    */
   async #switchBranch(sessionId: string, leafId: string): Promise<Response> {
-    if (this.#run !== undefined) {
-      throw new ApiError(
-        409,
-        "SESSION_BUSY",
-        "A run is in flight for this session: wait for it or cancel it",
-      );
-    }
+    if (this.#run !== undefined) throw sessionBusy();
     let finish: () => void = () => {};
     const finished = new Promise<void>((resolve) => {
       finish = resolve;
@@ -569,13 +568,7 @@ export class SessionRunner extends DurableObject<Env> {
    * the pause) is answered before any event, with the SDK's code and path (see {@link refusal}).
    */
   async #start(sessionId: string, what: RunStart): Promise<Response> {
-    if (this.#run !== undefined) {
-      throw new ApiError(
-        409,
-        "SESSION_BUSY",
-        "A run is in flight for this session: wait for it or cancel it",
-      );
-    }
+    if (this.#run !== undefined) throw sessionBusy();
     // Claim the session before any await: a second message arriving meanwhile must get 409.
     let abort: (reason?: unknown) => void = () => {};
     let finish: () => void = () => {};

@@ -63,6 +63,9 @@ describe("storage limits", () => {
       data: { ok: true, saved: false, saveError: "SESSION_TOO_LARGE" },
     });
     expect((await exported(session)).messages).toHaveLength(1);
+    // The unsaved session is dropped: the next run continues from the stored one (one message).
+    const next = await readEvents(await send(session, "What is 2 + 3?"));
+    expect(next.events[0]).toMatchObject({ event: "run-start", data: { messagesBefore: 1 } });
   });
 
   it("a message larger than one SQLite value (2 MB) is stored in parts and continues", async () => {
