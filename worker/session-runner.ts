@@ -10,7 +10,7 @@
  * period; the Stop button and the cancel endpoint cancel at once.
  *
  * The object's SQLite storage is the primary copy of the session (worker/session-rows.ts): after
- * every completed turn and before the run's last event it writes the new messages and the head, not
+ * each turn's tool results and before the run's last event it writes the new messages and the head, not
  * the whole conversation. The object keeps the live session between runs, so a run does not restore
  * the conversation again: it is read once, when the object starts. KV holds a copy in pages
  * (worker/session-copy.ts) and the session's summary, written at most once a second. A session stored
@@ -26,7 +26,6 @@ import {
   type AgentSession,
   createAgentSession,
   isSdkError,
-  type Message,
   type SessionState,
 } from "wisp-agent";
 import { agentOptions } from "./agent-config.ts";
@@ -86,12 +85,6 @@ interface LiveSession {
   /** {@link toolsKey} of the MCP tools it was made with. */
   key: string;
   mcp: LateBoundTools;
-}
-
-/** A message that completes a turn: tool results, or an answer that asked for no tools. */
-function completesTurn(message: Message): boolean {
-  if (message.role === "tool_result") return true;
-  return message.role === "assistant" && !message.content.some((part) => part.type === "tool_call");
 }
 
 /** The 409 for a run or a switch while a run (or a switch) holds the session. */
@@ -643,7 +636,7 @@ export class SessionRunner extends DurableObject<Env> {
   }
 
   /**
-   * Logs the run's events (`first`, then the rest), saving after every completed turn and before the
+   * Logs the run's events (`first`, then the rest), saving after each turn's tool results and before the
    * final event. `run-start` also carries `start` (the prompt or that it is a resume, and how many
    * messages the session held before it), so a client that reattaches from the beginning can draw
    * the conversation as it was and replay the run on it. `run-end` says whether the last save was
@@ -662,7 +655,9 @@ export class SessionRunner extends DurableObject<Env> {
     try {
       for (let next = first; !next.done; next = await events.next()) {
         const event = next.value;
-        if (event.type === "message" && completesTurn(event.message)) {
+        // A turn completes with its tool results; the turn that asks for no tools is the run's last,
+        // saved by the run-end's save below.
+        if (event.type === "message" && event.message.role === "tool_result") {
           savedChars += this.#save(sessionId, tokenDigest, session, "running").chars;
         }
         const sse = sseEventOf(event);
