@@ -8,7 +8,7 @@
 import { type ModelOption, type SessionOptions, uncheckedModel } from "wisp-agent";
 import { DEMO_MODEL, demoModel } from "./demo-model.ts";
 import { DEMO_TOOLS } from "./demo-tools.ts";
-import type { Env } from "./env.ts";
+import { type Env, millisecondsOf } from "./env.ts";
 import { workerTelemetry } from "./telemetry.ts";
 
 const SYSTEM_PROMPT =
@@ -55,10 +55,9 @@ export function agentOptions(env: Env): SessionOptions & { model: ModelOption } 
     return env.OPENAI_BASE_URL ? { ...options, baseURL: env.OPENAI_BASE_URL } : options;
   }
   if (env.GEMINI_API_KEY) return { ...common, apiKey: env.GEMINI_API_KEY };
-  const delay = Number(env.DEMO_CHUNK_DELAY_MS);
   return {
     ...common,
     // No apiKey: a run with its own `fetch` needs none (the scripted model reads no key).
-    fetch: demoModel(Number.isFinite(delay) && delay >= 0 ? delay : undefined).fetch,
+    fetch: demoModel(millisecondsOf(env.DEMO_CHUNK_DELAY_MS)).fetch,
   };
 }

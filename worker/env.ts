@@ -62,3 +62,13 @@ export interface Env {
    */
   OTEL_EXPORTER_OTLP_HEADERS?: string;
 }
+
+/**
+ * A setting in milliseconds (`RUN_GRACE_MS`, `DEMO_CHUNK_DELAY_MS`): a finite number ≥ 0, else
+ * `undefined` so the caller's default applies (unset, empty, negative, or not a number).
+ */
+export function millisecondsOf(setting: string | undefined): number | undefined {
+  if (setting === undefined || setting.trim() === "") return undefined;
+  const value = Number(setting);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}

@@ -30,7 +30,7 @@ import {
 } from "wisp-agent";
 import { agentOptions } from "./agent-config.ts";
 import { ApiError, errorResponse, noSuchSession } from "./api-error.ts";
-import type { Env } from "./env.ts";
+import { type Env, millisecondsOf } from "./env.ts";
 import { type LateBoundTools, lateBoundTools, toolsKey } from "./late-bound-tools.ts";
 import { connectRunMcp, type RunMcpTools } from "./mcp-tools.ts";
 import { parseEventId, RunLog } from "./run-log.ts";
@@ -502,8 +502,7 @@ export class SessionRunner extends DurableObject<Env> {
 
   /** The grace period before an unwatched run is cancelled (`RUN_GRACE_MS`). */
   #graceMs(): number {
-    const configured = Number(this.env.RUN_GRACE_MS);
-    return Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_RUN_GRACE_MS;
+    return millisecondsOf(this.env.RUN_GRACE_MS) ?? DEFAULT_RUN_GRACE_MS;
   }
 
   #onIdle(): void {
