@@ -34,7 +34,7 @@ function telemetryOption(env: Env): Pick<SessionOptions, "telemetry"> {
 }
 
 /** The session options for a run, from the environment. */
-export function agentOptions(env: Env): SessionOptions & { model: ModelOption } {
+export function agentOptions(env: Env): SessionOptions & { model: ModelOption; tools: typeof DEMO_TOOLS } {
   const common = {
     // From the environment (MODEL), so the run checks it, not the compiler.
     model: uncheckedModel(configuredModel(env)),

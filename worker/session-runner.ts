@@ -539,7 +539,7 @@ export class SessionRunner extends DurableObject<Env> {
     await live?.session.close();
     const options = agentOptions(this.env);
     const mcp = lateBoundTools(mcpTools);
-    const tools = [...(options.tools ?? []), ...mcp.tools];
+    const tools = [...options.tools, ...mcp.tools];
     const created = await createAgentSession({ ...options, tools, restore: state, sessionId });
     if (!created.ok) {
       // The stored state cannot be continued here (a ConfigError: 409 STATE_UNUSABLE): listed as closed.
@@ -583,7 +583,7 @@ export class SessionRunner extends DurableObject<Env> {
       abort = (reason) => connecting.abort(reason);
       mcp = await connectRunMcp(
         this.env,
-        options.tools?.map((tool) => tool.name) ?? [],
+        options.tools.map((tool) => tool.name),
         connecting.signal,
         await sessionMcpOptions(this.ctx.storage),
       );
