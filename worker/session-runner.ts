@@ -608,7 +608,7 @@ export class SessionRunner extends DurableObject<Env> {
       await mcp?.close();
       this.#run = undefined;
       finish();
-      this.ctx.waitUntil(flushTelemetry(this.env)); // a refused run's span
+      this.ctx.waitUntil(flushTelemetry(this.env)); // its MCP connection's spans
       throw error;
     }
     this.#rows.setSummary({ ...head.summary, status: "running" });

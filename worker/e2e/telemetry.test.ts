@@ -3,7 +3,8 @@
  * `nodejs_compat`) started with `OTEL_EXPORTER_OTLP_ENDPOINT` pointing at an OTLP/HTTP receiver this
  * test runs on 127.0.0.1 (`POST /v1/traces`, OTLP/JSON). A chat that calls the calculator sends its
  * spans there once the run has ended: `invoke_agent`, `chat` and `execute_tool` in one trace, the run's
- * span the parent of the others, under `service.name` wisp-demo, with the configured headers.
+ * span the parent of the others, under `service.name` wisp-demo, with the configured headers. A run
+ * refused before it starts sends its MCP connection's spans all the same.
  */
 
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
@@ -198,5 +199,19 @@ describe("the demo Worker with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(call?.parentSpanId).toBe(tool.spanId);
     expect(attribute(call!, "mcp.method.name")).toBe("tools/call");
     expect(attribute(call!, "server.address")).toBe("wisp-demo.internal");
+  });
+
+  it("a run refused before it starts still sends the spans of its MCP connection", async () => {
+    const created = await fetch(`${worker.url}/api/sessions`, { method: "POST" });
+    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
+    const listed = () => receiver.spans().filter((span) => span.name === "tools/list").length;
+    const before = listed();
+    const refused = await fetch(`${worker.url}/api/sessions/${sessionId}/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ text: "Hello", parentId: "no-such-message" }),
+    });
+    expect(refused.status).toBe(400);
+    await expect.poll(listed, { timeout: 15_000, interval: 50 }).toBeGreaterThan(before);
   });
 });
