@@ -24,3 +24,21 @@ describe("rpcRequest", () => {
     });
   });
 });
+
+describe("sortIncoming, on what is not a JSON-RPC 2.0 message", () => {
+  it("refuses null, alone or in a batch, without throwing", () => {
+    expect(sortIncoming(null)).toBeUndefined();
+    expect(sortIncoming([null])).toBeUndefined();
+  });
+
+  it("reads null params as no params", () => {
+    expect(sortIncoming({ jsonrpc: "2.0", method: "notifications/progress", params: null })).toEqual([
+      { kind: "notification", method: "notifications/progress", params: {} },
+    ]);
+  });
+
+  it('refuses a response without jsonrpc "2.0"', () => {
+    expect(sortIncoming({ id: 1, result: {} })).toBeUndefined();
+    expect(sortIncoming({ jsonrpc: "1.0", id: 1, result: {} })).toBeUndefined();
+  });
+});

@@ -34,3 +34,23 @@ describe("listPages", () => {
     expect(asked).toEqual([{}, { cursor: "p2" }]);
   });
 });
+
+describe("listPages, given a signal", () => {
+  it("hands the signal to each page's request, so an aborted signal ends the listing", async () => {
+    const client = {
+      request: async (
+        _method: string,
+        _params: JsonObject | undefined,
+        options?: { signal?: AbortSignal },
+      ) => {
+        options?.signal?.throwIfAborted();
+        return { tools: ["a"] };
+      },
+    } as unknown as McpClient;
+    expect(await listPages(client, "tools/list", "tools", every)).toEqual(["a"]);
+    const reason = new Error("stop listing");
+    await expect(listPages(client, "tools/list", "tools", every, AbortSignal.abort(reason))).rejects.toBe(
+      reason,
+    );
+  });
+});

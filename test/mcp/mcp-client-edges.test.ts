@@ -557,3 +557,47 @@ describe("a 404 for notifications/initialized", () => {
     await connection.close();
   });
 });
+
+describe("a call the caller aborts while the server answers with a redirect", () => {
+  it("ends with the caller's AbortError, not the redirect's ConfigError, and the server is told it was cancelled", async () => {
+    const caller = new AbortController();
+    const cancelled: unknown[] = [];
+    const fetch = sessionServer((_method, message) => {
+      if (message?.method === "notifications/cancelled") cancelled.push(message.params);
+      if (message?.method !== "tools/call") return undefined;
+      caller.abort(new Error("user stopped"));
+      return new Response(null, { status: 307, headers: { location: "/elsewhere" } });
+    });
+    const connection = okValue(await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false }));
+    try {
+      await expect(connection.tools[0]?.execute({}, toolContext(caller.signal))).rejects.toMatchObject({
+        _tag: "AbortError",
+      });
+      await vi.waitFor(() => expect(cancelled).toEqual([expect.objectContaining({ reason: "aborted" })]));
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe("a finished call", () => {
+  it("leaves no timer behind to keep the process alive until its timeout would have passed", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    const fetch = sessionServer((_method, message) =>
+      message?.method === "tools/call"
+        ? Response.json({ jsonrpc: "2.0", id: message.id, result: { content: [] } })
+        : undefined,
+    );
+    const connection = okValue(
+      await connectMcp({ url: "http://mcp.test/mcp", fetch, listen: false, timeoutMs: 600_000 }),
+    );
+    try {
+      const before = timers();
+      await connection.tools[0]?.execute({}, toolContext());
+      // At most as many: another test's timer may have run out meanwhile, never one more.
+      expect(timers()).toBeLessThanOrEqual(before);
+    } finally {
+      await connection.close();
+    }
+  });
+});

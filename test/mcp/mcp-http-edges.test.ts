@@ -398,3 +398,49 @@ describe("the GET stream of what the server says unprompted", () => {
     expect(messages).toEqual([{ kind: "notification", method: logged.method, params: logged.params }]);
   });
 });
+
+describe("McpHttp.post, on what fetch gives back", () => {
+  const posting = (answer: () => unknown, awaiting?: number) =>
+    new McpHttp({
+      url: "http://mcp.test/mcp",
+      headers: new Headers(),
+      fetch: (async () => answer()) as unknown as typeof fetch,
+    }).post(
+      awaiting === undefined
+        ? { jsonrpc: "2.0", method: "notifications/initialized" }
+        : { jsonrpc: "2.0", id: awaiting, method: "tools/call" },
+      { signal: new AbortController().signal, awaiting, onMessage: () => {} },
+    );
+  const aRedirect = expect.objectContaining({
+    _tag: "ConfigError",
+    message: expect.stringContaining("The MCP server answered with a redirect"),
+  });
+
+  it("a notification answered 200 without a body or content type resolves with nothing", async () => {
+    expect(await posting(() => new Response(null, { status: 200 }))).toBeUndefined();
+  });
+
+  it("a fetch resolving to something other than a Response is a ConfigError naming the POST and provider", async () => {
+    await expect(posting(() => ({ status: 200 }), 1)).rejects.toMatchObject({
+      _tag: "ConfigError",
+      path: "fetch",
+      provider: "mcp",
+      request: { method: "POST", url: "http://mcp.test/mcp" },
+      message: expect.stringContaining("(POST http://mcp.test/mcp)"),
+    });
+  });
+
+  it("an opaque redirect (what a browser's fetch gives for redirect: manual) is refused as a redirect", async () => {
+    const opaque = () => {
+      const response = Response.json({ jsonrpc: "2.0", id: 1, result: {} });
+      Object.defineProperty(response, "type", { value: "opaqueredirect" });
+      return response;
+    };
+    await expect(posting(opaque, 1)).rejects.toEqual(aRedirect);
+  });
+
+  it("a 300 Multiple Choices is refused as a redirect, not as an error status", async () => {
+    const choices = () => new Response(null, { status: 300, headers: { location: "/elsewhere" } });
+    await expect(posting(choices, 1)).rejects.toEqual(aRedirect);
+  });
+});

@@ -64,3 +64,11 @@ describe("$refs that are no JSON Pointer", () => {
     expect(check(empty, { n: 5 })).toBe("n: expected string, got number");
   });
 });
+
+describe("$refs into another document", () => {
+  it("constrain nothing: a relative ./$defs/num is not read as this schema's #/$defs/num", () => {
+    const schema = refAt("./$defs/num", { num: { type: "number" } });
+    expect(checkJsonSchema(schema, { n: "five" })).toEqual([]);
+    expect(checkJsonSchema(refAt("#/$defs/num", { num: { type: "number" } }), { n: "five" })).not.toEqual([]);
+  });
+});
