@@ -1,7 +1,7 @@
 /**
  * A SessionRunner run while it streams (worker/session-runner.ts #start, #pump): it saves each turn's
- * tool results before it goes on, its listing says "running" until it ends, and a delete in the middle
- * ends it and answers. Runs in "worker-paced": the demo model streams at 35 ms a word.
+ * tool results before it goes on, its listing says "running" until it ends, a cancel by request is
+ * kept as its saved answer's error cause, and a delete in the middle ends it and answers. Runs in "worker-paced": the demo model streams at 35 ms a word.
  */
 import { describe, expect, it } from "vitest";
 import { newToken } from "../tokens.ts";
@@ -44,6 +44,20 @@ describe("a run while it streams", () => {
     await until(async () => (await status()) === "running");
     while (!(await reader.read()).done) {}
     await until(async () => (await status()) === "idle");
+  });
+
+  it("cancelled by request, keeps why in its saved answer's error", async () => {
+    const session = await createSession();
+    const { reader } = await readEvents(await send(session, LONG), (event) => event.event === "text-delta");
+    const cancelled = await call(`/api/sessions/${session.sessionId}/cancel`, auth(session.token, "POST"));
+    expect(await cancelled.json()).toEqual({ cancelled: true });
+    while (!(await reader.read()).done) {}
+    const last = (await exported(session)).messages.at(-1) as {
+      stopReason?: string;
+      error?: { cause?: unknown };
+    };
+    expect(last.stopReason).toBe("aborted");
+    expect(last.error?.cause).toMatchObject({ name: "AbortError", message: "Cancelled by request" });
   });
 
   it("ends when its session is deleted: the delete answers 204 and the stream ends aborted", async () => {
