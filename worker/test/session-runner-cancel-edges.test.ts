@@ -1,6 +1,7 @@
 /**
  * A cancel that reaches the SessionRunner while a run is still being set up (worker/session-runner.ts
- * #start: the session loads, the MCP servers connect): the run ends aborted before it calls the model.
+ * #start: the session loads, the MCP servers connect): the run ends aborted before it calls the model;
+ * a delete meanwhile waits for a run the session refuses to let it go, then answers.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -24,5 +25,15 @@ describe("a cancel while a run is set up", () => {
       event: "run-end",
       data: { ok: false, error: { code: "ABORTED" } },
     });
+  });
+});
+
+describe("a delete while a refused run is set up", () => {
+  it("answers 204 once the refusal has let the session go", async () => {
+    const { sessionId } = await createSession();
+    const run = send(sessionId, { op: "run", sessionId, text: "Hello", parentId: "no-such-message" });
+    const deleted = send(sessionId, { op: "delete", sessionId });
+    expect((await deleted).status).toBe(204);
+    expect((await run).status).toBe(400);
   });
 });
