@@ -85,3 +85,14 @@ export type ErrorBody = { error: { code: string; message: string; path?: string 
 export async function refusal(response: Response): Promise<[number, ErrorBody["error"]]> {
   return [response.status, ((await response.json()) as ErrorBody).error];
 }
+
+/** The rest of a half-read body (its reader taken by {@link readEvents}) as a stream again. */
+export function streamOf(reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+  });
+}

@@ -3,7 +3,7 @@
  * once by request (from any connection), one run per session (409), and a session that stays consistent and continues after.
  */
 import { describe, expect, it } from "vitest";
-import { auth, call, createSession, readEvents, send } from "./api.ts";
+import { auth, call, createSession, readEvents, send, streamOf } from "./api.ts";
 
 const LONG = "Tell me about Wisp";
 
@@ -93,14 +93,3 @@ describe("one run per session", () => {
     await first.reader.cancel();
   });
 });
-
-/** The rest of a half-read body as a stream. */
-function streamOf(reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-  });
-}

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { newToken } from "../tokens.ts";
-import { auth, call, createSession, readEvents, send } from "./api.ts";
+import { auth, call, createSession, readEvents, send, streamOf } from "./api.ts";
 import { exported, type Session, until } from "./conversations.ts";
 
 const LONG = "Tell me about Wisp";
@@ -68,19 +68,8 @@ describe("a run while it streams", () => {
     );
     const deleted = await call(`/api/sessions/${session.sessionId}`, auth(session.token, "DELETE"));
     expect(deleted.status).toBe(204);
-    const rest = await readEvents(new Response(readable(reader)));
+    const rest = await readEvents(new Response(streamOf(reader)));
     const end = [...events, ...rest.events].at(-1);
     expect(end).toMatchObject({ event: "run-end", data: { ok: false, error: { code: "ABORTED" } } });
   });
 });
-
-/** The rest of a stream whose reader was taken, as a stream again. */
-function readable(reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-  });
-}
