@@ -6,8 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { connectMcp } from "../../src/mcp/index.ts";
 import { okValue } from "../support/results.ts";
-import { exporter, tracer } from "../telemetry/in-memory-tracer.ts";
+import { memoryTracer } from "../telemetry/in-memory-tracer.ts";
 import { callContext } from "./support/extended-server.ts";
+
+const { exporter, tracer } = memoryTracer();
 
 const fetch: typeof globalThis.fetch = async (_input, init) => {
   const message = JSON.parse(String(init?.body)) as { id?: number; method: string };

@@ -12,7 +12,9 @@ import { contextFromTraceparent, traceparentOf } from "../../src/telemetry/trace
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, says } from "../support/agent.ts";
 import { okValue } from "../support/results.ts";
-import { exporter, tracer } from "./in-memory-tracer.ts";
+import { memoryTracer } from "./in-memory-tracer.ts";
+
+const { exporter, tracer } = memoryTracer();
 
 const ports: MessagePort[] = [];
 afterEach(() => {

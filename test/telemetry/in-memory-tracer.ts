@@ -7,10 +7,24 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 
-/** The exporter that keeps the spans (reset it between tests). */
-export const exporter = new InMemorySpanExporter();
+/** A tracer and the exporter that keeps its spans. */
+export interface MemoryTracer {
+  /** Keeps the spans of {@link tracer} as each ends (reset it between tests). */
+  readonly exporter: InMemorySpanExporter;
+  /** A tracer of the SDK. */
+  readonly tracer: ReturnType<BasicTracerProvider["getTracer"]>;
+}
 
-/** A tracer of the SDK, its spans exported to {@link exporter} as each ends. */
-export const tracer = new BasicTracerProvider({
-  spanProcessors: [new SimpleSpanProcessor(exporter)],
-}).getTracer("wisp-test");
+/**
+ * A new tracer with its own exporter. Call it in the test file, not in a shared module: mutation
+ * runs keep one module graph across runs (stryker.vitest.config.ts), and a run cut short by a failing
+ * test elsewhere can still end spans later; on a tracer of its own they cannot land among the next
+ * run's spans (a shared exporter once failed bridge-spans.test.ts for 29 mutants it could not see).
+ */
+export function memoryTracer(): MemoryTracer {
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
+    "wisp-test",
+  );
+  return { exporter, tracer };
+}

@@ -10,7 +10,9 @@ import { runAgent } from "../../src/index.ts";
 import { connectMcp } from "../../src/mcp/index.ts";
 import { startOfficialServer } from "../mcp/support/official-server.mjs";
 import { calls, says, scripted } from "../support/agent.ts";
-import { exporter, tracer } from "./in-memory-tracer.ts";
+import { memoryTracer } from "./in-memory-tracer.ts";
+
+const { exporter, tracer } = memoryTracer();
 
 let server: Awaited<ReturnType<typeof startOfficialServer>>;
 
