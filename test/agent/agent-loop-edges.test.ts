@@ -1,6 +1,6 @@
 /**
- * The turn loop's less travelled ways: a length refusal (compacted once, never after the answer
- * began, the turn count kept), a turn that fails after its tool calls, answers through the hidden
+ * The turn loop's less travelled ways: a length refusal (compacted once, also on a later run's first
+ * turn, never after the answer began or for another error, the turn count kept), a turn that fails after its tool calls, answers through the hidden
  * answer tool (retries, maxTurns, stop blocks), turns cut off at maxTokens (budget first, stop blocks
  * bounded), an abort between the model turn and its tools, a pause with approvals only, steering
  * delivered after a final answer and after a resumed turn, and the prompt cache key's endpoint check.
@@ -83,6 +83,51 @@ describe("a request refused for its length", () => {
     expect(!result.ok && result.error.code).toBe("CONTEXT_LENGTH");
     expect(compactions(events)).toHaveLength(1);
     expect(model.requests.filter((request) => !isSummaryRequest(request))).toHaveLength(5);
+  });
+
+  it("on a later run's first turn is compacted too: the session's earlier turns are summarized", async () => {
+    let refused = 0;
+    const model = createScriptedModel({
+      respond: (request): ScriptedTurn => {
+        if (isSummaryRequest(request)) return { content: [{ type: "text", text: "SHORT SUMMARY" }] };
+        const body = JSON.stringify(request.body);
+        if (body.includes("Now sum them up") && !body.includes("SHORT SUMMARY")) {
+          refused++;
+          return { fault: { type: "http", status: 400, message: TOO_LONG } };
+        }
+        const reads = (body.match(/"page"/g) ?? []).length;
+        if (!body.includes("Now sum them up") && reads < 3)
+          return { content: [{ type: "tool_call", name: "read", args: { page: reads + 1 } }] };
+        return { content: [{ type: "text", text: "Done." }] };
+      },
+    });
+    const session = okValue(
+      await createAgentSession({
+        model: "anthropic/claude-sonnet-4-5",
+        apiKey: "k",
+        fetch: model.fetch,
+        tools: [read],
+        retry: { maxRetries: 0 },
+        compaction: { keepTurns: 1 },
+      }),
+    );
+    expect((await session.chat("Read")).ok).toBe(true);
+    const stream = session.stream("Now sum them up");
+    const events = await collect(stream);
+    const result = await stream.result;
+    if (!result.ok) throw result.error;
+    expect(refused).toBe(1);
+    expect(result.value.text).toBe("Done.");
+    expect(compactions(events)).toMatchObject([{ reason: "context-length" }]);
+  });
+
+  it("for another reason is not compacted: the run fails with that error", async () => {
+    const { events, result, model } = await reader(() => ({
+      fault: { type: "http", status: 401, message: "invalid x-api-key" },
+    }));
+    expect(!result.ok && result.error.code).toBe("AUTH");
+    expect(compactions(events)).toEqual([]);
+    expect(model.requests.filter(isSummaryRequest)).toEqual([]);
   });
 
   it("after the answer began is not compacted: the partial turn stays and the run fails", async () => {

@@ -69,9 +69,14 @@ describe("tools", () => {
     });
   });
 
-  it("a tool whose inputSchema is not an object is refused", async () => {
-    expect(await refusal({ tools: [rawTool({ inputSchema: "object" })] })).toMatchObject({
+  it.each([
+    ["not an object", "object"],
+    ["null", null],
+  ])("a tool whose inputSchema is %s is refused", async (_what, inputSchema) => {
+    expect(await refusal({ tools: [rawTool({ inputSchema })] })).toMatchObject({
       path: "tools.0",
+      message:
+        'Each tool needs a name, a description, an inputSchema and execute (use defineTool); tool 0 ("raw") does not',
     });
   });
 

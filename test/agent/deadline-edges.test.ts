@@ -2,8 +2,8 @@
  * What user code sees when its deadline passes: its signal aborts with a `TimeoutError` DOMException
  * that says how long it had.
  */
-import { expect, it } from "vitest";
-import { runWithDeadline } from "../../src/agent/deadline.ts";
+import { expect, it, vi } from "vitest";
+import { MAX_TIMER_MS, runWithDeadline } from "../../src/agent/deadline.ts";
 
 it("a timed-out piece of work finds a TimeoutError naming its limit as its signal's reason", async () => {
   let reason: unknown;
@@ -36,4 +36,21 @@ it("work whose parent signal is already aborted is not started", async () => {
   );
   expect(outcome).toEqual({ kind: "aborted" });
   expect(started).toBe(false);
+});
+
+it("the longest limit a timer holds (2^31 - 1 ms, about 24.8 days) is still a limit: the work times out then", async () => {
+  vi.useFakeTimers();
+  try {
+    const outcome = runWithDeadline(
+      () => new Promise<never>(() => {}),
+      new AbortController().signal,
+      MAX_TIMER_MS,
+    );
+    await vi.advanceTimersByTimeAsync(MAX_TIMER_MS - 1);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(outcome).resolves.toEqual({ kind: "timeout" });
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -3,7 +3,8 @@
  * out: a call's duration; an unknown tool with no tools at all; an aborted call's error result; with
  * sequential tools, the calls after one whose hook failed (closed) are not run, saying so; with
  * parallel tools, a call waiting for approval when another call's hook stops the run is answered as
- * not run; approved arguments a `preToolUse` hook passes through unchanged run.
+ * not run, and when two calls' hooks fail the first call's error is the run's; approved arguments a
+ * `preToolUse` hook passes through unchanged run.
  */
 import { describe, expect, it } from "vitest";
 import { createAgentSession, defineTool, runAgent, runAgentStream } from "../../src/index.ts";
@@ -100,6 +101,30 @@ describe("calls the run ends before", () => {
       ["send", "Tool call not run: a hook stopped the run"],
     ]);
     expectConsistent(value.messages);
+  });
+});
+
+describe("calls that end the run the same way", () => {
+  it("parallel: when two calls' hooks fail, the run's error is the first call's (the model's order)", async () => {
+    const { options } = scripted([calls(["echo", { word: "one" }], ["echo", { word: "two" }]), says("x")]);
+    const result = await runAgent(
+      options({
+        tools: [echo],
+        hooks: {
+          postToolUse: {
+            name: "audit",
+            onFailure: "closed",
+            handler: ({ toolCall }) => {
+              throw new Error(`audit log down for ${String(toolCall.args.word)}`);
+            },
+          },
+        },
+      }),
+    );
+    const error = failure(result);
+    expect(error.code).toBe("HOOK_FAILED");
+    expect(error.message).toContain("audit log down for one");
+    expect(error.message).not.toContain("two");
   });
 });
 

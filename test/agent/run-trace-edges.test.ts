@@ -4,7 +4,7 @@
  * user message; an approval's reason only with recordContent; a question asked, a hook that failed,
  * a compaction and a prompt-cache miss as events of the run's span; a resume's decision reasons only
  * with recordContent; a run that ends while a tool's span is open (a tool object that throws on the
- * way) still ends that span.
+ * way) still ends that span; with a tracer that is not the SDK's, each span is ended exactly once.
  */
 import {
   BasicTracerProvider,
@@ -270,5 +270,31 @@ describe("a run that ends while a tool's span is open", () => {
     expect(!result.ok && result.error.message).toBe("timeoutMs went away");
     expect(exporter.getFinishedSpans().map((span) => span.name)).toContain("execute_tool odd");
     expect(runSpan().attributes["error.type"]).toBe("UNKNOWN");
+  });
+});
+
+describe("a tracer that is not the SDK's", () => {
+  it("has each span ended once: a finished tool's span is not ended again at the run's end", async () => {
+    const ends: string[] = [];
+    const counting: Telemetry["tracer"] = {
+      startSpan(name, options, context) {
+        const span = tracer.startSpan(name, options, context);
+        const end = span.end.bind(span);
+        span.end = (time) => {
+          ends.push(name);
+          end(time);
+        };
+        return span;
+      },
+    };
+    const { options } = scripted([calls(["echo", { word: "a" }], ["echo", { word: "b" }]), says("done")]);
+    okValue(await runAgent(options({ tools: [echo], telemetry: { tracer: counting } })));
+    expect(ends.sort()).toEqual([
+      "chat claude-sonnet-4-5",
+      "chat claude-sonnet-4-5",
+      "execute_tool echo",
+      "execute_tool echo",
+      "invoke_agent",
+    ]);
   });
 });

@@ -290,6 +290,7 @@ describe("approvals", () => {
       "gen_ai.response.finish_reasons": ["approval"],
       "wisp.approval.pending": 1,
     });
+    expect(first.attributes).not.toHaveProperty("wisp.resume");
     const toolCallId = String(requested?.attributes?.["gen_ai.tool.call.id"]);
     exporter.reset();
     const resumed = await session.resume([{ toolCallId, approved: true, decidedBy: "ada@example.com" }]);
