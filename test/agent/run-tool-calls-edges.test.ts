@@ -7,7 +7,7 @@
  * `preToolUse` hook passes through unchanged run.
  */
 import { describe, expect, it } from "vitest";
-import { createAgentSession, defineTool, runAgent, runAgentStream } from "../../src/index.ts";
+import { createAgentSession, defineTool, type HookEntry, runAgent, runAgentStream } from "../../src/index.ts";
 import { createScriptedModel } from "../../src/testing/index.ts";
 import { calls, echo, expectConsistent, gate, says, scripted, sendTo as send } from "../support/agent.ts";
 import { failure, okValue } from "../support/results.ts";
@@ -45,6 +45,17 @@ describe("a call's result", () => {
   });
 });
 
+/** A `postToolUse` hook, closed on failure, that throws "audit log down" and what `more` adds for the call's word. */
+function auditDown(more: (word: string) => string): HookEntry<"postToolUse"> {
+  return {
+    name: "audit",
+    onFailure: "closed",
+    handler: ({ toolCall }) => {
+      throw new Error(`audit log down${more(String(toolCall.args.word))}`);
+    },
+  };
+}
+
 describe("calls the run ends before", () => {
   it("sequential: the calls after one whose postToolUse hook failed (closed) are not run, saying why", async () => {
     const ran: string[] = [];
@@ -62,15 +73,7 @@ describe("calls the run ends before", () => {
       options({
         tools: [note],
         toolExecution: "sequential",
-        hooks: {
-          postToolUse: {
-            name: "audit",
-            onFailure: "closed",
-            handler: () => {
-              throw new Error("audit log down");
-            },
-          },
-        },
+        hooks: { postToolUse: auditDown(() => "") },
       }),
     );
     const error = failure(result);
@@ -110,15 +113,7 @@ describe("calls that end the run the same way", () => {
     const result = await runAgent(
       options({
         tools: [echo],
-        hooks: {
-          postToolUse: {
-            name: "audit",
-            onFailure: "closed",
-            handler: ({ toolCall }) => {
-              throw new Error(`audit log down for ${String(toolCall.args.word)}`);
-            },
-          },
-        },
+        hooks: { postToolUse: auditDown((word) => ` for ${word}`) },
       }),
     );
     const error = failure(result);
