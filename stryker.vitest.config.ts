@@ -46,8 +46,12 @@ export const NEEDS_OWN_MODULES = [
  * One module graph for all test files of a mutant's run (Vitest's `isolate: false`). Stryker switches
  * mutants at run time (a global the instrumented code reads on every call), so the modules need not
  * be loaded again per run; loading them again was most of a mutant's cost (about 2 s of 2.5 s).
- * The tests restore what they change (timers, globals) in `finally` or `afterEach`, so a mutant that
- * fails a test midway leaves nothing behind. WISP_MUTATE_ISOLATE=1 isolates each file as `npm test` does.
+ * The tests restore what they change (timers, globals) in `finally` or `afterEach`. What they cannot
+ * restore is work still in flight: Stryker stops a run at its first failing test, and a run, stream or
+ * span that test started may finish during a later mutant's run. So nothing a shared helper module holds
+ * may collect results across tests (a test file makes its own, as test/telemetry/in-memory-tracer.ts's
+ * memoryTracer() does: a shared span exporter once gave 29 false kills). WISP_MUTATE_ISOLATE=1 isolates
+ * each file as `npm test` does.
  */
 export const ISOLATE = process.env.WISP_MUTATE_ISOLATE === "1";
 
