@@ -511,12 +511,20 @@ export function judgedMatches(entry, mutant) {
   );
 }
 
-/** The code a mutant replaced: its location in the file's source (lines and columns from 1). */
-export function originalText(source, { start, end }) {
+/**
+ * Where a mutant's location (lines and columns from 1) lies in its file's source, as string offsets.
+ * @returns {[number, number]}
+ */
+export function mutantRange(source, { start, end }) {
   const lines = source.split("\n");
   const offset = ({ line, column }) =>
     lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + column - 1;
-  return source.slice(offset(start), offset(end));
+  return [offset(start), offset(end)];
+}
+
+/** The code a mutant replaced. */
+export function originalText(source, location) {
+  return source.slice(...mutantRange(source, location));
 }
 
 function formatSeconds(seconds) {
