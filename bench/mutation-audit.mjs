@@ -85,9 +85,12 @@ function shown(replacement) {
   return replacement.replace(/\s+/g, " ").slice(0, 60).replace(/\|/g, "\\|");
 }
 
-/** The Vitest projects a test file may belong to (a worker/ test is in "worker" or "worker-paced"). */
+/**
+ * The Vitest projects a test file may belong to: worker/test/ is in "worker" or "worker-paced" (inside
+ * workerd); everything else, worker/e2e/ included (it starts wrangler from Node), is in "node".
+ */
 export function projectsOf(testFile) {
-  return testFile.startsWith("worker/") ? ["worker", "worker-paced"] : ["node"];
+  return testFile.startsWith("worker/test/") ? ["worker", "worker-paced"] : ["node"];
 }
 
 /** Runs one test file in the copy; true when it passes. */

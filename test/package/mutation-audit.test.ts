@@ -107,8 +107,9 @@ describe("applyMutant", () => {
 });
 
 describe("projectsOf", () => {
-  it("runs a worker test in the worker projects, any other in node", () => {
+  it("runs a worker/test file in the worker projects, any other in node (worker/e2e too)", () => {
     expect(projectsOf("worker/test/runs.test.ts")).toEqual(["worker", "worker-paced"]);
+    expect(projectsOf("worker/e2e/no-nodejs-compat.test.ts")).toEqual(["node"]);
     expect(projectsOf("test/http/sse.test.ts")).toEqual(["node"]);
   });
 });
